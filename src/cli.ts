@@ -1,0 +1,105 @@
+import 'reflect-metadata';
+import { Command } from 'commander';
+import { loadSettings } from './config';
+import { createServices, type Services } from './container';
+import { openDatabase } from './db/connect';
+import { createDataSource } from './db/data-source';
+import { migrateDatabase } from './db/migrate';
+import { DomainError } from './lib/errors';
+import { createLogger } from './lib/logger';
+import { presentUser } from './presenters/user.presenter';
+import { presentWallet } from './presenters/wallet.presenter';
+
+/** Prints one JSON object with --json, a readable line otherwise. */
+function output(json: boolean, value: Record<string, unknown>, text: string): void {
+  process.stdout.write(json ? `${JSON.stringify(value)}\n` : `${text}\n`);
+}
+
+/** Opens the same database as `npm start` (embedded or DATABASE_URL), migrates it, runs `fn`, closes. */
+async function withServices<T>(fn: (services: Services) => Promise<T>): Promise<T> {
+  const settings = loadSettings();
+  const logger = createLogger(process.env.LOG_LEVEL || 'warn');
+  const database = await openDatabase(settings, logger);
+  try {
+    await migrateDatabase(database.url);
+    const db = createDataSource(database.url, 4);
+    await db.initialize();
+    try {
+      return await fn(createServices({ settings, db, logger }));
+    } finally {
+      await db.destroy();
+    }
+  } finally {
+    await database.stop();
+  }
+}
+
+export function buildCli(): Command {
+  const program = new Command('sdc-gateway').description('sdc-gateway administration').exitOverride();
+
+  program
+    .command('migrate')
+    .description('apply database migrations')
+    .option('--json', 'print one JSON object')
+    .action(async (opts: { json?: boolean }) => {
+      const settings = loadSettings();
+      const logger = createLogger(process.env.LOG_LEVEL || 'warn');
+      const database = await openDatabase(settings, logger);
+      try {
+        const applied = await migrateDatabase(database.url);
+        output(!!opts.json, { applied }, applied.length ? `applied: ${applied.join(', ')}` : 'up to date');
+      } finally {
+        await database.stop();
+      }
+    });
+
+  const user = program.command('user').description('manage users');
+  user
+    .command('create')
+    .requiredOption('--email <email>')
+    .requiredOption('--password <password>')
+    .option('--name <name>')
+    .option('--staff', 'make the user staff')
+    .option('--json', 'print one JSON object')
+    .action(async (opts: { email: string; password: string; name?: string; staff?: boolean; json?: boolean }) => {
+      const created = await withServices((s) =>
+        s.users.create({ email: opts.email, password: opts.password, name: opts.name, isStaff: !!opts.staff }),
+      );
+      output(!!opts.json, { user: presentUser(created) }, `created user ${created.email} (id ${created.id}${created.isStaff ? ', staff' : ''})`);
+    });
+
+  const wallet = program.command('wallet').description('manage wallets');
+  wallet
+    .command('credit')
+    .requiredOption('--email <email>')
+    .requiredOption('--credits <credits>', 'positive integer')
+    .option('--reason <reason>', 'ledger reason', 'cli credit')
+    .option('--json', 'print one JSON object')
+    .action(async (opts: { email: string; credits: string; reason: string; json?: boolean }) => {
+      const credits = Number(opts.credits);
+      const result = await withServices(async (s) => {
+        const target = await s.users.requireByEmail(opts.email);
+        return s.ledger.credit(target.id, credits, opts.reason);
+      });
+      output(!!opts.json, { wallet: presentWallet(result) }, `balance: ${result.balanceCredits} credits`);
+    });
+
+  return program;
+}
+
+async function run(argv: string[]): Promise<void> {
+  const json = argv.includes('--json');
+  try {
+    await buildCli().parseAsync(argv);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'commander.helpDisplayed' || code === 'commander.version') return;
+    const message = error instanceof DomainError ? error.message : (error as Error).message;
+    const errorType = error instanceof DomainError ? error.code : (code ?? 'error');
+    if (json) process.stdout.write(`${JSON.stringify({ error: message, error_type: errorType })}\n`);
+    else if (!code?.startsWith('commander.')) process.stderr.write(`error: ${message}\n`);
+    process.exitCode = 1;
+  }
+}
+
+if (require.main === module) void run(process.argv);

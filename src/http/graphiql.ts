@@ -1,0 +1,45 @@
+import path from 'node:path';
+import express, { type Router } from 'express';
+
+const resolveDir = (pkg: string, sub: string) => path.join(path.dirname(require.resolve(`${pkg}/package.json`)), sub);
+
+/** GraphiQL 3 from node_modules (no CDN: these machines have no internet). */
+export function graphiqlRouter(): Router {
+  const router = express.Router();
+  router.use('/_graphiql/graphiql', express.static(resolveDir('graphiql', '.'), { index: false }));
+  router.use('/_graphiql/react', express.static(resolveDir('react', 'umd'), { index: false }));
+  router.use('/_graphiql/react-dom', express.static(resolveDir('react-dom', 'umd'), { index: false }));
+  router.get('/graphql', (req, res, next) => {
+    if (!req.accepts('text/html') || req.query.query !== undefined || req.headers.upgrade) return next();
+    res.type('html').send(GRAPHIQL_PAGE);
+  });
+  return router;
+}
+
+const GRAPHIQL_PAGE = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <title>sdc-gateway · GraphiQL</title>
+  <link rel="stylesheet" href="/_graphiql/graphiql/graphiql.min.css">
+  <style>html, body, #graphiql { height: 100%; margin: 0; }</style>
+</head>
+<body>
+  <div id="graphiql">Loading GraphiQL…</div>
+  <script src="/_graphiql/react/react.production.min.js"></script>
+  <script src="/_graphiql/react-dom/react-dom.production.min.js"></script>
+  <script src="/_graphiql/graphiql/graphiql.min.js"></script>
+  <script>
+    const csrf = (document.cookie.match(/(?:^|; )csrftoken=([^;]*)/) || [])[1];
+    const endpoint = location.origin + '/graphql';
+    const fetcher = GraphiQL.createFetcher({
+      url: endpoint,
+      subscriptionUrl: endpoint.replace(/^http/, 'ws'),
+      headers: Object.assign({ 'apollo-require-preflight': 'true' }, csrf ? { 'X-CSRFToken': decodeURIComponent(csrf) } : {}),
+    });
+    ReactDOM.createRoot(document.getElementById('graphiql')).render(
+      React.createElement(GraphiQL, { fetcher, defaultEditorToolbarOpen: true, shouldPersistHeaders: true }),
+    );
+  </script>
+</body>
+</html>`;

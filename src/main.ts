@@ -1,0 +1,46 @@
+import 'reflect-metadata';
+import { loadSettings } from './config';
+import { createServices } from './container';
+import { openDatabase } from './db/connect';
+import { createDataSource } from './db/data-source';
+import { migrateDatabase } from './db/migrate';
+import { createLogger } from './lib/logger';
+import { startHttpServer } from './server';
+
+/** `npm start`: database (embedded unless DATABASE_URL), migrations, then the roles ROLE asks for. */
+async function main(): Promise<void> {
+  const settings = loadSettings();
+  const logger = createLogger(settings.logLevel);
+  const database = await openDatabase(settings, logger);
+  const stops: Array<() => Promise<void>> = [database.stop];
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    for (const stop of [...stops].reverse()) {
+      await stop().catch((error: unknown) => logger.error({ err: error }, 'shutdown step failed'));
+    }
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  const applied = await migrateDatabase(database.url);
+  if (applied.length) logger.info({ applied }, 'migrations applied');
+  const db = createDataSource(database.url);
+  await db.initialize();
+  stops.push(() => db.destroy());
+  const services = createServices({ settings, db, logger });
+
+  if (settings.role !== 'worker') {
+    const server = await startHttpServer(services, { port: settings.port, host: settings.host });
+    stops.push(server.close);
+    logger.info({ url: `http://localhost:${settings.port}`, role: settings.role }, 'listening');
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,16 @@
+import type { Request, Response } from 'express';
+import { Authorized } from 'type-graphql';
+import type { Services } from '../container';
+import type { Caller, Requirement } from '../services/auth.service';
+
+export interface GraphQLContext {
+  services: Services;
+  caller: Caller | null;
+  /** A presented credential that failed; raised by any field that needs a caller. */
+  authError?: Error | null;
+  req?: Request;
+  res?: Response;
+}
+
+/** Declares what a field needs (same vocabulary as REST routes); enforced by the schema's authChecker. */
+export const Requires = (requirement: Requirement) => Authorized(requirement);

@@ -1,0 +1,5 @@
+import { authRoutes } from './auth.routes';
+import type { StudioRoute } from './route-table';
+
+/** Every REST-compat route of Interface A (the authorization test enumerates this table). */
+export const STUDIO_ROUTES: StudioRoute[] = [...authRoutes];

@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { expressMiddleware } from '@as-integrations/express5';
+import express, { type Request, type Response } from 'express';
+import type { GraphQLSchema } from 'graphql';
+import pinoHttp from 'pino-http';
+import type { Services } from './container';
+import { pendingMigrations } from './db/migrate';
+import { graphiqlRouter } from './http/graphiql';
+import { parseCookies } from './lib/cookies';
+import { DomainError } from './lib/errors';
+import type { GraphQLContext } from './resolvers/context';
+import { formatGraphQLError } from './resolvers/errors';
+import { buildGatewaySchema } from './resolvers/schema';
+import { STUDIO_ROUTES } from './rest-compat/routes';
+import { buildStudioRouter, credentialsOf } from './rest-compat/studio-router';
+import type { Caller } from './services/auth.service';
+
+export interface RunningServer {
+  server: http.Server;
+  url: string;
+  close: () => Promise<void>;
+}
+
+/** Resolves the caller for GraphQL; an authentication failure is kept and raised only by fields that need a
+ * caller, so `login` still works beside a stale cookie. */
+async function graphqlCaller(services: Services, credentials: { authorization?: string; sessionToken?: string }) {
+  try {
+    return { caller: await services.auth.authenticate(credentials), authError: null };
+  } catch (error) {
+    if (error instanceof DomainError) return { caller: null as Caller | null, authError: error };
+    throw error;
+  }
+}
+
+export async function startHttpServer(services: Services, options: { port: number; host?: string; schema?: GraphQLSchema }): Promise<RunningServer> {
+  const app = express();
+  app.disable('x-powered-by');
+  const httpServer = http.createServer(app);
+  httpServer.requestTimeout = services.settings.requestTimeoutMs;
+  httpServer.headersTimeout = Math.min(services.settings.requestTimeoutMs, 60000);
+
+  app.use(
+    pinoHttp({
+      logger: services.logger,
+      genReqId: (req, res) => {
+        const id = (req.headers['x-request-id'] as string | undefined)?.slice(0, 100) || randomUUID();
+        res.setHeader('X-Request-Id', id);
+        return id;
+      },
+      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
+    }),
+  );
+  app.use((req, _res, next) => {
+    req.cookies = parseCookies(req.headers.cookie);
+    next();
+  });
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    try {
+      const pending = await pendingMigrations((sql) => services.db.query(sql));
+      if (pending.length) res.status(503).json({ status: 'migrations_pending', pending });
+      else res.json({ status: 'ready', database: 'ok' });
+    } catch (error) {
+      res.status(503).json({ status: 'unavailable', database: 'unreachable', error: (error as Error).message });
+    }
+  });
+
+  const schema = options.schema ?? (await buildGatewaySchema());
+  const apollo = new ApolloServer<GraphQLContext>({
+    schema,
+    csrfPrevention: true,
+    formatError: formatGraphQLError(services.logger),
+    plugins: [ApolloServerPluginDrainHttpServer({ httpServer }), ApolloServerPluginLandingPageDisabled()],
+  });
+  await apollo.start();
+
+  app.use(buildStudioRouter(services, STUDIO_ROUTES));
+  app.use(graphiqlRouter());
+  app.use(
+    '/graphql',
+    express.json({ limit: '1mb' }),
+    expressMiddleware(apollo, {
+      context: async ({ req, res }: { req: Request; res: Response }) => {
+        const { caller, authError } = await graphqlCaller(services, credentialsOf(req));
+        return { services, caller, authError, req, res };
+      },
+    }),
+  );
+  app.use((_req, res) => {
+    res.status(404).json({ error: 'Not found.', error_type: 'not_found' });
+  });
+
+  await new Promise<void>((resolve) => httpServer.listen(options.port, options.host ?? '0.0.0.0', resolve));
+  const address = httpServer.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  return {
+    server: httpServer,
+    url: `http://127.0.0.1:${port}`,
+    close: async () => {
+      await apollo.stop();
+      httpServer.closeAllConnections();
+      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,145 @@
+import { one, rows } from '../db/sql';
+import type { DataSource } from 'typeorm';
+import { ApiKey, type Scope } from '../entities/api-key.entity';
+import { Session } from '../entities/session.entity';
+import { User } from '../entities/user.entity';
+import { constantTimeEqual, randomToken, sha256Hex, verifyPassword } from '../lib/crypto';
+import {
+  DomainError,
+  csrfFailed,
+  forbidden,
+  keyScope,
+  sessionRequired,
+  tooManyAttempts,
+  unauthenticated,
+} from '../lib/errors';
+import type { Clock } from './clock';
+
+/** Who is calling: a signed-in session or an Interface A API key, always on behalf of one user. */
+export interface Caller {
+  user: User;
+  via: 'session' | 'key';
+  key: ApiKey | null;
+  session: Session | null;
+}
+
+/** What an operation declares it needs. Every REST route and GraphQL field names exactly one. */
+export type Requirement = 'public' | Scope | 'session' | 'staff';
+
+export interface Credentials {
+  authorization?: string;
+  sessionToken?: string;
+}
+
+export interface AuthSettings {
+  sessionTtlHours: number;
+  loginMaxFailuresPerAccount: number;
+  loginMaxFailuresPerAddress: number;
+  loginWindowSeconds: number;
+}
+
+const MAX_CREDENTIAL_LENGTH = 512;
+
+export class AuthService {
+  constructor(
+    private readonly db: DataSource,
+    private readonly clock: Clock,
+    private readonly settings: AuthSettings,
+  ) {}
+
+  /** Signs in; failures are throttled per account and per address within a sliding window, so a guesser is
+   * slowed down but the real user is never locked out for longer than the window. */
+  async login(email: unknown, password: unknown, address: string): Promise<{ user: User; token: string; csrfToken: string; expiresAt: Date }> {
+    if (typeof email !== 'string' || typeof password !== 'string' || email.length > 254 || password.length > 1024) {
+      throw new DomainError(400, 'invalid_request', 'email and password are required.');
+    }
+    const now = this.clock.now();
+    const since = new Date(now.getTime() - this.settings.loginWindowSeconds * 1000);
+    const counts = await one<any>(this.db, 
+      `SELECT count(*) FILTER (WHERE lower(email) = lower($1))::int AS account,
+              count(*) FILTER (WHERE address = $2)::int AS address
+         FROM login_attempts WHERE NOT succeeded AND created_at > $3 AND (lower(email) = lower($1) OR address = $2)`,
+      [email, address, since],
+    );
+    if (counts.account >= this.settings.loginMaxFailuresPerAccount || counts.address >= this.settings.loginMaxFailuresPerAddress) {
+      throw tooManyAttempts(this.settings.loginWindowSeconds);
+    }
+    const user = await this.db.manager
+      .createQueryBuilder(User, 'u')
+      .where('lower(u.email) = lower(:email)', { email: email.trim() })
+      .getOne();
+    const ok = user ? await verifyPassword(password, user.passwordHash) : false;
+    await rows(this.db, 'INSERT INTO login_attempts (email, address, succeeded, created_at) VALUES ($1, $2, $3, $4)', [
+      email,
+      address,
+      ok,
+      now,
+    ]);
+    if (!user || !ok) throw new DomainError(400, 'invalid_credentials', 'Unable to sign in with the provided credentials.');
+    await rows(this.db, 'DELETE FROM login_attempts WHERE lower(email) = lower($1) AND NOT succeeded', [email]);
+    const token = randomToken(48);
+    const csrfToken = randomToken(32);
+    const expiresAt = new Date(now.getTime() + this.settings.sessionTtlHours * 3600 * 1000);
+    await rows(this.db, 
+      'INSERT INTO sessions (token_hash, csrf_token, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)',
+      [sha256Hex(token), csrfToken, user.id, now, expiresAt],
+    );
+    return { user, token, csrfToken, expiresAt };
+  }
+
+  async logout(sessionToken: string | undefined): Promise<void> {
+    if (!sessionToken) return;
+    await rows(this.db, 'DELETE FROM sessions WHERE token_hash = $1', [sha256Hex(sessionToken)]);
+  }
+
+  /** Resolves credentials to a caller. A key header wins over a cookie; a bad key is a 401 even with a valid
+   * session, so a script never silently acts as the browser's user. Invalid, revoked and expired keys get one
+   * indistinguishable answer. */
+  async authenticate(credentials: Credentials): Promise<Caller | null> {
+    if (credentials.authorization !== undefined) return this.authenticateKey(credentials.authorization);
+    if (credentials.sessionToken !== undefined) return this.authenticateSession(credentials.sessionToken);
+    return null;
+  }
+
+  private async authenticateKey(header: string): Promise<Caller> {
+    const match = /^Token\s+(\S+)$/i.exec(header.trim());
+    if (!match || header.length > MAX_CREDENTIAL_LENGTH) throw unauthenticated();
+    const presented = sha256Hex(match[1]!);
+    const key = await this.db.manager.findOneBy(ApiKey, { keyHash: presented });
+    const now = this.clock.now();
+    if (!key || !constantTimeEqual(key.keyHash, presented) || key.revokedAt || (key.expiresAt && key.expiresAt <= now)) {
+      throw unauthenticated();
+    }
+    const user = await this.db.manager.findOneByOrFail(User, { id: key.userId });
+    await rows(this.db, 'UPDATE api_keys SET last_used_at = $2 WHERE id = $1', [key.id, now]);
+    return { user, via: 'key', key, session: null };
+  }
+
+  private async authenticateSession(token: string): Promise<Caller | null> {
+    if (token.length > MAX_CREDENTIAL_LENGTH) return null;
+    const session = await this.db.manager.findOneBy(Session, { tokenHash: sha256Hex(token) });
+    if (!session || session.expiresAt <= this.clock.now()) return null;
+    const user = await this.db.manager.findOneByOrFail(User, { id: session.userId });
+    return { user, via: 'session', key: null, session };
+  }
+
+  /** The one authorization rule for both transports. `csrfToken` is the X-CSRFToken header of an unsafe
+   * session request (null for safe methods and for GraphQL, which relies on Apollo's CSRF prevention). */
+  authorize(caller: Caller | null, requirement: Requirement, csrf?: { unsafe: boolean; token: string | undefined }): Caller | null {
+    if (requirement === 'public') return caller;
+    if (!caller) throw unauthenticated();
+    if (caller.via === 'session' && csrf?.unsafe) {
+      if (!csrf.token || !constantTimeEqual(csrf.token, caller.session!.csrfToken)) throw csrfFailed();
+    }
+    if (requirement === 'staff') {
+      if (!caller.user.isStaff) throw forbidden();
+      return caller;
+    }
+    if (requirement === 'session') {
+      if (caller.via !== 'session') throw sessionRequired();
+      return caller;
+    }
+    if (caller.via === 'key' && !caller.key!.scopes.includes(requirement)) throw keyScope(requirement, caller.key!.scopes);
+    return caller;
+  }
+}

@@ -1,0 +1,203 @@
+import { one, rows } from '../db/sql';
+import type { DataSource, EntityManager } from 'typeorm';
+import { Wallet } from '../entities/wallet.entity';
+import { badRequest, DomainError, notFound, pgCode, PG } from '../lib/errors';
+import type { Clock } from './clock';
+
+export const CREDITS_PER_DOLLAR = 1000;
+
+/** Credits as a dollar decimal string at 1,000 credits per dollar ("12.345"). */
+export function creditsToUsd(credits: number): string {
+  const sign = credits < 0 ? '-' : '';
+  const abs = Math.abs(credits);
+  return `${sign}${Math.floor(abs / CREDITS_PER_DOLLAR)}.${String(abs % CREDITS_PER_DOLLAR).padStart(3, '0')}`;
+}
+
+export interface ChargeRequest {
+  userId: number;
+  amount: number;
+  reason: string;
+  /** Unique per job and purpose: a retried worker step finds the earlier charge instead of charging twice. */
+  idempotencyKey?: string;
+  apiKeyId?: number | null;
+  jobId?: number | null;
+}
+
+export interface ChargeResult {
+  ledgerEntryId: number | null;
+  balanceCredits: number;
+  alreadyCharged: boolean;
+}
+
+export const insufficientFunds = (estimated: number, balance: number) =>
+  new DomainError(402, 'insufficient_funds', `Insufficient funds: this needs ${estimated} credits and the wallet holds ${balance}.`, {
+    estimated_cost_credits: estimated,
+    balance_credits: balance,
+  });
+
+export const keySpendLimit = (limit: number, spent: number, needed: number) =>
+  new DomainError(
+    403,
+    'key_spend_limit',
+    `This API key's spend limit is ${limit} credits; it has spent ${spent} and this needs ${needed}.`,
+    { spend_limit_credits: limit, spent_credits: spent, estimated_cost_credits: needed },
+  );
+
+/** Every money movement: a conditional UPDATE of the wallet (and of the key's spent count) and an append-only
+ * ledger row, in one transaction. Concurrent charges serialise on the wallet row; none can overdraw. */
+export class LedgerService {
+  constructor(
+    private readonly db: DataSource,
+    private readonly clock: Clock,
+  ) {}
+
+  async wallet(userId: number, manager: EntityManager = this.db.manager): Promise<Wallet> {
+    const wallet = await manager.findOneBy(Wallet, { userId });
+    if (!wallet) throw notFound('Wallet');
+    return wallet;
+  }
+
+  async credit(userId: number, amount: number, reason: string, idempotencyKey?: string): Promise<Wallet> {
+    if (!Number.isSafeInteger(amount) || amount <= 0) throw badRequest('credits must be a positive integer.');
+    return this.db.transaction(async (manager) => {
+      const row = await one<any>(manager, 
+        'UPDATE wallets SET balance_credits = balance_credits + $2, updated_at = $3 WHERE user_id = $1 RETURNING balance_credits',
+        [userId, amount, this.clock.now()],
+      );
+      if (!row) throw notFound('Wallet');
+      await this.append(manager, { userId, amount, kind: 'credit', reason, idempotencyKey, balanceAfter: Number(row.balance_credits) });
+      return this.wallet(userId, manager);
+    });
+  }
+
+  /** Checks the key's limit first (403 even when the wallet could pay), then the wallet (402). */
+  async charge(request: ChargeRequest, manager?: EntityManager): Promise<ChargeResult> {
+    if (!manager) return this.db.transaction((m) => this.charge(request, m));
+    const { userId, amount, apiKeyId } = request;
+    if (request.idempotencyKey) {
+      const existing = await one<any>(manager, 'SELECT id, balance_after_credits FROM ledger_entries WHERE idempotency_key = $1', [
+        request.idempotencyKey,
+      ]);
+      if (existing) return { ledgerEntryId: Number(existing.id), balanceCredits: Number(existing.balance_after_credits), alreadyCharged: true };
+    }
+    if (amount === 0) {
+      const wallet = await this.wallet(userId, manager);
+      return { ledgerEntryId: null, balanceCredits: wallet.balanceCredits, alreadyCharged: false };
+    }
+    if (apiKeyId) {
+      const updated = await rows<any>(manager, 
+        `UPDATE api_keys SET spent_credits = spent_credits + $2
+          WHERE id = $1 AND (spend_limit_credits IS NULL OR spent_credits + $2 <= spend_limit_credits) RETURNING id`,
+        [apiKeyId, amount],
+      );
+      if (updated.length === 0) {
+        const key = await one<any>(manager, 'SELECT spend_limit_credits, spent_credits FROM api_keys WHERE id = $1', [apiKeyId]);
+        throw keySpendLimit(Number(key.spend_limit_credits), Number(key.spent_credits), amount);
+      }
+    }
+    const row = await one<any>(manager, 
+      `UPDATE wallets SET balance_credits = balance_credits - $2, updated_at = $3
+        WHERE user_id = $1 AND balance_credits >= $2 RETURNING balance_credits`,
+      [userId, amount, this.clock.now()],
+    );
+    if (!row) throw insufficientFunds(amount, (await this.wallet(userId, manager)).balanceCredits);
+    const balanceAfter = Number(row.balance_credits);
+    try {
+      const id = await this.append(manager, {
+        userId,
+        amount: -amount,
+        kind: 'charge',
+        reason: request.reason,
+        idempotencyKey: request.idempotencyKey,
+        apiKeyId,
+        jobId: request.jobId,
+        balanceAfter,
+      });
+      return { ledgerEntryId: id, balanceCredits: balanceAfter, alreadyCharged: false };
+    } catch (error) {
+      if (pgCode(error) === PG.uniqueViolation) {
+        throw new DomainError(409, 'already_charged', 'This charge was already made.', {}, { cause: error });
+      }
+      throw error;
+    }
+  }
+
+  /** Returns a charge to the wallet and to the key's spent count, once. */
+  async refund(chargeEntryId: number, reason: string, manager?: EntityManager): Promise<void> {
+    if (!manager) return this.db.transaction((m) => this.refund(chargeEntryId, reason, m));
+    const charge = await one<any>(manager, 'SELECT * FROM ledger_entries WHERE id = $1 AND kind = $2', [chargeEntryId, 'charge']);
+    if (!charge) throw notFound('Charge');
+    const amount = -Number(charge.amount_credits);
+    const row = await one<any>(manager, 
+      'UPDATE wallets SET balance_credits = balance_credits + $2, updated_at = $3 WHERE user_id = $1 RETURNING balance_credits',
+      [charge.user_id, amount, this.clock.now()],
+    );
+    if (charge.api_key_id) {
+      await rows(manager, 'UPDATE api_keys SET spent_credits = greatest(spent_credits - $2, 0) WHERE id = $1', [charge.api_key_id, amount]);
+    }
+    await this.append(manager, {
+      userId: Number(charge.user_id),
+      amount,
+      kind: 'refund',
+      reason,
+      idempotencyKey: `refund:${chargeEntryId}`,
+      apiKeyId: charge.api_key_id ? Number(charge.api_key_id) : null,
+      jobId: charge.job_id ? Number(charge.job_id) : null,
+      balanceAfter: Number(row.balance_credits),
+    });
+  }
+
+  /** Sum of a job's ledger rows (charges negative): what the job has cost so far. */
+  async jobCost(jobId: number): Promise<number> {
+    const row = await one<any>(this.db, 'SELECT coalesce(-sum(amount_credits), 0)::bigint AS cost FROM ledger_entries WHERE job_id = $1', [jobId]);
+    return Number(row.cost);
+  }
+
+  async updateAutoReload(userId: number, input: { enabled?: unknown; threshold_credits?: unknown; amount_credits?: unknown }): Promise<Wallet> {
+    const wallet = await this.wallet(userId);
+    const patch: Partial<Wallet> = {};
+    if (input.enabled !== undefined) {
+      if (typeof input.enabled !== 'boolean') throw badRequest('enabled must be a boolean.', { details: { enabled: ['Must be a boolean.'] } });
+      patch.autoReloadEnabled = input.enabled;
+    }
+    for (const [field, column] of [
+      ['threshold_credits', 'autoReloadThresholdCredits'],
+      ['amount_credits', 'autoReloadAmountCredits'],
+    ] as const) {
+      const value = input[field];
+      if (value === undefined) continue;
+      if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+        throw badRequest(`${field} must be an integer of at least 0.`, { details: { [field]: ['Must be an integer ≥ 0.'] } });
+      }
+      patch[column] = value;
+    }
+    const enabled = patch.autoReloadEnabled ?? wallet.autoReloadEnabled;
+    const amount = patch.autoReloadAmountCredits ?? wallet.autoReloadAmountCredits;
+    if (enabled && amount <= 0) {
+      throw badRequest('amount_credits must be positive when auto-reload is enabled.', { details: { amount_credits: ['Must be positive.'] } });
+    }
+    await this.db.manager.update(Wallet, { userId }, { ...patch, updatedAt: this.clock.now() });
+    return this.wallet(userId);
+  }
+
+  private async append(
+    manager: EntityManager,
+    entry: {
+      userId: number;
+      amount: number;
+      kind: 'credit' | 'charge' | 'refund';
+      reason: string;
+      idempotencyKey?: string;
+      apiKeyId?: number | null;
+      jobId?: number | null;
+      balanceAfter: number;
+    },
+  ): Promise<number> {
+    const row = await one<any>(manager, 
+      `INSERT INTO ledger_entries (user_id, amount_credits, kind, reason, idempotency_key, api_key_id, job_id, balance_after_credits)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
+      [entry.userId, entry.amount, entry.kind, entry.reason, entry.idempotencyKey ?? null, entry.apiKeyId ?? null, entry.jobId ?? null, entry.balanceAfter],
+    );
+    return Number(row.id);
+  }
+}

@@ -1,0 +1,72 @@
+import { rows } from '../db/sql';
+import type { DataSource, EntityManager } from 'typeorm';
+import { User } from '../entities/user.entity';
+import { badRequest, conflict, notFound, pgCode, PG } from '../lib/errors';
+import { hashPassword } from '../lib/crypto';
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function normaliseEmail(email: unknown): string {
+  if (typeof email !== 'string' || !EMAIL.test(email.trim()) || email.length > 254) {
+    throw badRequest('A valid email address is required.', { details: { email: ['Enter a valid email address.'] } });
+  }
+  return email.trim();
+}
+
+export class UsersService {
+  constructor(private readonly db: DataSource) {}
+
+  async create(input: { email: string; password: string; name?: string; isStaff?: boolean }): Promise<User> {
+    const email = normaliseEmail(input.email);
+    if (typeof input.password !== 'string' || input.password.length < 8) {
+      throw badRequest('The password must have at least 8 characters.', { details: { password: ['Too short.'] } });
+    }
+    const passwordHash = await hashPassword(input.password);
+    try {
+      return await this.db.transaction(async (manager) => {
+        const user = await manager.save(
+          manager.create(User, { email, name: input.name ?? '', passwordHash, isStaff: input.isStaff ?? false }),
+        );
+        await rows(manager, 'INSERT INTO wallets (user_id) VALUES ($1)', [user.id]);
+        return user;
+      });
+    } catch (error) {
+      if (pgCode(error) === PG.uniqueViolation) throw conflict('email_taken', 'A user with this email already exists.');
+      throw error;
+    }
+  }
+
+  async findByEmail(email: string, manager: EntityManager = this.db.manager): Promise<User | null> {
+    return manager.createQueryBuilder(User, 'u').where('lower(u.email) = lower(:email)', { email: email.trim() }).getOne();
+  }
+
+  async requireByEmail(email: string): Promise<User> {
+    const user = await this.findByEmail(email);
+    if (!user) throw notFound('User');
+    return user;
+  }
+
+  async get(id: number): Promise<User> {
+    const user = await this.db.manager.findOneBy(User, { id });
+    if (!user) throw notFound('User');
+    return user;
+  }
+
+  /** PATCH profile: name and the account's recovery email. */
+  async updateProfile(userId: number, input: { name?: unknown; email?: unknown }): Promise<User> {
+    const user = await this.get(userId);
+    if (input.name !== undefined) {
+      if (typeof input.name !== 'string' || input.name.length > 150) {
+        throw badRequest('name must be a string of at most 150 characters.', { details: { name: ['Invalid name.'] } });
+      }
+      user.name = input.name;
+    }
+    if (input.email !== undefined) user.email = normaliseEmail(input.email);
+    try {
+      return await this.db.manager.save(user);
+    } catch (error) {
+      if (pgCode(error) === PG.uniqueViolation) throw conflict('email_taken', 'A user with this email already exists.');
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,49 @@
+import 'reflect-metadata';
+import { loadSettings, type Settings } from '../../src/config';
+import { createServices, type Services } from '../../src/container';
+import { createDataSource } from '../../src/db/data-source';
+import { createLogger } from '../../src/lib/logger';
+import { startHttpServer } from '../../src/server';
+import type { Clock } from '../../src/services/clock';
+import { createTestDatabase } from './database';
+
+/** A clock tests can move: key expiry and throttling windows without sleeping. */
+export class TestClock implements Clock {
+  private offsetMs = 0;
+  now(): Date {
+    return new Date(Date.now() + this.offsetMs);
+  }
+  advance(ms: number): void {
+    this.offsetMs += ms;
+  }
+}
+
+export interface TestApp {
+  url: string;
+  services: Services;
+  clock: TestClock;
+  databaseUrl: string;
+  close: () => Promise<void>;
+}
+
+/** The real service (HTTP + GraphQL) on a fresh database cloned from the migrated template. */
+export async function startTestApp(overrides: Partial<Settings> = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const settings: Settings = { ...loadSettings({}), databaseUrl: database.url, logLevel: 'silent', ...overrides };
+  const db = createDataSource(database.url, 30);
+  await db.initialize();
+  const clock = new TestClock();
+  const services = createServices({ settings, db, logger: createLogger('silent'), clock });
+  const server = await startHttpServer(services, { port: 0, host: '127.0.0.1' });
+  return {
+    url: server.url,
+    services,
+    clock,
+    databaseUrl: database.url,
+    close: async () => {
+      await server.close();
+      await db.destroy();
+      await database.drop();
+    },
+  };
+}
