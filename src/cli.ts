@@ -1,38 +1,13 @@
 import 'reflect-metadata';
 import { Command } from 'commander';
+import { output, withServices } from './cli-support';
 import { loadSettings } from './config';
-import { createServices, type Services } from './container';
 import { openDatabase } from './db/connect';
-import { createDataSource } from './db/data-source';
 import { migrateDatabase } from './db/migrate';
 import { DomainError } from './lib/errors';
 import { createLogger } from './lib/logger';
 import { presentUser } from './presenters/user.presenter';
 import { presentWallet } from './presenters/wallet.presenter';
-
-/** Prints one JSON object with --json, a readable line otherwise. */
-function output(json: boolean, value: Record<string, unknown>, text: string): void {
-  process.stdout.write(json ? `${JSON.stringify(value)}\n` : `${text}\n`);
-}
-
-/** Opens the same database as `npm start` (embedded or DATABASE_URL), migrates it, runs `fn`, closes. */
-async function withServices<T>(fn: (services: Services) => Promise<T>): Promise<T> {
-  const settings = loadSettings();
-  const logger = createLogger(process.env.LOG_LEVEL || 'warn');
-  const database = await openDatabase(settings, logger);
-  try {
-    await migrateDatabase(database.url);
-    const db = createDataSource(database.url, 4);
-    await db.initialize();
-    try {
-      return await fn(createServices({ settings, db, logger }));
-    } finally {
-      await db.destroy();
-    }
-  } finally {
-    await database.stop();
-  }
-}
 
 export function buildCli(): Command {
   const program = new Command('sdc-gateway').description('sdc-gateway administration').exitOverride();

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { Settings } from './config';
+import type { JobQueue } from './jobs/queue';
 import type { Logger } from './lib/logger';
 import { AuthService } from './services/auth.service';
 import { systemClock, type Clock } from './services/clock';
@@ -13,20 +14,22 @@ export interface Services {
   db: DataSource;
   logger: Logger;
   clock: Clock;
+  queue: JobQueue;
   users: UsersService;
   auth: AuthService;
   keys: KeysService;
   ledger: LedgerService;
 }
 
-export function createServices(args: { settings: Settings; db: DataSource; logger: Logger; clock?: Clock }): Services {
-  const { settings, db, logger } = args;
+export function createServices(args: { settings: Settings; db: DataSource; logger: Logger; queue: JobQueue; clock?: Clock }): Services {
+  const { settings, db, logger, queue } = args;
   const clock = args.clock ?? systemClock;
   return {
     settings,
     db,
     logger,
     clock,
+    queue,
     users: new UsersService(db),
     auth: new AuthService(db, clock, settings),
     keys: new KeysService(db, clock, settings.keyPrefix),

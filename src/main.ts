@@ -4,6 +4,8 @@ import { createServices } from './container';
 import { openDatabase } from './db/connect';
 import { createDataSource } from './db/data-source';
 import { migrateDatabase } from './db/migrate';
+import { JobQueue } from './jobs/queue';
+import { startWorkers } from './jobs/workers';
 import { createLogger } from './lib/logger';
 import { startHttpServer } from './server';
 
@@ -31,7 +33,16 @@ async function main(): Promise<void> {
   const db = createDataSource(database.url);
   await db.initialize();
   stops.push(() => db.destroy());
-  const services = createServices({ settings, db, logger });
+  const queue = await JobQueue.start(database.url, {
+    supervise: settings.role !== 'gateway',
+    onError: (error) => logger.error({ err: error }, 'queue error'),
+  });
+  stops.push(() => queue.stop());
+  const services = createServices({ settings, db, logger, queue });
+  if (settings.role === 'worker' || settings.role === 'all') {
+    await startWorkers(services);
+    logger.info({ concurrency: settings.workerConcurrency }, 'workers started');
+  }
 
   if (settings.role !== 'worker') {
     const server = await startHttpServer(services, { port: settings.port, host: settings.host });

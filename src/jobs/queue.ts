@@ -38,3 +38,51 @@ export async function migrateQueue(databaseUrl: string): Promise<void> {
     await boss.stop({ graceful: false, wait: true });
   }
 }
+
+export type QueueHandler<K extends QueueName> = (payload: QueuePayloads[K], meta: { id: string; retryCount: number }) => Promise<void>;
+
+/** pg-boss behind one typed facade. `send` takes the caller's transaction, so a job row and its queue message
+ * commit or roll back together ("a job is created before its task is sent"). */
+export class JobQueue {
+  private readonly workerIds = new Map<QueueName, string[]>();
+
+  private constructor(private readonly boss: PgBoss) {}
+
+  static async start(databaseUrl: string, options: { supervise: boolean; onError: (error: Error) => void }): Promise<JobQueue> {
+    const boss = new PgBoss({
+      connectionString: databaseUrl,
+      schema: QUEUE_SCHEMA,
+      migrate: false,
+      supervise: options.supervise,
+      schedule: false,
+      max: 6,
+      maintenanceIntervalSeconds: 30,
+      monitorStateIntervalSeconds: 30,
+    });
+    boss.on('error', options.onError);
+    await boss.start();
+    return new JobQueue(boss);
+  }
+
+  /** Sends inside the transaction of `manager` (a TypeORM EntityManager with an open query runner). */
+  async send<K extends QueueName>(name: K, payload: QueuePayloads[K], db?: PgBoss.Db): Promise<string> {
+    const id = await this.boss.send(name, payload, db ? { db } : {});
+    if (!id) throw new Error(`pg-boss refused the ${name} message`);
+    for (const workerId of this.workerIds.get(name) ?? []) this.boss.notifyWorker(workerId);
+    return id;
+  }
+
+  /** Polls every half second and is woken at once by sends from this process. */
+  async work<K extends QueueName>(name: K, concurrency: number, handler: QueueHandler<K>): Promise<void> {
+    for (let i = 0; i < concurrency; i++) {
+      const workerId = await this.boss.work<QueuePayloads[K]>(name, { pollingIntervalSeconds: 0.5, batchSize: 1 }, async (jobs) => {
+        for (const job of jobs) await handler(job.data, { id: job.id, retryCount: (job as { retryCount?: number }).retryCount ?? 0 });
+      });
+      this.workerIds.set(name, [...(this.workerIds.get(name) ?? []), workerId]);
+    }
+  }
+
+  async stop(): Promise<void> {
+    await this.boss.stop({ graceful: true, wait: true, timeout: 10000 });
+  }
+}

@@ -2,6 +2,8 @@ import 'reflect-metadata';
 import { loadSettings, type Settings } from '../../src/config';
 import { createServices, type Services } from '../../src/container';
 import { createDataSource } from '../../src/db/data-source';
+import { JobQueue } from '../../src/jobs/queue';
+import { startWorkers } from '../../src/jobs/workers';
 import { createLogger } from '../../src/lib/logger';
 import { startHttpServer } from '../../src/server';
 import type { Clock } from '../../src/services/clock';
@@ -27,13 +29,17 @@ export interface TestApp {
 }
 
 /** The real service (HTTP + GraphQL) on a fresh database cloned from the migrated template. */
-export async function startTestApp(overrides: Partial<Settings> = {}): Promise<TestApp> {
+/** `workers: false` leaves queued jobs for a worker started elsewhere (e.g. a subprocess). */
+export async function startTestApp(overrides: Partial<Settings> = {}, options: { workers?: boolean } = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   const settings: Settings = { ...loadSettings({}), databaseUrl: database.url, logLevel: 'silent', ...overrides };
   const db = createDataSource(database.url, 30);
   await db.initialize();
   const clock = new TestClock();
-  const services = createServices({ settings, db, logger: createLogger('silent'), clock });
+  const logger = createLogger('silent');
+  const queue = await JobQueue.start(database.url, { supervise: true, onError: () => undefined });
+  const services = createServices({ settings, db, logger, queue, clock });
+  if (options.workers !== false) await startWorkers(services);
   const server = await startHttpServer(services, { port: 0, host: '127.0.0.1' });
   return {
     url: server.url,
@@ -42,6 +48,7 @@ export async function startTestApp(overrides: Partial<Settings> = {}): Promise<T
     databaseUrl: database.url,
     close: async () => {
       await server.close();
+      await queue.stop();
       await db.destroy();
       await database.drop();
     },

@@ -1,8 +1,12 @@
 import { foundation } from './0001-foundation';
+import { catalog } from './0002-catalog';
+import { jobs } from './0003-jobs';
 
 export interface Migration {
   id: string;
   sql: string;
 }
 
-export const MIGRATIONS: Migration[] = [foundation];
+/** Applied in order; never edit one that has shipped, add the next number. 0004 and 0005 belong to the
+ * application API (Interface B). */
+export const MIGRATIONS: Migration[] = [foundation, catalog, jobs];
