@@ -39,6 +39,8 @@ export interface AuthSettings {
 }
 
 const MAX_CREDENTIAL_LENGTH = 512;
+/** last_used_at is written at most this often per key, so reads do not each cost a write. */
+const LAST_USED_RESOLUTION_MS = 60_000;
 
 export class AuthService {
   constructor(
@@ -105,13 +107,23 @@ export class AuthService {
     const match = /^Token\s+(\S+)$/i.exec(header.trim());
     if (!match || header.length > MAX_CREDENTIAL_LENGTH) throw unauthenticated();
     const presented = sha256Hex(match[1]!);
-    const key = await this.db.manager.findOneBy(ApiKey, { keyHash: presented });
     const now = this.clock.now();
+    // One round trip on the hot path: the key and its user together.
+    const row = await this.db.manager
+      .createQueryBuilder(ApiKey, 'k')
+      .innerJoinAndMapOne('k.user', User, 'u', 'u.id = k.user_id')
+      .where('k.key_hash = :presented', { presented })
+      .getOne();
+    const key = row as (ApiKey & { user?: User }) | null;
     if (!key || !constantTimeEqual(key.keyHash, presented) || key.revokedAt || (key.expiresAt && key.expiresAt <= now)) {
       throw unauthenticated();
     }
-    const user = await this.db.manager.findOneByOrFail(User, { id: key.userId });
-    await rows(this.db, 'UPDATE api_keys SET last_used_at = $2 WHERE id = $1', [key.id, now]);
+    const user = key.user!;
+    delete key.user;
+    if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+      key.lastUsedAt = now;
+      await rows(this.db, 'UPDATE api_keys SET last_used_at = $2 WHERE id = $1', [key.id, now]);
+    }
     return { user, via: 'key', key, session: null };
   }
 

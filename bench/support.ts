@@ -1,0 +1,94 @@
+import 'reflect-metadata';
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { loadSettings, type Settings } from '../src/config';
+import { createServices, type Services } from '../src/container';
+import { openDatabase } from '../src/db/connect';
+import { createDataSource } from '../src/db/data-source';
+import { migrateDatabase } from '../src/db/migrate';
+import { JobQueue } from '../src/jobs/queue';
+import { startWorkers } from '../src/jobs/workers';
+import { createLogger } from '../src/lib/logger';
+import { startHttpServer } from '../src/server';
+
+export interface BenchService {
+  url: string;
+  services: Services;
+  close: () => Promise<void>;
+}
+
+/** The real service in this process, on DATABASE_URL or a fresh embedded Postgres in a temp directory. */
+export async function startBenchService(overrides: Partial<Settings> = {}): Promise<BenchService> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'sdc-bench-'));
+  const settings: Settings = {
+    ...loadSettings(),
+    embeddedPgDir: path.join(dir, 'pg'),
+    storageDir: path.join(dir, 'storage'),
+    logLevel: 'silent',
+    ...overrides,
+  };
+  const logger = createLogger('silent');
+  const database = await openDatabase(settings, logger);
+  await migrateDatabase(database.url);
+  const db = createDataSource(database.url, 40);
+  await db.initialize();
+  const queue = await JobQueue.start(database.url, { supervise: true, onError: () => undefined });
+  const services = createServices({ settings, db, logger, queue });
+  await startWorkers(services);
+  const server = await startHttpServer(services, { port: 0, host: '127.0.0.1' });
+  return {
+    url: server.url,
+    services,
+    close: async () => {
+      await server.close();
+      await queue.stop();
+      await db.destroy();
+      await database.stop();
+    },
+  };
+}
+
+export type LoadResult = {
+  name: string;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  errors: number;
+  non2xx: number;
+  peakRssMb: number;
+};
+
+/** autocannon against one endpoint; peak RSS of this process (the service runs in it) sampled meanwhile. */
+export async function load(
+  name: string,
+  options: { url: string; method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string; connections: number; durationSeconds: number },
+): Promise<LoadResult> {
+  let peak = process.memoryUsage().rss;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
+  const result = await autocannon({
+    url: options.url,
+    method: options.method ?? 'GET',
+    headers: options.headers,
+    body: options.body,
+    connections: options.connections,
+    duration: options.durationSeconds,
+    // The load generator runs in its own thread so it does not steal the service's event loop.
+    workers: 1,
+  });
+  clearInterval(sampler);
+  return {
+    name,
+    requestsPerSecond: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    errors: result.errors,
+    non2xx: result.non2xx,
+    peakRssMb: Math.round(peak / 1024 / 1024),
+  };
+}
+
+export function printTable(rows: Array<Record<string, unknown>>): void {
+  console.table(rows);
+}
