@@ -17,6 +17,8 @@ export interface RouteContext {
 export interface RouteResult {
   status: number;
   body?: unknown;
+  /** A non-JSON body (an XSD, a ZIP, …) sent as is; its Content-Type goes in `headers`. */
+  raw?: Buffer | string;
   headers?: Record<string, string>;
 }
 

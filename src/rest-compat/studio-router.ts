@@ -65,7 +65,8 @@ export function buildStudioRouter(services: Services, routes: StudioRoute[]): Ro
       });
       for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
       res.status(result.status);
-      if (result.body === undefined) res.end();
+      if (result.raw !== undefined) res.send(result.raw);
+      else if (result.body === undefined) res.end();
       else res.json(result.body);
     } catch (error) {
       sendStudioError(error, req, res, services);

@@ -1,0 +1,52 @@
+import { Column, Entity } from 'typeorm';
+import { bigintNumber } from './transformers';
+
+/** A titled model whose tree starts at one root cluster; its package and application are stored files. */
+@Entity('data_models')
+export class DataModel {
+  @Column('bigint', { primary: true, generated: 'increment', transformer: bigintNumber })
+  id!: number;
+
+  @Column('text', { name: 'ct_id' })
+  ctId!: string;
+
+  @Column('text')
+  title!: string;
+
+  @Column('text', { nullable: true })
+  description!: string | null;
+
+  @Column('bigint', { name: 'root_cluster_id', transformer: bigintNumber })
+  rootClusterId!: number;
+
+  /** Contextual references (audit, attestation, party, …) as the assembly request named them. */
+  @Column('jsonb')
+  contextual!: Record<string, unknown>;
+
+  @Column('boolean')
+  published!: boolean;
+
+  @Column('boolean')
+  generated!: boolean;
+
+  @Column('text', { name: 'package_path', nullable: true })
+  packagePath!: string | null;
+
+  @Column('text', { name: 'app_path', nullable: true })
+  appPath!: string | null;
+
+  @Column('bigint', { name: 'project_id', transformer: bigintNumber })
+  projectId!: number;
+
+  @Column('bigint', { name: 'owner_id', nullable: true, transformer: bigintNumber })
+  ownerId!: number | null;
+
+  @Column('text', { name: 'mint_key', nullable: true })
+  mintKey!: string | null;
+
+  @Column('timestamptz', { name: 'created_at' })
+  createdAt!: Date;
+
+  @Column('timestamptz', { name: 'updated_at' })
+  updatedAt!: Date;
+}
