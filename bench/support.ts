@@ -8,6 +8,7 @@ import { createServices, type Services } from '../src/container';
 import { openDatabase } from '../src/db/connect';
 import { createDataSource } from '../src/db/data-source';
 import { migrateDatabase } from '../src/db/migrate';
+import { JobEventHub } from '../src/jobs/job-events';
 import { JobQueue } from '../src/jobs/queue';
 import { startWorkers } from '../src/jobs/workers';
 import { createLogger } from '../src/lib/logger';
@@ -35,15 +36,19 @@ export async function startBenchService(overrides: Partial<Settings> = {}): Prom
   const db = createDataSource(database.url, 40);
   await db.initialize();
   const queue = await JobQueue.start(database.url, { supervise: true, onError: () => undefined });
-  const services = createServices({ settings, db, logger, queue });
+  const events = new JobEventHub(database.url, logger);
+  await events.start();
+  const services = createServices({ settings, db, logger, queue, events });
   await startWorkers(services);
   const server = await startHttpServer(services, { port: 0, host: '127.0.0.1' });
+  settings.publicBaseUrl = server.url;
   return {
     url: server.url,
     services,
     close: async () => {
       await server.close();
       await queue.stop();
+      await events.stop();
       await db.destroy();
       await database.stop();
     },

@@ -4,6 +4,8 @@ import path from 'node:path';
 export interface Settings {
   port: number;
   host: string;
+  /** Absolute base of the URLs the service hands out (job_url, model_url, package_url, …). */
+  publicBaseUrl: string;
   role: 'all' | 'gateway' | 'worker' | 'app';
   databaseUrl: string | null;
   embeddedPgDir: string;
@@ -64,6 +66,7 @@ export function loadSettings(env: Env = process.env): Settings {
   return {
     port: int(env, 'PORT', 4000),
     host: env.HOST || '0.0.0.0',
+    publicBaseUrl: (env.PUBLIC_BASE_URL || `http://localhost:${int(env, 'PORT', 4000)}`).replace(/\/+$/, ''),
     role: oneOf(env, 'ROLE', ['all', 'gateway', 'worker', 'app'] as const, 'all'),
     databaseUrl: env.DATABASE_URL || null,
     embeddedPgDir: path.resolve(root, env.EMBEDDED_PG_DIR || '.data/postgres'),

@@ -1,11 +1,15 @@
 import type { DataSource } from 'typeorm';
 import type { Settings } from './config';
+import type { JobEventHub } from './jobs/job-events';
 import type { JobQueue } from './jobs/queue';
 import type { Logger } from './lib/logger';
 import { AuthService } from './services/auth.service';
+import { CatalogService } from './services/catalog.service';
 import { systemClock, type Clock } from './services/clock';
+import { JobsService } from './services/jobs.service';
 import { KeysService } from './services/keys.service';
 import { LedgerService } from './services/ledger.service';
+import { PackageService } from './services/package.service';
 import { UsersService } from './services/users.service';
 
 /** Every service, built once per process from its collaborators (constructor injection, no globals). */
@@ -15,24 +19,34 @@ export interface Services {
   logger: Logger;
   clock: Clock;
   queue: JobQueue;
+  /** Job changes from every process (LISTEN/NOTIFY); null where nothing subscribes (workers, CLI). */
+  events: JobEventHub | null;
   users: UsersService;
   auth: AuthService;
   keys: KeysService;
   ledger: LedgerService;
+  jobs: JobsService;
+  catalog: CatalogService;
+  packages: PackageService;
 }
 
-export function createServices(args: { settings: Settings; db: DataSource; logger: Logger; queue: JobQueue; clock?: Clock }): Services {
+export function createServices(args: { settings: Settings; db: DataSource; logger: Logger; queue: JobQueue; events?: JobEventHub | null; clock?: Clock }): Services {
   const { settings, db, logger, queue } = args;
   const clock = args.clock ?? systemClock;
+  const catalog = new CatalogService(db, clock);
   return {
     settings,
     db,
     logger,
     clock,
     queue,
+    events: args.events ?? null,
     users: new UsersService(db),
     auth: new AuthService(db, clock, settings),
     keys: new KeysService(db, clock, settings.keyPrefix),
     ledger: new LedgerService(db, clock),
+    jobs: new JobsService(db, queue, clock),
+    catalog,
+    packages: new PackageService(db, catalog, clock, settings),
   };
 }

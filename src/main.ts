@@ -4,6 +4,7 @@ import { createServices } from './container';
 import { openDatabase } from './db/connect';
 import { createDataSource } from './db/data-source';
 import { migrateDatabase } from './db/migrate';
+import { JobEventHub } from './jobs/job-events';
 import { JobQueue } from './jobs/queue';
 import { startWorkers } from './jobs/workers';
 import { createLogger } from './lib/logger';
@@ -38,7 +39,13 @@ async function main(): Promise<void> {
     onError: (error) => logger.error({ err: error }, 'queue error'),
   });
   stops.push(() => queue.stop());
-  const services = createServices({ settings, db, logger, queue });
+  let events: JobEventHub | null = null;
+  if (settings.role !== 'worker') {
+    events = new JobEventHub(database.url, logger);
+    await events.start();
+    stops.push(() => events!.stop());
+  }
+  const services = createServices({ settings, db, logger, queue, events });
   if (settings.role === 'worker' || settings.role === 'all') {
     await startWorkers(services);
     logger.info({ concurrency: settings.workerConcurrency }, 'workers started');

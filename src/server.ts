@@ -6,7 +6,9 @@ import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/dis
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { type Request, type Response } from 'express';
 import type { GraphQLSchema } from 'graphql';
+import { useServer } from 'graphql-ws/use/ws';
 import pinoHttp from 'pino-http';
+import { WebSocketServer } from 'ws';
 import type { Services } from './container';
 import { pendingMigrations } from './db/migrate';
 import { graphiqlRouter } from './http/graphiql';
@@ -16,6 +18,7 @@ import type { GraphQLContext } from './resolvers/context';
 import { formatGraphQLError } from './resolvers/errors';
 import { buildGatewaySchema } from './resolvers/schema';
 import { STUDIO_ROUTES } from './rest-compat/routes';
+import { SESSION_COOKIE } from './rest-compat/auth.routes';
 import { buildStudioRouter, credentialsOf } from './rest-compat/studio-router';
 import type { Caller } from './services/auth.service';
 
@@ -73,11 +76,38 @@ export async function startHttpServer(services: Services, options: { port: numbe
   });
 
   const schema = options.schema ?? (await buildGatewaySchema());
+  // GraphQL over WebSocket (graphql-ws) on the same path; the caller comes from the init payload's
+  // `authorization` ("Token …") or the session cookie of the upgrade request.
+  const wsServer = new WebSocketServer({ server: httpServer, path: '/graphql', maxPayload: 1024 * 1024 });
+  const wsCleanup = useServer<Record<string, unknown>, { request: http.IncomingMessage }>(
+    {
+      schema,
+      context: async (ctx) => {
+        const params = ctx.connectionParams ?? {};
+        const authorization = typeof params.authorization === 'string' ? params.authorization : undefined;
+        const sessionToken = parseCookies(ctx.extra.request.headers.cookie)[SESSION_COOKIE];
+        const { caller, authError } = await graphqlCaller(services, authorization !== undefined ? { authorization } : { sessionToken });
+        return { services, caller, authError };
+      },
+      onConnect: async (ctx) => {
+        const params = ctx.connectionParams ?? {};
+        const authorization = typeof params.authorization === 'string' ? params.authorization : undefined;
+        const sessionToken = parseCookies(ctx.extra.request.headers.cookie)[SESSION_COOKIE];
+        const { caller } = await graphqlCaller(services, authorization !== undefined ? { authorization } : { sessionToken });
+        return caller !== null;
+      },
+    },
+    wsServer,
+  );
   const apollo = new ApolloServer<GraphQLContext>({
     schema,
     csrfPrevention: true,
     formatError: formatGraphQLError(services.logger),
-    plugins: [ApolloServerPluginDrainHttpServer({ httpServer }), ApolloServerPluginLandingPageDisabled()],
+    plugins: [
+      ApolloServerPluginDrainHttpServer({ httpServer }),
+      ApolloServerPluginLandingPageDisabled(),
+      { serverWillStart: async () => ({ drainServer: async () => void (await wsCleanup.dispose()) }) },
+    ],
   });
   await apollo.start();
 

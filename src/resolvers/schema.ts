@@ -3,8 +3,9 @@ import { buildSchema, type AuthChecker, type NonEmptyArray } from 'type-graphql'
 import type { Requirement } from '../services/auth.service';
 import { AuthResolver } from './auth.resolver';
 import type { GraphQLContext } from './context';
+import { JobsResolver } from './jobs.resolver';
 
-export const RESOLVERS: NonEmptyArray<Function> = [AuthResolver];
+export const RESOLVERS: NonEmptyArray<Function> = [AuthResolver, JobsResolver];
 
 /** Same rule as REST: the services' authorize(); it throws the typed error the client sees. */
 const authChecker: AuthChecker<GraphQLContext> = ({ context }, requirements) => {

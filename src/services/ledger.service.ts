@@ -149,8 +149,17 @@ export class LedgerService {
 
   /** Sum of a job's ledger rows (charges negative): what the job has cost so far. */
   async jobCost(jobId: number): Promise<number> {
-    const row = await one<any>(this.db, 'SELECT coalesce(-sum(amount_credits), 0)::bigint AS cost FROM ledger_entries WHERE job_id = $1', [jobId]);
-    return Number(row.cost);
+    return (await this.jobCosts([jobId])).get(jobId) ?? 0;
+  }
+
+  async jobCosts(jobIds: number[]): Promise<Map<number, number>> {
+    if (!jobIds.length) return new Map();
+    const found = await rows<{ job_id: string; cost: string }>(
+      this.db,
+      'SELECT job_id, coalesce(-sum(amount_credits), 0)::bigint AS cost FROM ledger_entries WHERE job_id = ANY($1) GROUP BY job_id',
+      [jobIds],
+    );
+    return new Map(found.map((r) => [Number(r.job_id), Number(r.cost)]));
   }
 
   async updateAutoReload(userId: number, input: { enabled?: unknown; threshold_credits?: unknown; amount_credits?: unknown }): Promise<Wallet> {

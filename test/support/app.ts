@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { loadSettings, type Settings } from '../../src/config';
 import { createServices, type Services } from '../../src/container';
 import { createDataSource } from '../../src/db/data-source';
+import { JobEventHub } from '../../src/jobs/job-events';
 import { JobQueue } from '../../src/jobs/queue';
 import { startWorkers } from '../../src/jobs/workers';
 import { createLogger } from '../../src/lib/logger';
@@ -38,9 +39,12 @@ export async function startTestApp(overrides: Partial<Settings> = {}, options: {
   const clock = new TestClock();
   const logger = createLogger('silent');
   const queue = await JobQueue.start(database.url, { supervise: true, onError: () => undefined });
-  const services = createServices({ settings, db, logger, queue, clock });
+  const events = new JobEventHub(database.url, logger);
+  await events.start();
+  const services = createServices({ settings, db, logger, queue, events, clock });
   if (options.workers !== false) await startWorkers(services);
   const server = await startHttpServer(services, { port: 0, host: '127.0.0.1' });
+  settings.publicBaseUrl = server.url;
   return {
     url: server.url,
     services,
@@ -49,6 +53,7 @@ export async function startTestApp(overrides: Partial<Settings> = {}, options: {
     close: async () => {
       await server.close();
       await queue.stop();
+      await events.stop();
       await db.destroy();
       await database.drop();
     },

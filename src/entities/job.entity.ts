@@ -1,0 +1,56 @@
+import { Column, Entity } from 'typeorm';
+import { bigintNumber } from './transformers';
+
+export type JobKind = 'assemble' | 'upload' | 'generate_package' | 'generate_app';
+export type JobStatus = 'queued' | 'running' | 'completed' | 'failed';
+
+@Entity('jobs')
+export class Job {
+  @Column('bigint', { primary: true, generated: 'increment', transformer: bigintNumber })
+  id!: number;
+
+  @Column('text', { name: 'ct_id' })
+  ctId!: string;
+
+  @Column('text')
+  kind!: JobKind;
+
+  @Column('text')
+  status!: JobStatus;
+
+  @Column('text', { nullable: true })
+  step!: string | null;
+
+  @Column('bigint', { name: 'user_id', transformer: bigintNumber })
+  userId!: number;
+
+  @Column('bigint', { name: 'api_key_id', nullable: true, transformer: bigintNumber })
+  apiKeyId!: number | null;
+
+  @Column('jsonb')
+  request!: Record<string, unknown>;
+
+  @Column('jsonb', { nullable: true })
+  result!: Record<string, unknown> | null;
+
+  @Column('text', { nullable: true })
+  error!: string | null;
+
+  @Column('text', { name: 'data_source_ct_id', nullable: true })
+  dataSourceCtId!: string | null;
+
+  @Column('text', { name: 'dm_ct_id', nullable: true })
+  dmCtId!: string | null;
+
+  @Column('text', { name: 'task_id', nullable: true })
+  taskId!: string | null;
+
+  @Column('int')
+  attempts!: number;
+
+  @Column('timestamptz', { name: 'created_at' })
+  createdAt!: Date;
+
+  @Column('timestamptz', { name: 'updated_at' })
+  updatedAt!: Date;
+}

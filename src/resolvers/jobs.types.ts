@@ -1,0 +1,19 @@
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { Field, GraphQLISODateTime, Int, ObjectType } from 'type-graphql';
+
+@ObjectType('Job', { description: 'One resource for long work: assemble, upload, generate_package, generate_app.' })
+export class JobType {
+  @Field() ctId!: string;
+  @Field() url!: string;
+  @Field() kind!: string;
+  @Field({ description: 'queued, running, completed or failed' }) status!: string;
+  @Field(() => String, { nullable: true }) step!: string | null;
+  @Field(() => Int, { description: 'Charged so far, read from the ledger.' }) costCredits!: number;
+  @Field(() => GraphQLJSONObject, { nullable: true }) result!: Record<string, unknown> | null;
+  @Field(() => String, { nullable: true }) error!: string | null;
+  @Field(() => String, { nullable: true }) dataSourceCtId!: string | null;
+  @Field(() => String, { nullable: true }) dmCtId!: string | null;
+  @Field(() => String, { nullable: true }) taskId!: string | null;
+  @Field(() => GraphQLISODateTime) created!: Date;
+  @Field(() => GraphQLISODateTime) updated!: Date;
+}

@@ -1,0 +1,145 @@
+import { createId } from '@paralleldrive/cuid2';
+import type { DataSource, EntityManager } from 'typeorm';
+import { transactionDb } from '../db/pg-boss-adapter';
+import { one, rows } from '../db/sql';
+import { Job, type JobKind, type JobStatus } from '../entities/job.entity';
+import { badRequest, notFound } from '../lib/errors';
+import type { JobQueue, QueueName } from '../jobs/queue';
+import type { Caller } from './auth.service';
+import type { Clock } from './clock';
+
+/** Postgres channel on which every job change is announced; gateways LISTEN and fan out to subscribers. */
+export const JOB_CHANNEL = 'sdc_job_events';
+
+export interface JobEvent {
+  ctId: string;
+  userId: number;
+  status: JobStatus;
+  step: string | null;
+  seq: number;
+}
+
+export interface JobPatch {
+  status?: JobStatus;
+  step?: string | null;
+  result?: Record<string, unknown> | null;
+  error?: string | null;
+  dmCtId?: string | null;
+}
+
+const JOB_KINDS: JobKind[] = ['assemble', 'upload', 'generate_package', 'generate_app'];
+export const MAX_LISTED_JOBS = 100;
+
+export class JobsService {
+  constructor(
+    private readonly db: DataSource,
+    private readonly queue: JobQueue,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Writes the job row and its queue message in the caller's transaction: neither exists without the other. */
+  async enqueue(
+    manager: EntityManager,
+    input: { kind: JobKind; userId: number; apiKeyId: number | null; request: Record<string, unknown>; dataSourceCtId?: string | null; dmCtId?: string | null },
+  ): Promise<Job> {
+    const ctId = createId();
+    const now = this.clock.now();
+    const job = await manager.save(
+      manager.create(Job, {
+        ctId,
+        kind: input.kind,
+        status: 'queued',
+        step: null,
+        userId: input.userId,
+        apiKeyId: input.apiKeyId,
+        request: input.request,
+        result: null,
+        error: null,
+        dataSourceCtId: input.dataSourceCtId ?? null,
+        dmCtId: input.dmCtId ?? null,
+        attempts: 0,
+        createdAt: now,
+        updatedAt: now,
+      }),
+    );
+    const taskId = await this.queue.send(input.kind as QueueName, { jobId: ctId }, transactionDb(manager));
+    job.taskId = taskId;
+    await rows(manager, 'UPDATE jobs SET task_id = $2 WHERE id = $1', [job.id, taskId]);
+    await this.notify(manager, job);
+    return job;
+  }
+
+  async byCtId(ctId: string, manager: EntityManager = this.db.manager): Promise<Job> {
+    const job = await manager.findOneBy(Job, { ctId });
+    if (!job) throw notFound('Job');
+    return job;
+  }
+
+  /** Owner or staff; anyone else gets 404, so job ids do not leak. */
+  async getFor(caller: Caller, ctId: string): Promise<Job> {
+    const job = typeof ctId === 'string' && ctId.length <= 64 ? await this.db.manager.findOneBy(Job, { ctId }) : null;
+    if (!job || (job.userId !== caller.user.id && !caller.user.isStaff)) throw notFound('Job');
+    return job;
+  }
+
+  async listFor(caller: Caller, filters: { kind?: unknown; dataSource?: unknown }): Promise<Job[]> {
+    const qb = this.db.manager.createQueryBuilder(Job, 'j').where('j.user_id = :userId', { userId: caller.user.id });
+    if (filters.kind !== undefined) {
+      if (typeof filters.kind !== 'string' || !JOB_KINDS.includes(filters.kind as JobKind)) {
+        throw badRequest(`kind must be one of ${JOB_KINDS.join(', ')}.`, { details: { kind: ['Unknown job kind.'] } });
+      }
+      qb.andWhere('j.kind = :kind', { kind: filters.kind });
+    }
+    if (filters.dataSource !== undefined) {
+      if (typeof filters.dataSource !== 'string') throw badRequest('data_source must be a ct_id.');
+      qb.andWhere('j.data_source_ct_id = :ds', { ds: filters.dataSource });
+    }
+    return qb.orderBy('j.created_at', 'DESC').addOrderBy('j.id', 'DESC').limit(MAX_LISTED_JOBS).getMany();
+  }
+
+  /** Applies a change and announces it in the same transaction (subscribers see every step, in order). */
+  async update(jobId: number, patch: JobPatch, manager?: EntityManager): Promise<Job> {
+    if (!manager) return this.db.transaction((m) => this.update(jobId, patch, m));
+    const sets: string[] = ['updated_at = $2'];
+    const values: unknown[] = [jobId, this.clock.now()];
+    const column = { status: 'status', step: 'step', result: 'result', error: 'error', dmCtId: 'dm_ct_id' } as const;
+    for (const [field, name] of Object.entries(column) as Array<[keyof JobPatch, string]>) {
+      if (patch[field] === undefined) continue;
+      values.push(field === 'result' && patch.result !== null ? JSON.stringify(patch.result) : patch[field]);
+      sets.push(`${name} = $${values.length}`);
+    }
+    const row = await one<{ id: string }>(manager, `UPDATE jobs SET ${sets.join(', ')} WHERE id = $1 RETURNING id`, values);
+    if (!row) throw notFound('Job');
+    const job = await manager.findOneByOrFail(Job, { id: jobId });
+    await this.notify(manager, job);
+    return job;
+  }
+
+  /** A worker takes the job: running, one more attempt. */
+  async start(jobId: number, step: string, manager?: EntityManager): Promise<Job> {
+    if (!manager) return this.db.transaction((m) => this.start(jobId, step, m));
+    await rows(manager, 'UPDATE jobs SET attempts = attempts + 1 WHERE id = $1', [jobId]);
+    return this.update(jobId, { status: 'running', step }, manager);
+  }
+
+  /** Jobs whose queue task has failed for good (its worker died on every attempt) are marked failed, so none
+   * stays `running` past its expiry. Run periodically by workers. */
+  async failLostJobs(): Promise<number> {
+    const lost = await rows<{ id: string }>(
+      this.db,
+      `SELECT j.id FROM jobs j
+        WHERE j.status IN ('queued', 'running') AND j.task_id IS NOT NULL
+          AND (EXISTS (SELECT 1 FROM pgboss.job q WHERE q.id::text = j.task_id AND q.state IN ('failed', 'cancelled'))
+               OR EXISTS (SELECT 1 FROM pgboss.archive a WHERE a.id::text = j.task_id AND a.state IN ('failed', 'cancelled')))`,
+    );
+    for (const { id } of lost) {
+      await this.update(Number(id), { status: 'failed', error: 'The worker running this job stopped on every attempt.' });
+    }
+    return lost.length;
+  }
+
+  private async notify(manager: EntityManager, job: Job): Promise<void> {
+    const event: JobEvent = { ctId: job.ctId, userId: job.userId, status: job.status, step: job.step, seq: Date.now() };
+    await rows(manager, 'SELECT pg_notify($1, $2)', [JOB_CHANNEL, JSON.stringify(event)]);
+  }
+}
