@@ -4,4 +4,4 @@ import { catalogRoutes } from './catalog.routes';
 import type { StudioRoute } from './route-table';
 
 /** Every REST-compat route of Interface A (the authorization test enumerates this table). */
-export const STUDIO_ROUTES: StudioRoute[] = [...authRoutes, ...catalogRoutes];
+export const STUDIO_ROUTES: StudioRoute[] = [...authRoutes, ...catalogRoutes, ...jobsRoutes];
