@@ -1,0 +1,68 @@
+import { appSlug, GRAPHDB_REPOSITORY, type AppProfile } from './app-compose';
+import type { DataModelDocument } from '../domain/model-tree';
+import { markdownInline } from './escape';
+
+/** README.md of an application package: what it runs and the steps to get it running. */
+
+
+const TRIPLESTORE: Record<AppProfile, string[]> = {
+  os: [
+    '- `triplestore`: Oxigraph, an open-source SPARQL 1.1 store. The application writes each validated',
+    '  instance to it through the SPARQL Graph Store protocol (`http://triplestore:7878/store`).',
+    '  Its query endpoint is published on `127.0.0.1:${TRIPLESTORE_PORT:-7878}/query`.',
+  ],
+  enterprise: [
+    '- `graphdb`: Ontotext GraphDB, with its heap set by `GRAPHDB_HEAP`. The `graphdb-init` step creates the',
+    `  repository \`${GRAPHDB_REPOSITORY}\` from \`graphdb/repository-config.ttl\` (RDFS-Plus ruleset, context index) once`,
+    '  GraphDB answers, and the application writes to it through the RDF4J REST API.',
+    '  The workbench is published on `http://127.0.0.1:${GRAPHDB_PORT:-7200}`.',
+    '  With GraphDB security enabled, set `GRAPHDB_USER` and `GRAPHDB_PASSWORD` in `.env`.',
+    '  A licensed edition: mount the licence file into the `graphdb` service as GraphDB documents.',
+  ],
+};
+
+export function generateAppReadme(args: { appName: string; profile: AppProfile; models: Array<{ model: DataModelDocument }> }): string {
+  const folder = appSlug(args.appName);
+  return [
+    `# ${markdownInline(args.appName)}`,
+    '',
+    `An SDC4 application (profile \`${args.profile}\`): the SDC gateway in the application role, serving`,
+    'validation of XML instances, uploads of packages, schemas and RDF, and triplestore synchronisation for:',
+    '',
+    ...args.models.map(({ model }) => `- ${markdownInline(model.title)} (\`dm-${model.ctId}\`)`),
+    '',
+    '## What runs',
+    '',
+    '- `app`: the gateway image with `ROLE=app`, listening on port `${APP_PORT:-4000}`. It reads `app.json`',
+    '  and serves the schema library in `dmlib/` (XSD, HTML documentation and RDF of each model).',
+    '- `postgres`: PostgreSQL 16 for API keys, stored files and validation results.',
+    ...TRIPLESTORE[args.profile],
+    '',
+    '## Run it',
+    '',
+    '1. Install Docker with the compose plugin.',
+    '2. Make the gateway image available as `sdc-gateway:0.1.0` (or set `SDC_GATEWAY_IMAGE` in `.env`). From a',
+    '   checkout of the gateway: `docker build -f docker/Dockerfile -t sdc-gateway:0.1.0 .`',
+    '3. In this folder:',
+    '',
+    '```sh',
+    `cd ${folder}`,
+    'cp .env.example .env        # then set POSTGRES_PASSWORD',
+    'docker compose up -d',
+    'docker compose ps           # wait until every service is running',
+    '```',
+    '',
+    '4. Create an API key in the administrative interface at `/admin/api/apikey/`, then validate the',
+    '   example instance of a model:',
+    '',
+    '```sh',
+    'curl -H "X-API-Key: $API_KEY" -F file=@instance.xml http://localhost:4000/api/v1/validate/xml/',
+    '```',
+    '',
+    'The schema files in `dmlib/` are mounted into the application\'s storage, so every model listed above can be',
+    'validated from the first start. If the container cannot write there, run `chmod -R a+rwX dmlib`.',
+    '',
+    'Stop with `docker compose down`; add `-v` to delete the data volumes as well.',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,73 @@
+import yazl from 'yazl';
+import type { DataModelDocument } from '../domain/model-tree';
+import { generateHtml } from './model-html';
+import { generateInstanceXml } from './model-instance';
+import { generateInstanceJson, generateJsonLd } from './model-json';
+import { generateShacl, generateTurtle, modelTriples } from './model-rdf';
+import { generateReadme } from './model-readme';
+import { generateXsd } from './model-xsd';
+import { buildPackageModel } from './package-model';
+import { toRdfXml } from './rdf-writer';
+
+/** The SDC4 model package: every artefact of a data model, generated from its tree, the same bytes for the
+ * same model. */
+
+export interface PackageFile {
+  name: string;
+  content: string | Buffer;
+}
+
+export function packageFileNames(ctId: string): string[] {
+  const base = `dm-${ctId}`;
+  return [
+    `${base}.xsd`,
+    `${base}.xml`,
+    `${base}.html`,
+    `${base}.ttl`,
+    `${base}.rdf`,
+    `${base}_shacl.ttl`,
+    `${base}.jsonld`,
+    `${base}-instance.json`,
+    'README.md',
+  ];
+}
+
+export function generateModelFiles(model: DataModelDocument): PackageFile[] {
+  const pm = buildPackageModel(model);
+  const names = packageFileNames(pm.model.ctId);
+  const [xsd, xml, html, ttl, rdf, shacl, jsonld, json, readme] = names;
+  return [
+    { name: xsd, content: generateXsd(pm) },
+    { name: xml, content: generateInstanceXml(pm, 'example') },
+    { name: html, content: generateHtml(pm, names) },
+    { name: ttl, content: generateTurtle(pm) },
+    { name: rdf, content: toRdfXml(modelTriples(pm)) },
+    { name: shacl, content: generateShacl(pm) },
+    { name: jsonld, content: generateJsonLd(pm) },
+    { name: json, content: generateInstanceJson(pm) },
+    { name: readme, content: generateReadme(pm, names) },
+  ];
+}
+
+/** An instance with the model's structure and fixed values, every free value left empty for a person to fill. */
+export function generateSkeleton(model: DataModelDocument): string {
+  return generateInstanceXml(buildPackageModel(model), 'skeleton');
+}
+
+/** Entries carry a fixed timestamp so the same files always make the same archive. */
+const ENTRY_TIME = new Date(Date.UTC(2000, 0, 1));
+
+export function zipFiles(files: PackageFile[]): Promise<Buffer> {
+  const zip = new yazl.ZipFile();
+  for (const file of files) {
+    const content = typeof file.content === 'string' ? Buffer.from(file.content, 'utf8') : file.content;
+    zip.addBuffer(content, file.name, { mtime: ENTRY_TIME, mode: 0o100644 });
+  }
+  zip.end();
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    zip.outputStream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    zip.outputStream.on('error', reject);
+    zip.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
+  });
+}
