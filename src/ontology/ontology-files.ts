@@ -24,17 +24,20 @@ export function contentTypeOf(file: string): 'text/turtle' | 'application/rdf+xm
   return file.endsWith('.ttl') ? 'text/turtle' : 'application/rdf+xml';
 }
 
-/** Triples of an RDF file (Turtle or RDF/XML) as n3 quads in the default graph. */
+type OxigraphTerm = { termType: string; value: string; language?: string; datatype?: { value: string } };
+
+function n3Term(term: OxigraphTerm): Quad['subject'] | Quad['object'] {
+  const { namedNode, blankNode, literal } = DataFactory;
+  if (term.termType === 'NamedNode') return namedNode(term.value);
+  if (term.termType === 'BlankNode') return blankNode(term.value);
+  return literal(term.value, term.language || namedNode(term.datatype!.value));
+}
+
+/** Triples of an RDF document as n3 quads in the default graph (n3 parses Turtle and N-Triples, oxigraph RDF/XML). */
 export function parseRdf(text: string, contentType: 'text/turtle' | 'application/rdf+xml' | 'application/n-triples'): Quad[] {
-  if (contentType !== 'application/rdf+xml') return new Parser({ format: contentType === 'text/turtle' ? 'text/turtle' : 'N-Triples' }).parse(text);
-  const { namedNode, blankNode, literal, quad } = DataFactory;
-  const term = (t: { termType: string; value: string; language?: string; datatype?: { value: string } }) =>
-    t.termType === 'NamedNode'
-      ? namedNode(t.value)
-      : t.termType === 'BlankNode'
-        ? blankNode(t.value)
-        : literal(t.value, t.language || namedNode(t.datatype!.value));
-  return parse(text, { format: 'application/rdf+xml' }).map((q) =>
-    quad(term(q.subject) as Quad['subject'], namedNode(q.predicate.value), term(q.object as Parameters<typeof term>[0]) as Quad['object']),
+  if (contentType === 'text/turtle') return new Parser({ format: 'text/turtle' }).parse(text);
+  if (contentType === 'application/n-triples') return new Parser({ format: 'N-Triples' }).parse(text);
+  return parse(text, { format: contentType }).map((q) =>
+    DataFactory.quad(n3Term(q.subject as OxigraphTerm) as Quad['subject'], DataFactory.namedNode(q.predicate.value), n3Term(q.object as OxigraphTerm) as Quad['object']),
   );
 }

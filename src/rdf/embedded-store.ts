@@ -1,4 +1,4 @@
-import { Store, namedNode, type Term } from 'oxigraph';
+import { Store, namedNode, parse, type Quad, type Term } from 'oxigraph';
 import { sparqlIri, TriplestoreError, type RdfContentType, type TriplestoreClient } from './triplestore';
 
 /** In-process triplestore (oxigraph, in memory). SELECT sees the union of all named graphs, as external stores do.
@@ -8,15 +8,14 @@ export class EmbeddedTriplestore implements TriplestoreClient {
   private readonly store = new Store();
 
   async replaceGraph(graphUri: string, body: string, contentType: RdfContentType): Promise<void> {
-    const graph = namedNode(graphUri);
-    const staging = new Store();
+    let quads: Quad[];
     try {
-      staging.load(body, { format: contentType, to_graph_name: graph, base_iri: graphUri });
+      quads = parse(body, { format: contentType, to_graph_name: namedNode(graphUri), base_iri: graphUri });
     } catch (error) {
       throw new TriplestoreError(`cannot parse ${contentType} for graph <${graphUri}>: ${(error as Error).message}`, undefined, { cause: error });
     }
     this.store.update(`DROP SILENT GRAPH ${sparqlIri(graphUri)}`);
-    for (const quad of staging.match()) this.store.add(quad);
+    for (const quad of quads) this.store.add(quad);
   }
 
   async dropGraph(graphUri: string): Promise<void> {

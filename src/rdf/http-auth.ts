@@ -35,6 +35,8 @@ export function parseChallenges(header: string): Challenge[] {
   return challenges;
 }
 
+const quoted = (value: string) => `"${value.replace(/["\\]/g, '\\$&')}"`;
+
 const DIGEST_HASHES: Record<string, string> = { 'md5': 'md5', 'md5-sess': 'md5', 'sha-256': 'sha256', 'sha-256-sess': 'sha256' };
 
 /** The Authorization value answering a Digest challenge (RFC 7616): MD5 or SHA-256, qop auth, optional -sess. */
@@ -56,15 +58,15 @@ export function digestAuthorization(
   if (qop !== undefined && !qops.includes('auth')) throw new TriplestoreError(`unsupported Digest qop "${qop}"`);
   const response = qop !== undefined ? hash(`${ha1}:${nonce}:${nc}:${cnonce}:auth:${ha2}`) : hash(`${ha1}:${nonce}:${ha2}`);
   const parts = [
-    `username="${request.user}"`,
-    `realm="${realm}"`,
-    `nonce="${nonce}"`,
-    `uri="${request.uri}"`,
+    `username=${quoted(request.user)}`,
+    `realm=${quoted(realm)}`,
+    `nonce=${quoted(nonce)}`,
+    `uri=${quoted(request.uri)}`,
     `algorithm=${challenge.params.algorithm ?? 'MD5'}`,
     `response="${response}"`,
   ];
-  if (opaque !== undefined) parts.push(`opaque="${opaque}"`);
-  if (qop !== undefined) parts.push('qop=auth', `nc=${nc}`, `cnonce="${cnonce}"`);
+  if (opaque !== undefined) parts.push(`opaque=${quoted(opaque)}`);
+  if (qop !== undefined) parts.push('qop=auth', `nc=${nc}`, `cnonce=${quoted(cnonce)}`);
   return `Digest ${parts.join(', ')}`;
 }
 
