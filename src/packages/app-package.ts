@@ -66,7 +66,7 @@ export function appPackageFiles(args: AppPackageArgs): PackageFile[] {
   return files;
 }
 
-export function generateAppPackage(args: AppPackageArgs): Promise<Buffer> {
+export async function generateAppPackage(args: AppPackageArgs): Promise<Buffer> {
   const folder = appSlug(args.appName);
   return zipFiles(appPackageFiles(args).map((file) => ({ name: `${folder}/${file.name}`, content: file.content })));
 }

@@ -17,7 +17,7 @@ const TRIPLESTORE: Record<AppProfile, string[]> = {
     '  GraphDB answers, and the application writes to it through the RDF4J REST API.',
     '  The workbench is published on `http://127.0.0.1:${GRAPHDB_PORT:-7200}`.',
     '  With GraphDB security enabled, set `GRAPHDB_USER` and `GRAPHDB_PASSWORD` in `.env`.',
-    '  A licensed edition: mount the licence file into the `graphdb` service as GraphDB documents.',
+    '  For a licensed edition, mount the licence file at `/opt/graphdb/home/conf/graphdb.license`.',
   ],
 };
 
@@ -52,11 +52,11 @@ export function generateAppReadme(args: { appName: string; profile: AppProfile; 
     'docker compose ps           # wait until every service is running',
     '```',
     '',
-    '4. Create an API key in the administrative interface at `/admin/api/apikey/`, then validate the',
-    '   example instance of a model:',
+    '4. Create an API key in the administrative interface at `/admin/api/apikey/`, then validate an instance,',
+    '   for example the `dm-<ct_id>.xml` of a model package:',
     '',
     '```sh',
-    'curl -H "X-API-Key: $API_KEY" -F file=@instance.xml http://localhost:4000/api/v1/validate/xml/',
+    `curl -H "X-API-Key: $API_KEY" -F file=@dm-${args.models[0]?.model.ctId ?? '<ct_id>'}.xml http://localhost:4000/api/v1/validate/xml/`,
     '```',
     '',
     'The schema files in `dmlib/` are mounted into the application\'s storage, so every model listed above can be',

@@ -1,6 +1,5 @@
 import { componentParticles, type ElementParticle, type Particle } from './data-types';
 import { xmlAttr, xmlText } from './escape';
-import { createdDate } from './model-xsd';
 import type { PackageChild, PackageCluster, PackageModel } from './package-model';
 import { DMLIB_URL, SDC4_NS } from './package-model';
 
@@ -42,7 +41,7 @@ function particleLines(p: Particle, mode: InstanceMode, pad: string): string[] {
 function childLines(pm: PackageModel, child: PackageChild, mode: InstanceMode, pad: string): string[] {
   if (child.kind === 'cluster') return clusterLines(pm, child.cluster, mode, pad);
   const c = child.component;
-  const body = componentParticles(c, createdDate(pm)).flatMap((p) => particleLines(p, mode, `${pad}    `));
+  const body = componentParticles(c, pm.createdDate).flatMap((p) => particleLines(p, mode, `${pad}    `));
   return [
     `${pad}<sdc4:ms-${c.adapterCtId}>`,
     `${pad}  <sdc4:ms-${c.node.ctId}>`,

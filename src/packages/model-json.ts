@@ -1,6 +1,5 @@
 import { componentParticles, TYPE_INFO, type Particle } from './data-types';
 import { prettyJson } from './escape';
-import { createdDate } from './model-xsd';
 import type { PackageChild, PackageCluster, PackageComponent, PackageModel } from './package-model';
 import { SDC4_META_NS, SDC4_NS } from './package-model';
 
@@ -106,7 +105,7 @@ function instanceItem(pm: PackageModel, child: PackageChild): Record<string, unk
   if (child.kind === 'cluster') return instanceCluster(pm, child.cluster);
   const c = child.component;
   const info = TYPE_INFO[c.node.dataType];
-  const fields = sampleFields(componentParticles(c, createdDate(pm)));
+  const fields = sampleFields(componentParticles(c, pm.createdDate));
   const unitsElement = Object.keys(fields).find((name) => name.endsWith('-units'));
   const units = unitsElement ? fields[unitsElement] : undefined;
   if (unitsElement) delete fields[unitsElement];

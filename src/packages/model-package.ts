@@ -36,12 +36,13 @@ export function generateModelFiles(model: DataModelDocument): PackageFile[] {
   const pm = buildPackageModel(model);
   const names = packageFileNames(pm.model.ctId);
   const [xsd, xml, html, ttl, rdf, shacl, jsonld, json, readme] = names;
+  const triples = modelTriples(pm);
   return [
     { name: xsd, content: generateXsd(pm) },
     { name: xml, content: generateInstanceXml(pm, 'example') },
     { name: html, content: generateHtml(pm, names) },
-    { name: ttl, content: generateTurtle(pm) },
-    { name: rdf, content: toRdfXml(modelTriples(pm)) },
+    { name: ttl, content: generateTurtle(pm, triples) },
+    { name: rdf, content: toRdfXml(triples) },
     { name: shacl, content: generateShacl(pm) },
     { name: jsonld, content: generateJsonLd(pm) },
     { name: json, content: generateInstanceJson(pm) },

@@ -1,6 +1,5 @@
 import { componentParticles, type ElementParticle } from './data-types';
 import { turtleString } from './escape';
-import { createdDate } from './model-xsd';
 import type { PackageChild, PackageComponent, PackageModel } from './package-model';
 import { toTurtle, turtleIri, turtlePrefixLines, type RdfObject, type Triple } from './rdf-writer';
 
@@ -58,8 +57,8 @@ export function modelTriples(pm: PackageModel): Triple[] {
   return triples;
 }
 
-export function generateTurtle(pm: PackageModel): string {
-  return toTurtle(modelTriples(pm), [`# SDC4 data model ${pm.model.ctId}: model, clusters, components and hierarchy`]);
+export function generateTurtle(pm: PackageModel, triples: Triple[] = modelTriples(pm)): string {
+  return toTurtle(triples, [`# SDC4 data model ${pm.model.ctId}: model, clusters, components and hierarchy`]);
 }
 
 function propertyShape(p: ElementParticle): string[] {
@@ -83,7 +82,7 @@ function shape(target: string, label: string, properties: ElementParticle[]): st
 
 /** Required, single-valued elements of a component, as SHACL property shapes can state them. */
 function requiredElements(pm: PackageModel, c: PackageComponent): ElementParticle[] {
-  return componentParticles(c, createdDate(pm)).filter((p): p is ElementParticle => 'element' in p && p.min === 1);
+  return componentParticles(c, pm.createdDate).filter((p): p is ElementParticle => 'element' in p && p.min === 1);
 }
 
 /** SHACL shapes for instance data, assuming the instance graph types each node with its mc- class and

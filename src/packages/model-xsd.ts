@@ -8,10 +8,6 @@ import { indent, particleLines, rdfAnnotationLines, restrictionTypeLines, xmlCom
  * substitution group, one `mc-<ct_id>` restriction per model component, each component wrapped in an
  * XdAdapter inside its cluster, and `ms-<ct_id>` element declarations for all of them. */
 
-export function createdDate(pm: PackageModel): string {
-  return pm.model.created.toISOString().slice(0, 10);
-}
-
 function headerLines(pm: PackageModel): string[] {
   const m = pm.model;
   const dc = (name: string, value: string) => `          <dc:${name}>${xmlText(value)}</dc:${name}>`;
@@ -87,7 +83,7 @@ function componentLines(pm: PackageModel, c: PackageComponent): string[] {
     comment: node.description,
     unitsCtId: c.units?.ctId,
   });
-  const sequence = componentParticles(c, createdDate(pm)).flatMap(particleLines);
+  const sequence = componentParticles(c, pm.createdDate).flatMap(particleLines);
   const lines = [
     xmlComment(`Schema for component ${node.label} (${node.ctId})`),
     ...restrictionTypeLines(`mc-${node.ctId}`, `sdc4:${node.dataType}Type`, annotation, sequence),

@@ -46,6 +46,8 @@ export interface PackageCluster {
 
 export interface PackageModel {
   model: DataModelDocument;
+  /** The model's creation date (YYYY-MM-DD), which example temporal values use. */
+  createdDate: string;
   root: PackageCluster;
   /** Distinct clusters in document order, root first. */
   clusters: PackageCluster[];
@@ -139,5 +141,5 @@ export function buildPackageModel(input: DataModelDocument): PackageModel {
   };
 
   const root = cluster(input.root, 0, new Set());
-  return { model, root, clusters: [...clusters.values()], components: [...components.values()], occurrences };
+  return { model, createdDate: model.created.toISOString().slice(0, 10), root, clusters: [...clusters.values()], components: [...components.values()], occurrences };
 }

@@ -1,7 +1,8 @@
 import { turtleString, xmlAttr, xmlText } from './escape';
 
 /** A minimal, deterministic RDF serialiser (Turtle and RDF/XML) for the model graphs a package carries:
- * named subjects only, subjects and predicates in the order they were first stated. */
+ * named subjects only, subjects and predicates in the order they were first stated. Terms are compared as
+ * written, so a graph names each IRI one way (prefixed throughout). */
 
 export type RdfObject = { iri: string } | { literal: string; datatype?: string };
 
@@ -48,7 +49,8 @@ function groupBySubject(triples: Triple[]): Map<string, Map<string, RdfObject[]>
   const subjects = new Map<string, Map<string, RdfObject[]>>();
   const seen = new Set<string>();
   for (const t of triples) {
-    const key = JSON.stringify([expand(t.subject), expand(t.predicate), t.object]);
+    const object = 'iri' in t.object ? `<${t.object.iri}` : `"${t.object.literal}\u0000${t.object.datatype ?? ''}`;
+    const key = `${t.subject}\u0000${t.predicate}\u0000${object}`;
     if (seen.has(key)) continue;
     seen.add(key);
     const predicates = subjects.get(t.subject) ?? new Map<string, RdfObject[]>();
@@ -65,13 +67,16 @@ export function turtlePrefixLines(): string[] {
 }
 
 export function toTurtle(triples: Triple[], header: string[] = []): string {
+  const names = new Map<string, string>();
+  const name = (iri: string) => names.get(iri) ?? (names.set(iri, turtleIri(iri)), names.get(iri) as string);
+  const object = (o: RdfObject) => ('iri' in o ? name(o.iri) : turtleObject(o));
   const blocks: string[] = [];
   for (const [subject, predicates] of groupBySubject(triples)) {
     const lines = [...predicates].map(([predicate, objects]) => {
-      const p = expand(predicate) === `${PREFIXES.rdf}type` ? 'a' : turtleIri(predicate);
-      return `    ${p} ${objects.map(turtleObject).join(' ,\n        ')}`;
+      const p = expand(predicate) === `${PREFIXES.rdf}type` ? 'a' : name(predicate);
+      return `    ${p} ${objects.map(object).join(' ,\n        ')}`;
     });
-    blocks.push(`${turtleIri(subject)}\n${lines.join(' ;\n')} .`);
+    blocks.push(`${name(subject)}\n${lines.join(' ;\n')} .`);
   }
   return [...header, ...turtlePrefixLines(), '', blocks.join('\n\n'), ''].join('\n');
 }
