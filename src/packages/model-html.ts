@@ -30,7 +30,11 @@ table{width:100%;border-collapse:collapse;font-size:13.5px}
 th{text-align:left;font-size:11.5px;text-transform:uppercase;letter-spacing:.05em;color:#64748b;border-bottom:2px solid #e2e8f0;padding:6px 8px}
 td{border-bottom:1px solid #eef2f6;padding:8px;vertical-align:top}
 tr:last-child td{border-bottom:none}
-td .d{color:#64748b;font-size:12.5px;white-space:pre-line;margin-top:2px}
+td .d{color:#64748b;font-size:12.5px;white-space:pre-line;margin-top:4px}
+td .id{font:11.5px ui-monospace,SFMono-Regular,Menlo,monospace;color:#94a3b8}
+details.d summary{cursor:pointer;white-space:normal}
+details.d[open] summary{display:none}
+td:first-child{width:62%}
 .type{display:inline-block;border-radius:6px;padding:1px 8px;font:12px ui-monospace,SFMono-Regular,Menlo,monospace;color:#fff;background:var(--c);white-space:nowrap}
 code{font:12px ui-monospace,SFMono-Regular,Menlo,monospace;color:#475569;word-break:break-all}
 a{color:#0f766e}
@@ -39,21 +43,33 @@ a{color:#0f766e}
 footer{color:#94a3b8;font-size:12px;padding:0 40px 28px}
 `;
 
+const SHORT_DESCRIPTION = 160;
+
+/** A description under its label; a long one shows its opening and unfolds on a click (no script needed). */
+function descriptionBlock(description: string | null): string {
+  if (!description) return '';
+  if (description.length <= SHORT_DESCRIPTION) return `<div class="d">${htmlText(description)}</div>`;
+  const opening = description.slice(0, SHORT_DESCRIPTION - 20).replace(/\s+\S*$/, '');
+  return `<details class="d"><summary>${htmlText(opening)} …</summary>${htmlText(description)}</details>`;
+}
+
 function childRow(child: PackageChild, anchored: Set<string>): string {
   if (child.kind === 'cluster') {
     const node = child.cluster.node;
-    return `<tr><td><a href="#mc-${node.ctId}"><strong>${htmlText(node.label)}</strong></a></td><td><span class="type" style="--c:${CLUSTER_COLOR}">Cluster</span></td><td></td><td><code>mc-${node.ctId}</code></td></tr>`;
+    return (
+      `<tr><td><a href="#mc-${node.ctId}"><strong>${htmlText(node.label)}</strong></a><div class="id">mc-${node.ctId}</div></td>` +
+      `<td><span class="type" style="--c:${CLUSTER_COLOR}">Cluster</span></td><td></td></tr>`
+    );
   }
   const c = child.component;
   const node = c.node;
   const id = anchored.has(node.ctId) ? '' : ` id="mc-${node.ctId}"`;
   anchored.add(node.ctId);
-  const description = node.description ? `<div class="d">${htmlText(node.description)}</div>` : '';
-  const units = c.units ? (c.units.value ?? 'set in the instance') : node.dataType === 'XdInterval' ? (node.units ?? '') : '';
+  const units = c.units ? (c.units.value ?? 'not fixed') : node.dataType === 'XdInterval' ? (node.units ?? '') : '';
   return (
-    `<tr${id}><td><strong>${htmlText(node.label)}</strong>${description}</td>` +
+    `<tr${id}><td><strong>${htmlText(node.label)}</strong><div class="id">mc-${node.ctId}</div>${descriptionBlock(node.description)}</td>` +
     `<td><span class="type" style="--c:${typeColor(node.dataType)}">${node.dataType}</span><div class="d">${TYPE_INFO[node.dataType].valueDatatype}</div></td>` +
-    `<td>${htmlText(units)}</td><td><code>mc-${node.ctId}</code></td></tr>`
+    `<td>${htmlText(units)}</td></tr>`
   );
 }
 
@@ -66,7 +82,7 @@ function clusterSection(cluster: PackageCluster, path: string, anchored: Set<str
     `<div class="meta">${htmlText(path)} · <code>mc-${node.ctId}</code> · ${cluster.children.length} item${cluster.children.length === 1 ? '' : 's'}</div>`,
     node.description ? `<div class="desc">${htmlText(node.description)}</div>` : '',
     rows
-      ? `<table><thead><tr><th>Label</th><th>Type</th><th>Units</th><th>Model component</th></tr></thead><tbody>\n${rows}\n</tbody></table>`
+      ? `<table><thead><tr><th>Label</th><th>Type</th><th>Units</th></tr></thead><tbody>\n${rows}\n</tbody></table>`
       : '<div class="meta">This cluster is empty.</div>',
     '</section>',
   ].join('\n');

@@ -84,8 +84,27 @@ function unitsFor(node: ComponentNode): PackageUnits | null {
   return { ctId: derivedCtId('units', node.ctId), label: `${node.label}_units`, value: node.units };
 }
 
+/** Each mc- type name may be defined once: a ct_id shared by two different model components cannot be. */
+function requireDistinctNames(model: DataModelDocument, clusters: PackageCluster[], components: PackageComponent[]): void {
+  const owners = new Map<string, string>([[model.ctId, 'the data model']]);
+  const claim = (ctId: string, owner: string) => {
+    const previous = owners.get(ctId);
+    if (previous) throw new Error(`ct_id ${ctId} names both ${previous} and ${owner}`);
+    owners.set(ctId, owner);
+  };
+  for (const cl of clusters) claim(cl.node.ctId, `cluster "${cl.node.label}"`);
+  for (const c of components) {
+    claim(c.node.ctId, `component "${c.node.label}"`);
+    claim(c.adapterCtId, `the adapter of "${c.node.label}"`);
+    if (c.units) claim(c.units.ctId, `the units of "${c.node.label}"`);
+  }
+}
+
+const LANGUAGE_TAG = /^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/;
+
 export function buildPackageModel(input: DataModelDocument): PackageModel {
   requireCtId(input.ctId, 'The data model');
+  if (!LANGUAGE_TAG.test(input.language)) throw new Error(`"${input.language}" is not a language tag (xsd:language)`);
   const model: DataModelDocument = {
     ...input,
     title: xmlSafe(input.title),
@@ -141,5 +160,6 @@ export function buildPackageModel(input: DataModelDocument): PackageModel {
   };
 
   const root = cluster(input.root, 0, new Set());
+  requireDistinctNames(model, [...clusters.values()], [...components.values()]);
   return { model, createdDate: model.created.toISOString().slice(0, 10), root, clusters: [...clusters.values()], components: [...components.values()], occurrences };
 }

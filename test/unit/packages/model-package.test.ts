@@ -113,6 +113,21 @@ describe('model package', () => {
     expect(() => generateModelFiles(bad)).toThrow(/ct_id that cannot name an XML element: "has space"/);
   });
 
+  it('accepts a cluster with no items: its instance holds just the label', async () => {
+    const m = nestedModel();
+    m.root.children.push({ kind: 'cluster', ctId: 'nestempty0000000000000001', label: 'Notes (none yet)', description: null, children: [] });
+    const files = generateModelFiles(m);
+    expect(fileNamed(files, '.xml')).toMatch(/<sdc4:ms-nestempty0000000000000001>\s*<label>Notes \(none yet\)<\/label>\s*<\/sdc4:ms-nestempty0000000000000001>/);
+    expect((await compileGenerated(files)).validate(fileNamed(files, '.xml'))).toEqual([]);
+  });
+
+  it('refuses a language that is not a language tag, and one ct_id naming two model components', () => {
+    expect(() => generateModelFiles({ ...flatModel(), language: 'English (US)' })).toThrow('"English (US)" is not a language tag');
+    const clash = flatModel();
+    clash.root.children.push({ kind: 'cluster', ctId: 'flatage000000000000000001', label: 'Clash', description: null, children: [] });
+    expect(() => generateModelFiles(clash)).toThrow('ct_id flatage000000000000000001 names both cluster "Clash" and component "Age"');
+  });
+
   it('drops characters XML cannot carry, the same way in every artefact', async () => {
     const m = flatModel();
     m.root.children[0] = { ...m.root.children[0], label: 'Bell\u0007 name' };
