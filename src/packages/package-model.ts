@@ -161,5 +161,12 @@ export function buildPackageModel(input: DataModelDocument): PackageModel {
 
   const root = cluster(input.root, 0, new Set());
   requireDistinctNames(model, [...clusters.values()], [...components.values()]);
-  return { model, createdDate: model.created.toISOString().slice(0, 10), root, clusters: [...clusters.values()], components: [...components.values()], occurrences };
+  return {
+    model,
+    createdDate: model.created.toISOString().slice(0, 10),
+    root,
+    clusters: [...clusters.values()],
+    components: [...components.values()],
+    occurrences,
+  };
 }

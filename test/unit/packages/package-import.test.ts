@@ -15,7 +15,10 @@ function shape(node: TreeNode): unknown {
 
 /** The tree as the generated XSD can carry it: units only where the reference-model type has them. */
 function expectedShape(m: DataModelDocument): unknown {
-  const withUnits = new Set(['XdCount', 'XdQuantity', 'XdFloat', 'XdDouble', 'XdInterval', 'XdDecimalList', 'XdDoubleList', 'XdIntegerList', 'XdNonNegativeIntegerList', 'XdPositiveIntegerList']);
+  const withUnits = new Set([
+    ...['XdCount', 'XdQuantity', 'XdFloat', 'XdDouble', 'XdInterval'],
+    ...['XdDecimalList', 'XdDoubleList', 'XdIntegerList', 'XdNonNegativeIntegerList', 'XdPositiveIntegerList'],
+  ]);
   const strip = (node: TreeNode): TreeNode =>
     node.kind === 'component' ? { ...node, units: withUnits.has(node.dataType) ? node.units : null } : { ...node, children: node.children.map(strip) };
   return shape(strip(m.root) as ClusterNode);

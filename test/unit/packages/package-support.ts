@@ -78,9 +78,10 @@ export function nestedModel(): DataModelDocument {
 
 /** Every supported data type, each label hostile, the model title and descriptions too. */
 export function allTypesModel(): DataModelDocument {
-  const components = DATA_TYPES.map((type, i) =>
-    component(`alltype${String(i).padStart(2, '0')}${type.toLowerCase()}`.slice(0, 40), type, `${type}: ${HOSTILE_LABEL}`, `About ${type} -- <b>&amp;</b>\n"second" line`),
-  );
+  const components = DATA_TYPES.map((type, i) => {
+    const ctId = `alltype${String(i).padStart(2, '0')}${type.toLowerCase()}`;
+    return component(ctId, type, `${type}: ${HOSTILE_LABEL}`, `About ${type} -- <b>&amp;</b>\n"second" line`);
+  });
   return model(
     'alltypesmodel000000000001',
     `Every type ${HOSTILE_LABEL}`,
