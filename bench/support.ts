@@ -39,7 +39,7 @@ export async function startBenchService(overrides: Partial<Settings> = {}): Prom
   const events = new JobEventHub(database.url, logger);
   await events.start();
   const services = createServices({ settings, db, logger, queue, events });
-  await startWorkers(services);
+  const stopWorkers = await startWorkers(services);
   const server = await startHttpServer(services, { port: 0, host: '127.0.0.1' });
   settings.publicBaseUrl = server.url;
   return {
@@ -47,6 +47,7 @@ export async function startBenchService(overrides: Partial<Settings> = {}): Prom
     services,
     close: async () => {
       await server.close();
+      stopWorkers();
       await queue.stop();
       await events.stop();
       await db.destroy();

@@ -21,6 +21,8 @@ export interface Settings {
   logLevel: string;
   requestTimeoutMs: number;
   workerConcurrency: number;
+  /** A pause after each pipeline step, to watch progress (demos, crash tests); 0 in production. */
+  pipelineStepDelayMs: number;
   loginMaxFailuresPerAccount: number;
   loginMaxFailuresPerAddress: number;
   loginWindowSeconds: number;
@@ -82,6 +84,7 @@ export function loadSettings(env: Env = process.env): Settings {
     logLevel: env.LOG_LEVEL || 'info',
     requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30000),
     workerConcurrency: int(env, 'WORKER_CONCURRENCY', 2),
+    pipelineStepDelayMs: int(env, 'PIPELINE_STEP_DELAY_MS', 0),
     loginMaxFailuresPerAccount: int(env, 'LOGIN_MAX_FAILURES_PER_ACCOUNT', 5),
     loginMaxFailuresPerAddress: int(env, 'LOGIN_MAX_FAILURES_PER_ADDRESS', 20),
     loginWindowSeconds: int(env, 'LOGIN_WINDOW_SECONDS', 900),

@@ -1,15 +1,18 @@
 import type { DataSource } from 'typeorm';
+import { createAppServices, type AppServices } from './app/app.service';
 import type { Settings } from './config';
 import type { JobEventHub } from './jobs/job-events';
 import type { JobQueue } from './jobs/queue';
 import type { Logger } from './lib/logger';
 import { AuthService } from './services/auth.service';
+import { AssemblyService } from './services/assembly.service';
 import { CatalogService } from './services/catalog.service';
 import { systemClock, type Clock } from './services/clock';
 import { JobsService } from './services/jobs.service';
 import { KeysService } from './services/keys.service';
 import { LedgerService } from './services/ledger.service';
 import { PackageService } from './services/package.service';
+import { PipelineService } from './services/pipeline.service';
 import { UsersService } from './services/users.service';
 
 /** Every service, built once per process from its collaborators (constructor injection, no globals). */
@@ -28,12 +31,21 @@ export interface Services {
   jobs: JobsService;
   catalog: CatalogService;
   packages: PackageService;
+  assembly: AssemblyService;
+  pipeline: PipelineService;
+  /** Interface B: the generated application's API. */
+  app: AppServices;
 }
 
 export function createServices(args: { settings: Settings; db: DataSource; logger: Logger; queue: JobQueue; events?: JobEventHub | null; clock?: Clock }): Services {
   const { settings, db, logger, queue } = args;
   const clock = args.clock ?? systemClock;
   const catalog = new CatalogService(db, clock);
+  const ledger = new LedgerService(db, clock);
+  const jobs = new JobsService(db, queue, clock);
+  const packages = new PackageService(db, catalog, clock, settings);
+  const assembly = new AssemblyService(db, catalog, ledger, jobs, clock);
+  const pipeline = new PipelineService(db, jobs, assembly, catalog, packages, ledger, () => settings.publicBaseUrl, logger, settings.pipelineStepDelayMs);
   return {
     settings,
     db,
@@ -44,9 +56,12 @@ export function createServices(args: { settings: Settings; db: DataSource; logge
     users: new UsersService(db),
     auth: new AuthService(db, clock, settings),
     keys: new KeysService(db, clock, settings.keyPrefix),
-    ledger: new LedgerService(db, clock),
-    jobs: new JobsService(db, queue, clock),
+    ledger,
+    jobs,
     catalog,
-    packages: new PackageService(db, catalog, clock, settings),
+    packages,
+    assembly,
+    pipeline,
+    app: createAppServices({ settings, db, queue, clock, logger }),
   };
 }

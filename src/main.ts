@@ -6,6 +6,7 @@ import { createDataSource } from './db/data-source';
 import { migrateDatabase } from './db/migrate';
 import { JobEventHub } from './jobs/job-events';
 import { JobQueue } from './jobs/queue';
+import { startRdfSyncWorker } from './jobs/rdf-sync.worker';
 import { startWorkers } from './jobs/workers';
 import { createLogger } from './lib/logger';
 import { startHttpServer } from './server';
@@ -47,9 +48,11 @@ async function main(): Promise<void> {
   }
   const services = createServices({ settings, db, logger, queue, events });
   if (settings.role === 'worker' || settings.role === 'all') {
-    await startWorkers(services);
+    const stopWorkers = await startWorkers(services);
+    stops.push(async () => stopWorkers());
     logger.info({ concurrency: settings.workerConcurrency }, 'workers started');
   }
+  if (settings.role === 'app') await startRdfSyncWorker(services);
 
   if (settings.role !== 'worker') {
     const server = await startHttpServer(services, { port: settings.port, host: settings.host });

@@ -1,7 +1,17 @@
 import type { Services } from '../container';
+import { startRdfSyncWorker } from './rdf-sync.worker';
 
-/** Registers every queue's handler on this process (ROLE=worker or all). Each feature's worker module adds
- * one line here. */
-export async function startWorkers(services: Services): Promise<void> {
-  void services;
+const LOST_JOB_SWEEP_MS = 30_000;
+
+/** Registers every queue's handler on this process (ROLE=worker or all) and sweeps jobs whose task failed for
+ * good. Returns a function that stops the sweep. */
+export async function startWorkers(services: Services): Promise<() => void> {
+  const concurrency = services.settings.workerConcurrency;
+  await services.queue.work('assemble', concurrency, ({ jobId }) => services.pipeline.runAssemble(jobId));
+  await startRdfSyncWorker(services);
+  const sweep = setInterval(() => {
+    services.jobs.failLostJobs().catch((error: unknown) => services.logger.warn({ err: error }, 'lost-job sweep failed'));
+  }, LOST_JOB_SWEEP_MS);
+  sweep.unref();
+  return () => clearInterval(sweep);
 }

@@ -1,19 +1,24 @@
 import type { GraphQLSchema } from 'graphql';
+import { createPubSub } from '@graphql-yoga/subscription';
 import { buildSchema, type AuthChecker, type NonEmptyArray } from 'type-graphql';
 import type { Requirement } from '../services/auth.service';
+import { APP_KEY_REQUIREMENT, AppResolver, appCallerOf } from './app.resolver';
 import { AuthResolver } from './auth.resolver';
+import { CatalogResolver } from './catalog.resolver';
 import type { GraphQLContext } from './context';
 import { JobsResolver } from './jobs.resolver';
 
-export const RESOLVERS: NonEmptyArray<Function> = [AuthResolver, JobsResolver];
+export const RESOLVERS: NonEmptyArray<Function> = [AuthResolver, CatalogResolver, JobsResolver, AppResolver];
 
 /** Same rule as REST: the services' authorize(); it throws the typed error the client sees. */
 const authChecker: AuthChecker<GraphQLContext> = ({ context }, requirements) => {
+  if (requirements[0] === APP_KEY_REQUIREMENT) return appCallerOf(context).then(() => true);
   if (context.authError && requirements[0] !== 'public') throw context.authError;
   context.services.auth.authorize(context.caller, requirements[0] as Requirement);
   return true;
 };
 
 export async function buildGatewaySchema(): Promise<GraphQLSchema> {
-  return buildSchema({ resolvers: RESOLVERS, authChecker, validate: false });
+  // Subscriptions stream from the job event hub (custom `subscribe`); type-graphql still wants a PubSub.
+  return buildSchema({ resolvers: RESOLVERS, authChecker, validate: false, pubSub: createPubSub() });
 }

@@ -16,6 +16,7 @@ export function credentialsOf(req: Request): { authorization?: string; sessionTo
 /** Interface A error body: `{error, error_type, ...fields}`; unknown errors are logged and masked. */
 export function sendStudioError(error: unknown, req: Request, res: Response, services: Services): void {
   if (error instanceof DomainError) {
+    if (error.status >= 500) services.logger.error({ err: error, cause: error.cause, reqId: req.id }, error.message);
     if (error.status === 429 && typeof error.fields.retry_after_seconds === 'number') {
       res.setHeader('Retry-After', String(error.fields.retry_after_seconds));
     }

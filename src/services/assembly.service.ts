@@ -66,7 +66,8 @@ export interface BuiltModel {
 }
 
 /** A failure of the build itself (not of the request): the reuse path refunds its charge. */
-export class BuildFailed extends Error {}
+const buildFailed = (cause: unknown) =>
+  new DomainError(500, 'build_failed', 'The model could not be built; the charge was refunded.', {}, { cause });
 
 export class AssemblyService {
   constructor(
@@ -211,7 +212,7 @@ export class AssemblyService {
       return { model, balanceCredits: charge.balanceCredits };
     } catch (error) {
       if (charge.ledgerEntryId) await this.ledger.refund(charge.ledgerEntryId, `refund: build failed for ${plan.request.title}`);
-      throw new BuildFailed('The model could not be built; the charge was refunded.', { cause: error });
+      throw buildFailed(error);
     }
   }
 

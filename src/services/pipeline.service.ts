@@ -3,6 +3,7 @@ import type { Job } from '../entities/job.entity';
 import { DomainError } from '../lib/errors';
 import type { Logger } from '../lib/logger';
 import type { AssemblyService, CatalogForAssembly } from './assembly.service';
+import type { Caller } from './auth.service';
 import type { JobsService } from './jobs.service';
 import type { LedgerService } from './ledger.service';
 
@@ -66,6 +67,19 @@ export class PipelineService {
       const message = error instanceof Error ? error.message : String(error);
       return { ...this.links(dmCtId, packageUrl), published, generated, finalize_error: message };
     }
+  }
+
+  /** POST assemble: the reuse path builds now (200); the mixed path answers with a queued job (202). */
+  async assemble(caller: Caller, body: unknown) {
+    const plan = await this.assembly.admit(caller, body);
+    if (plan.mode === 'mixed') {
+      const { job, dataSourceCtId } = await this.assembly.enqueueMixed(caller, plan, body);
+      const wallet = await this.ledger.wallet(caller.user.id);
+      return { mode: 'mixed' as const, job, dataSourceCtId, estimatedCostCredits: plan.totalCredits, balanceCredits: wallet.balanceCredits };
+    }
+    const { model, balanceCredits } = await this.assembly.assembleReuse(caller, plan);
+    const result = await this.finalize(model.dmCtId, { publish: false, generate: plan.request.generate }, async () => undefined);
+    return { mode: 'reuse' as const, result: { ...result, published: model.published }, estimatedCostCredits: plan.totalCredits, balanceCredits };
   }
 
   async runAssemble(jobCtId: string): Promise<void> {

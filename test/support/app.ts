@@ -29,33 +29,44 @@ export interface TestApp {
   close: () => Promise<void>;
 }
 
-/** The real service (HTTP + GraphQL) on a fresh database cloned from the migrated template. */
-/** `workers: false` leaves queued jobs for a worker started elsewhere (e.g. a subprocess). */
+/** The real service (HTTP + GraphQL, queue, workers) on a fresh database cloned from the migrated template.
+ * `workers: false` leaves queued jobs for a worker started elsewhere (e.g. a subprocess). */
 export async function startTestApp(overrides: Partial<Settings> = {}, options: { workers?: boolean } = {}): Promise<TestApp> {
   const database = await createTestDatabase();
-  const settings: Settings = { ...loadSettings({}), databaseUrl: database.url, logLevel: 'silent', ...overrides };
-  const db = createDataSource(database.url, 30);
-  await db.initialize();
-  const clock = new TestClock();
-  const logger = createLogger('silent');
-  const queue = await JobQueue.start(database.url, { supervise: true, onError: () => undefined });
-  const events = new JobEventHub(database.url, logger);
-  await events.start();
-  const services = createServices({ settings, db, logger, queue, events, clock });
-  if (options.workers !== false) await startWorkers(services);
-  const server = await startHttpServer(services, { port: 0, host: '127.0.0.1' });
-  settings.publicBaseUrl = server.url;
-  return {
-    url: server.url,
-    services,
-    clock,
-    databaseUrl: database.url,
-    close: async () => {
-      await server.close();
-      await queue.stop();
-      await events.stop();
-      await db.destroy();
-      await database.drop();
-    },
+  const cleanups: Array<() => Promise<unknown>> = [() => database.drop()];
+  const cleanup = async () => {
+    for (const step of cleanups.reverse()) await step().catch(() => undefined);
   };
+  try {
+    const settings: Settings = { ...loadSettings({}), databaseUrl: database.url, logLevel: 'silent', ...overrides };
+    const db = createDataSource(database.url, 30);
+    await db.initialize();
+    cleanups.push(() => db.destroy());
+    const clock = new TestClock();
+    const logger = createLogger('silent');
+    const queue = await JobQueue.start(database.url, { supervise: true, onError: () => undefined });
+    cleanups.push(() => queue.stop());
+    const events = new JobEventHub(database.url, logger);
+    await events.start();
+    cleanups.push(() => events.stop());
+    const services = createServices({ settings, db, logger, queue, events, clock });
+    if (options.workers !== false) {
+      const stopWorkers = await startWorkers(services);
+      cleanups.push(async () => stopWorkers());
+    }
+    const server = await startHttpServer(services, { port: 0, host: '127.0.0.1' });
+    cleanups.push(() => server.close());
+    settings.publicBaseUrl = server.url;
+    return {
+      url: server.url,
+      services,
+      clock,
+      databaseUrl: database.url,
+      close: cleanup,
+    };
+  } catch (error) {
+    await cleanup();
+    throw error;
+  }
 }
+
