@@ -1,0 +1,55 @@
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { lastSegment, type SchemaResolver } from './schema-set';
+
+const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+const FETCH_TIMEOUT_MS = 10_000;
+const FETCH_MAX_BYTES = 8 * 1024 * 1024;
+
+/** include/import resolution: the stored dmlib first, then the local catalog directory (an absolute URL maps to
+ * the file there named by its last path segment), then, only when `fetchAllowed`, the network (each URL fetched once, failures retried). */
+export function catalogResolver(opts: {
+  dmlib: (name: string) => Promise<string | null>;
+  catalogDir: string;
+  fetchAllowed: boolean;
+}): SchemaResolver {
+  const catalog = new Map<string, { mtimeMs: number; text: string }>();
+  const fetched = new Map<string, Promise<string | null>>();
+
+  const fromCatalog = async (name: string): Promise<string | null> => {
+    const file = path.join(opts.catalogDir, name);
+    const info = await stat(file).catch(() => null);
+    if (!info?.isFile()) return null;
+    const cached = catalog.get(file);
+    if (cached && cached.mtimeMs === info.mtimeMs) return cached.text;
+    const text = await readFile(file, 'utf8');
+    catalog.set(file, { mtimeMs: info.mtimeMs, text });
+    return text;
+  };
+
+  return async (location) => {
+    const name = lastSegment(location);
+    if (!SAFE_NAME.test(name)) return null;
+    const stored = (await opts.dmlib(name)) ?? (await fromCatalog(name));
+    if (stored !== null) return stored;
+    if (!opts.fetchAllowed || !/^https?:\/\//i.test(location)) return null;
+    let pending = fetched.get(location);
+    if (!pending) {
+      pending = fetchSchema(location);
+      fetched.set(location, pending);
+      void pending.then((text) => text === null && fetched.delete(location));
+    }
+    return pending;
+  };
+}
+
+async function fetchSchema(url: string): Promise<string | null> {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), redirect: 'follow' });
+    if (!response.ok) return null;
+    const body = await response.arrayBuffer();
+    return body.byteLength > FETCH_MAX_BYTES ? null : Buffer.from(body).toString('utf8');
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,177 @@
+import { SaxesParser, type SaxesTagNS } from 'saxes';
+import { slimdom, type XDocument, type XElement, type XNode } from './dom';
+import { XmlParseError } from './xml-errors';
+
+/** Bounds on every document this module parses: larger or deeper input is refused before it can cost memory. */
+export const XML_LIMITS = {
+  /** UTF-8 bytes of one document (instance or schema). */
+  maxBytes: 8 * 1024 * 1024,
+  /** Element nesting, libxml2's own default. */
+  maxDepth: 256,
+} as const;
+
+/** Where an element sits in its source text: its start line and the offsets of `<`, of the start tag's end and
+ * of the element's end, so edits can splice the original text and keep its layout. */
+export interface SourcePosition {
+  line: number;
+  start: number;
+  startTagEnd: number;
+  end: number;
+}
+
+interface SourceMaps {
+  positions: Map<XElement, SourcePosition>;
+  attributeEnds: Map<XElement, Map<string, number>>;
+}
+
+/** Positions of each parsed document, released with the document. */
+const sourceMaps = new WeakMap<XDocument, SourceMaps>();
+
+export function positionOf(element: XElement): SourcePosition {
+  const position = element.ownerDocument && sourceMaps.get(element.ownerDocument)?.positions.get(element);
+  if (!position) throw new Error(`No source position recorded for <${element.nodeName}>`);
+  return position;
+}
+
+/** Offsets of an attribute's value (without quotes) in the source, when attribute positions were recorded. */
+export function attributeValueRange(xml: string, element: XElement, name: string): [number, number] | null {
+  const end = element.ownerDocument ? sourceMaps.get(element.ownerDocument)?.attributeEnds.get(element)?.get(name) : undefined;
+  if (end === undefined) return null;
+  const quote = xml[end - 1];
+  return [xml.lastIndexOf(quote, end - 2) + 1, end - 1];
+}
+
+export function checkSize(xml: string): void {
+  if (xml.length > XML_LIMITS.maxBytes) throw tooLarge(Buffer.byteLength(xml, 'utf8'));
+  if (xml.length * 3 > XML_LIMITS.maxBytes) {
+    const bytes = Buffer.byteLength(xml, 'utf8');
+    if (bytes > XML_LIMITS.maxBytes) throw tooLarge(bytes);
+  }
+}
+
+function tooLarge(bytes: number): XmlParseError {
+  const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
+  return new XmlParseError(`XML document is ${mb(bytes)} MB; the limit is ${mb(XML_LIMITS.maxBytes)} MB`);
+}
+
+/** Decodes uploaded bytes strictly: BOM or XML declaration picks the encoding, and bytes that are not valid in
+ * it are an error instead of silently becoming U+FFFD. */
+export function decodeXmlBytes(bytes: Uint8Array): string {
+  if (bytes.byteLength > XML_LIMITS.maxBytes) throw tooLarge(bytes.byteLength);
+  const label = declaredEncoding(bytes);
+  let decoder: TextDecoder;
+  try {
+    decoder = new TextDecoder(label, { fatal: true });
+  } catch {
+    throw new XmlParseError(`Unsupported XML encoding "${label}"`);
+  }
+  try {
+    return decoder.decode(bytes);
+  } catch {
+    throw new XmlParseError(`The document is not valid ${decoder.encoding.toUpperCase()}: it contains bytes that are not characters in that encoding`);
+  }
+}
+
+function declaredEncoding(bytes: Uint8Array): string {
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return 'utf-8';
+  const head = Buffer.from(bytes.subarray(0, 256)).toString('latin1');
+  return /^<\?xml[^>]*?\sencoding\s*=\s*["']([A-Za-z][A-Za-z0-9._-]*)["']/.exec(head)?.[1] ?? 'utf-8';
+}
+
+interface SaxHandlers {
+  opentagstart?(parser: SaxesParser<{ xmlns: true; position: true }>, start: number): void;
+  attribute?(name: string, end: number): void;
+  opentag?(tag: SaxesTagNS, end: number): void;
+  closetag?(end: number): void;
+  text?(text: string): void;
+  cdata?(text: string): void;
+  comment?(text: string): void;
+  processinginstruction?(target: string, body: string): void;
+}
+
+/** Runs saxes over the whole text with the limits applied; DTDs are refused, so no entity is ever declared. */
+function runSax(xml: string, handlers: SaxHandlers): { rootTag: string | null } {
+  checkSize(xml);
+  const parser = new SaxesParser({ xmlns: true, position: true });
+  let rootTag: string | null = null;
+  let depth = 0;
+  parser.on('doctype', () => {
+    throw new XmlParseError('DOCTYPE declarations are not allowed (no DTDs, no entities)', rootTag, parser.line);
+  });
+  parser.on('opentagstart', (tag) => {
+    rootTag ??= tag.name;
+    if (++depth > XML_LIMITS.maxDepth) {
+      throw new XmlParseError(`Excessive depth in document: more than ${XML_LIMITS.maxDepth} nested elements`, rootTag, parser.line);
+    }
+    handlers.opentagstart?.(parser, xml.lastIndexOf('<', parser.position - 1));
+  });
+  parser.on('closetag', () => {
+    depth--;
+    handlers.closetag?.(parser.position);
+  });
+  if (handlers.attribute) parser.on('attribute', (a) => handlers.attribute?.(a.name, parser.position));
+  if (handlers.opentag) parser.on('opentag', (tag) => handlers.opentag?.(tag, parser.position));
+  if (handlers.text) parser.on('text', handlers.text);
+  if (handlers.cdata) parser.on('cdata', handlers.cdata);
+  if (handlers.comment) parser.on('comment', handlers.comment);
+  if (handlers.processinginstruction) parser.on('processinginstruction', (pi) => handlers.processinginstruction?.(pi.target, pi.body));
+  try {
+    parser.write(xml).close();
+  } catch (error) {
+    if (error instanceof XmlParseError) throw error;
+    throw new XmlParseError((error as Error).message, rootTag, parser.line);
+  }
+  return { rootTag };
+}
+
+/** Checks well-formedness and limits without building a tree; returns the root element's names. */
+export function scanXml(xml: string): { rootTag: string; namespace: string | null; localName: string } {
+  let root: SaxesTagNS | null = null;
+  const { rootTag } = runSax(xml, {
+    opentag: (tag) => {
+      root ??= tag;
+    },
+  });
+  const found = root as SaxesTagNS | null;
+  if (!found || !rootTag) throw new XmlParseError('The document has no root element', null, null);
+  return { rootTag, namespace: found.uri || null, localName: found.local };
+}
+
+/** Parses into a slimdom document whose elements carry source positions (see positionOf). */
+export function parseXmlDom(xml: string, options: { attributePositions?: boolean } = {}): XDocument {
+  const document = new slimdom.Document();
+  const { positions, attributeEnds }: SourceMaps = { positions: new Map(), attributeEnds: new Map() };
+  sourceMaps.set(document, { positions, attributeEnds });
+  const stack: Array<XDocument | XElement> = [document];
+  const top = () => stack[stack.length - 1];
+  const append = (node: XNode) => top().appendChild(node);
+  let pending = { line: 0, start: 0 };
+  let attrEnds: Map<string, number> | null = null;
+  runSax(xml, {
+    opentagstart: (parser, start) => {
+      pending = { line: parser.line, start };
+      if (options.attributePositions) attrEnds = new Map();
+    },
+    attribute: options.attributePositions ? (name, end) => attrEnds?.set(name, end) : undefined,
+    opentag: (tag, end) => {
+      const element = document.createElementNS(tag.uri || null, tag.name);
+      for (const attr of Object.values(tag.attributes)) element.setAttributeNS(attr.uri || null, attr.name, attr.value);
+      append(element);
+      positions.set(element, { ...pending, startTagEnd: end, end });
+      if (attrEnds) attributeEnds.set(element, attrEnds);
+      stack.push(element);
+    },
+    closetag: (end) => {
+      (positions.get(stack.pop() as XElement) as SourcePosition).end = end;
+    },
+    text: (text) => {
+      if (stack.length > 1) append(document.createTextNode(text));
+    },
+    cdata: (text) => append(document.createCDATASection(text)),
+    comment: (text) => append(document.createComment(text)),
+    processinginstruction: (target, body) => append(document.createProcessingInstruction(target, body)),
+  });
+  return document;
+}

@@ -1,0 +1,96 @@
+import { Parser, type Quad } from 'n3';
+import { validateWithCorrection } from '../../../src/xml/ev';
+import { instanceToJson } from '../../../src/xml/instance-json';
+import { extractInstanceRdf } from '../../../src/xml/instance-rdf';
+import { compileSchema } from '../../../src/xml/schema';
+import { offlineResolver, STATE_POPULATION_CT_ID, statePopulationNaXml, statePopulationXml, statePopulationXsd } from './fixtures';
+
+const SDC4 = 'https://semanticdatacharter.com/ns/sdc4/';
+const XSD = 'http://www.w3.org/2001/XMLSchema#';
+const DC_IDENTIFIER = 'http://purl.org/dc/elements/1.1/identifier';
+const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
+
+/** Each StatePopulation component as its package declares it, with the example's value. */
+const COMPONENTS = [
+  { ctId: 'poq4ywx89zvijxwoqz8djrxj', label: 'State', property: 'xdstring-value', value: 'DefaultString', datatype: `${XSD}string` },
+  { ctId: 'ac79bjkqi8906qzjujpwtlsy', label: 'Adult Population', property: 'xdcount-value', value: '23', datatype: `${XSD}integer` },
+  { ctId: 'w30d6kzcdcfnjxvk94w58nfw', label: 'Total Population', property: 'xdcount-value', value: '86', datatype: `${XSD}integer` },
+  { ctId: 'hzsoktbrtlhowsl71kywg81w', label: 'Adult Population Percentage', property: 'xdquantity-value', value: '0.0', datatype: `${XSD}decimal` },
+];
+
+function extract(xml: string): { graphUri: string; quads: Quad[] } {
+  const { graphUri, nquads } = extractInstanceRdf({ xml, instanceId: 'i-test1', dmCtId: STATE_POPULATION_CT_ID, modelXsd: statePopulationXsd().content });
+  return { graphUri, quads: new Parser({ format: 'N-Quads' }).parse(nquads) };
+}
+
+const objectsOf = (quads: Quad[], subject: string, predicate: string) =>
+  quads.filter((q) => q.subject.value === subject && q.predicate.value === predicate).map((q) => q.object);
+
+describe('extractInstanceRdf', () => {
+  it('puts the StatePopulation instance, typed as its data model, in its own named graph', () => {
+    const { graphUri, quads } = extract(statePopulationXml());
+
+    expect(graphUri).toBe('urn:sdc4:instance:i-test1');
+    expect(quads.every((q) => q.graph.value === graphUri)).toBe(true);
+    expect(objectsOf(quads, graphUri, RDF_TYPE).map((o) => o.value)).toContain(`${SDC4}mc-${STATE_POPULATION_CT_ID}`);
+  });
+
+  it.each(COMPONENTS)('carries $label with its ct_id, label and typed value, as a member of the cluster', ({ ctId, label, property, value, datatype }) => {
+    const { graphUri, quads } = extract(statePopulationXml());
+    const node = quads.find((q) => q.predicate.value === DC_IDENTIFIER && q.object.value === ctId)?.subject.value as string;
+
+    expect(node).toBeDefined();
+    expect(objectsOf(quads, node, `${SDC4}label`).map((o) => o.value)).toEqual([label]);
+    expect(objectsOf(quads, node, RDF_TYPE).map((o) => o.value)).toContain(`${SDC4}mc-${ctId}`);
+    const [literal] = objectsOf(quads, node, `${SDC4}${property}`);
+    expect(literal.value).toBe(value);
+    expect(literal.termType === 'Literal' && literal.datatype.value).toBe(datatype);
+    const cluster = objectsOf(quads, graphUri, `${SDC4}hasDataItem`)[0].value;
+    expect(objectsOf(quads, cluster, `${SDC4}hasItems`).map((o) => o.value)).toContain(node);
+  });
+
+  it('links a count to its units', () => {
+    const { quads } = extract(statePopulationXml());
+    const node = quads.find((q) => q.object.value === 'ac79bjkqi8906qzjujpwtlsy')?.subject.value as string;
+    const [units] = objectsOf(quads, node, `${SDC4}hasXdCountUnits`);
+
+    expect(objectsOf(quads, units.value, `${SDC4}xdstring-value`).map((o) => o.value)).toEqual(['people']);
+  });
+
+  it('records the EV of a corrected value and keeps the placeholder as a plain string', async () => {
+    const schema = await compileSchema(statePopulationXsd(), offlineResolver());
+    const { correctedXml } = validateWithCorrection(statePopulationNaXml(), schema);
+    const { quads } = extract(correctedXml);
+    const node = quads.find((q) => q.object.value === 'ac79bjkqi8906qzjujpwtlsy')?.subject.value as string;
+    const [ev] = objectsOf(quads, node, `${SDC4}hasExceptionalValue`);
+
+    expect(objectsOf(quads, ev.value, RDF_TYPE).map((o) => o.value)).toEqual([`${SDC4}NIType`]);
+    expect(objectsOf(quads, ev.value, `${SDC4}ev-name`).map((o) => o.value)).toEqual(['No Information']);
+    const [value] = objectsOf(quads, node, `${SDC4}xdcount-value`);
+    expect(value.termType === 'Literal' && [value.value, value.datatype.value]).toEqual(['N/A', `${XSD}string`]);
+  });
+});
+
+describe('instanceToJson', () => {
+  it('renders the StatePopulation example as metadata and its cluster of typed components', () => {
+    const json = instanceToJson(statePopulationXml()) as { dm_id: string; metadata: Record<string, string>; data: { type: string; items: unknown[] } };
+
+    expect(json.dm_id).toBe(STATE_POPULATION_CT_ID);
+    expect(json.metadata.dm_label).toBe('StatePopulation');
+    expect(json.data.type).toBe('Cluster');
+    expect(json.data.items).toEqual([
+      { component_id: 'poq4ywx89zvijxwoqz8djrxj', label: 'State', type: 'XdString', value: 'DefaultString' },
+      { component_id: 'ac79bjkqi8906qzjujpwtlsy', label: 'Adult Population', type: 'XdCount', value: 23, units: { label: 'Adult Population_units', value: 'people' } },
+      { component_id: 'w30d6kzcdcfnjxvk94w58nfw', label: 'Total Population', type: 'XdCount', value: 86, units: { label: 'Total Population_units', value: 'people' } },
+      { component_id: 'hzsoktbrtlhowsl71kywg81w', label: 'Adult Population Percentage', type: 'XdQuantity', value: 0, units: { label: 'Adult Population Percentage_units', value: '%' } },
+    ]);
+  });
+
+  it('shows the exceptional value of a corrected component', async () => {
+    const schema = await compileSchema(statePopulationXsd(), offlineResolver());
+    const { correctedXml } = validateWithCorrection(statePopulationNaXml(), schema);
+    const json = instanceToJson(correctedXml) as { data: { items: Array<Record<string, unknown>> } };
+
+    expect(json.data.items[1]).toMatchObject({ value: 'N/A', exceptional_value: { code: 'NI', name: 'No Information' } });
+  });
+});
