@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { Command } from 'commander';
+import { registerCatalogCommands } from './cli/catalog.cli';
 import { output, withServices } from './cli-support';
 import { loadSettings } from './config';
 import { openDatabase } from './db/connect';
@@ -58,6 +59,8 @@ export function buildCli(): Command {
       });
       output(!!opts.json, { wallet: presentWallet(result) }, `balance: ${result.balanceCredits} credits`);
     });
+
+  registerCatalogCommands(program);
 
   return program;
 }

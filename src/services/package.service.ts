@@ -1,0 +1,174 @@
+import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { DataSource, EntityManager } from 'typeorm';
+import { one, rows } from '../db/sql';
+import { conflict, DomainError, forbidden, notFound } from '../lib/errors';
+import type { AppProfile } from '../packages/app-compose';
+import { generateAppPackage } from '../packages/app-package';
+import { generateModelFiles, generateSkeleton, zipFiles } from '../packages/model-package';
+import { parsePackageXsd, readPackage } from '../packages/package-import';
+import type { CatalogService, ImportResult, Viewer } from './catalog.service';
+import type { Clock } from './clock';
+
+/** A model's files: the artefacts served one by one (generated from its tree, the same bytes each time), the
+ * package ZIP stored once under STORAGE_DIR/packages/, the application ZIP of each profile stored once under
+ * STORAGE_DIR/apps/, and the import of real packages into the catalog. */
+
+export const ARTIFACTS = {
+  xsd: { contentType: 'application/xml; charset=utf-8', extension: 'xsd' },
+  ttl: { contentType: 'text/turtle; charset=utf-8', extension: 'ttl' },
+  skeleton: { contentType: 'application/xml; charset=utf-8', extension: 'xml' },
+  html: { contentType: 'text/html; charset=utf-8', extension: 'html' },
+} as const;
+
+export type ArtifactKind = keyof typeof ARTIFACTS;
+
+export interface Artifact {
+  fileName: string;
+  contentType: string;
+  content: string;
+}
+
+export interface StoredFile {
+  fileName: string;
+  path: string;
+}
+
+export const APP_PROFILES: readonly AppProfile[] = ['os', 'enterprise'];
+
+export const isAppProfile = (value: unknown): value is AppProfile => APP_PROFILES.includes(value as AppProfile);
+
+export interface PackageSettings {
+  storageDir: string;
+  publicBaseUrl: string;
+}
+
+/** The catalog page of a model and the files under it, absolute (PUBLIC_BASE_URL). */
+export function modelUrl(base: string, dmCtId: string, suffix = ''): string {
+  return `${base}/api/v1/catalog/dm/${encodeURIComponent(dmCtId)}/${suffix ? `${suffix}/` : ''}`;
+}
+
+const packageFileName = (dmCtId: string) => `dm-${dmCtId}.zip`;
+const appFileName = (dmCtId: string, profile: AppProfile) => `dm-${dmCtId}-app-${profile}.zip`;
+
+/** Written beside, then renamed: a reader never sees half a file. */
+async function writeAtomically(file: string, content: Buffer): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  const partial = `${file}.${process.pid}.${Date.now()}.partial`;
+  await writeFile(partial, content);
+  await rename(partial, file);
+}
+
+async function exists(file: string): Promise<boolean> {
+  return stat(file).then(
+    (info) => info.isFile(),
+    () => false,
+  );
+}
+
+export class PackageService {
+  constructor(
+    private readonly db: DataSource,
+    private readonly catalog: CatalogService,
+    private readonly clock: Clock,
+    private readonly settings: PackageSettings,
+  ) {}
+
+  packageUrl(dmCtId: string): string {
+    return modelUrl(this.settings.publicBaseUrl, dmCtId, 'package');
+  }
+
+  appUrl(dmCtId: string, profile: AppProfile): string {
+    return `${modelUrl(this.settings.publicBaseUrl, dmCtId, 'app')}?profile=${profile}`;
+  }
+
+  /** Builds and stores the package of a published model once; later calls return the stored one. The row lock
+   * makes concurrent calls wait for the first instead of building twice. */
+  async generatePackage(dmCtId: string, manager?: EntityManager): Promise<{ packageUrl: string; path: string }> {
+    if (!manager) return this.db.transaction((m) => this.generatePackage(dmCtId, m));
+    const model = await one<any>(manager, 'SELECT id, published, generated, package_path FROM data_models WHERE ct_id = $1 FOR UPDATE', [dmCtId]);
+    if (!model) throw notFound('Data model');
+    if (!model.published) throw conflict('not_published', 'A package is generated for a published model only: publish it first.', { dm_ct_id: dmCtId });
+    if (model.generated && model.package_path) {
+      const stored = path.join(this.settings.storageDir, model.package_path);
+      if (await exists(stored)) return { packageUrl: this.packageUrl(dmCtId), path: stored };
+    }
+    const relative = path.join('packages', packageFileName(dmCtId));
+    const file = path.join(this.settings.storageDir, relative);
+    const zip = await zipFiles(generateModelFiles(await this.catalog.loadModelDocument(dmCtId, manager)));
+    await writeAtomically(file, zip);
+    await rows(manager, 'UPDATE data_models SET generated = true, package_path = $2, updated_at = $3 WHERE id = $1', [model.id, relative, this.clock.now()]);
+    return { packageUrl: this.packageUrl(dmCtId), path: file };
+  }
+
+  /** The package URL when the package is stored, else null. */
+  async isGenerated(dmCtId: string): Promise<string | null> {
+    const model = await one<any>(this.db, 'SELECT generated, package_path FROM data_models WHERE ct_id = $1', [dmCtId]);
+    if (!model?.generated || !model.package_path) return null;
+    return (await exists(path.join(this.settings.storageDir, model.package_path))) ? this.packageUrl(dmCtId) : null;
+  }
+
+  /** One artefact of a model the viewer may see, generated from its tree. */
+  async artifact(dmCtId: string, kind: ArtifactKind, viewer: Viewer): Promise<Artifact> {
+    const document = await this.catalog.visibleModelDocument(dmCtId, viewer);
+    const { contentType, extension } = ARTIFACTS[kind];
+    const base = `dm-${dmCtId}`;
+    const fileName = kind === 'skeleton' ? `${base}-skeleton.xml` : `${base}.${extension}`;
+    if (kind === 'skeleton') return { fileName, contentType, content: generateSkeleton(document) };
+    const file = generateModelFiles(document).find((f) => f.name === fileName);
+    if (!file) throw new Error(`The package generator made no ${fileName}`);
+    return { fileName, contentType, content: file.content.toString() };
+  }
+
+  /** The stored package of a model the viewer may see; 404 until it has been generated. */
+  async storedPackage(dmCtId: string, viewer: Viewer): Promise<StoredFile & { content: Buffer }> {
+    const model = await this.catalog.requireVisibleModel(dmCtId, viewer);
+    const stored = model.generated && model.packagePath ? path.join(this.settings.storageDir, model.packagePath) : null;
+    if (!stored || !(await exists(stored))) {
+      throw new DomainError(404, 'not_generated', 'The package of this model has not been generated yet.', { dm_ct_id: dmCtId });
+    }
+    return { fileName: packageFileName(dmCtId), path: stored, content: await readFile(stored) };
+  }
+
+  /** Builds and stores the application of a published model for one profile, once; its name is the model's title. */
+  async generateApp(dmCtId: string, profile: AppProfile): Promise<{ appName: string; appUrl: string; path: string }> {
+    if (!isAppProfile(profile)) throw new DomainError(400, 'invalid_request', 'profile must be os or enterprise.', { details: { profile: ['os or enterprise'] } });
+    return this.db.transaction(async (manager) => {
+      const model = await one<any>(manager, 'SELECT id, title, published FROM data_models WHERE ct_id = $1 FOR UPDATE', [dmCtId]);
+      if (!model) throw notFound('Data model');
+      if (!model.published) throw conflict('not_published', 'An application is generated for a published model only: publish it first.', { dm_ct_id: dmCtId });
+      const relative = path.join('apps', appFileName(dmCtId, profile));
+      const file = path.join(this.settings.storageDir, relative);
+      if (!(await exists(file))) {
+        const document = await this.catalog.loadModelDocument(dmCtId, manager);
+        await writeAtomically(file, await generateAppPackage({ appName: model.title, profile, models: [{ model: document, files: generateModelFiles(document) }] }));
+      }
+      await rows(manager, 'UPDATE data_models SET app_path = $2, updated_at = $3 WHERE id = $1 AND app_path IS DISTINCT FROM $2', [model.id, relative, this.clock.now()]);
+      return { appName: model.title, appUrl: this.appUrl(dmCtId, profile), path: file };
+    });
+  }
+
+  /** The stored application of a model, for its owner or staff (who generated it, and paid at generation). */
+  async downloadApp(dmCtId: string, profile: unknown, viewer: Viewer & { isStaff: boolean }): Promise<StoredFile & { content: Buffer }> {
+    if (!isAppProfile(profile)) throw new DomainError(400, 'invalid_request', 'profile must be os or enterprise.', { details: { profile: ['os or enterprise'] } });
+    const model = await this.catalog.requireVisibleModel(dmCtId, viewer);
+    if (model.ownerId !== viewer.userId && !viewer.isStaff) throw forbidden('Only the model’s owner or staff can download its application.');
+    const file = path.join(this.settings.storageDir, 'apps', appFileName(dmCtId, profile));
+    if (!(await exists(file))) {
+      throw new DomainError(404, 'not_generated', `The ${profile} application of this model has not been generated yet.`, { dm_ct_id: dmCtId, profile });
+    }
+    return { fileName: appFileName(dmCtId, profile), path: file, content: await readFile(file) };
+  }
+
+  /** Registers a real SDC4 package (ZIP or directory) in the catalog with its original ct_ids. */
+  async importPackage(pathToZipOrDir: string): Promise<ImportResult & { xsdName: string }> {
+    let parsed;
+    try {
+      const { xsdName, xsd } = await readPackage(pathToZipOrDir);
+      parsed = { xsdName, model: parsePackageXsd(xsd) };
+    } catch (error) {
+      throw new DomainError(400, 'invalid_package', `Cannot import ${pathToZipOrDir}: ${(error as Error).message}`, {}, { cause: error });
+    }
+    return { ...(await this.catalog.registerImported(parsed.model)), xsdName: parsed.xsdName };
+  }
+}
