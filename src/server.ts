@@ -15,6 +15,10 @@ import { graphiqlRouter } from './http/graphiql';
 import { parseCookies } from './lib/cookies';
 import { DomainError } from './lib/errors';
 import type { GraphQLContext } from './resolvers/context';
+import { answerClientError, startAppServer } from './app/app-server';
+import { buildAdminRouter } from './app/admin/admin.routes';
+import { buildAppRouter } from './app/app.routes';
+import { graphqlUploadExpress } from 'graphql-upload-ts';
 import { formatGraphQLError } from './resolvers/errors';
 import { buildGatewaySchema } from './resolvers/schema';
 import { STUDIO_ROUTES } from './rest-compat/routes';
@@ -40,11 +44,13 @@ async function graphqlCaller(services: Services, credentials: { authorization?: 
 }
 
 export async function startHttpServer(services: Services, options: { port: number; host?: string; schema?: GraphQLSchema }): Promise<RunningServer> {
+  if (services.settings.role === 'app') return startAppServer(services, options);
   const app = express();
   app.disable('x-powered-by');
   const httpServer = http.createServer(app);
   httpServer.requestTimeout = services.settings.requestTimeoutMs;
   httpServer.headersTimeout = Math.min(services.settings.requestTimeoutMs, 60000);
+  httpServer.on('clientError', answerClientError);
 
   app.use(
     pinoHttp({
@@ -111,10 +117,13 @@ export async function startHttpServer(services: Services, options: { port: numbe
   });
   await apollo.start();
 
+  app.use(buildAppRouter(services));
+  app.use(buildAdminRouter(services));
   app.use(buildStudioRouter(services, STUDIO_ROUTES));
   app.use(graphiqlRouter());
   app.use(
     '/graphql',
+    graphqlUploadExpress({ maxFileSize: services.settings.maxUploadBytes, maxFiles: 50 }),
     express.json({ limit: '1mb' }),
     expressMiddleware(apollo, {
       context: async ({ req, res }: { req: Request; res: Response }) => {

@@ -1,4 +1,6 @@
 import { ApiKey } from './api-key.entity';
+import { AppApiKey } from './app-api-key.entity';
+import { AppInstance } from './app-instance.entity';
 import { Cluster, ClusterChild } from './cluster.entity';
 import { Component } from './component.entity';
 import { DataModel } from './data-model.entity';
@@ -10,4 +12,4 @@ import { Session } from './session.entity';
 import { User } from './user.entity';
 import { Wallet } from './wallet.entity';
 
-export const ENTITIES = [User, Session, ApiKey, Wallet, LedgerEntry, Job, DataSourceRecord, Project, Component, Cluster, ClusterChild, DataModel];
+export const ENTITIES = [User, Session, ApiKey, Wallet, LedgerEntry, Job, DataSourceRecord, Project, Component, Cluster, ClusterChild, DataModel, AppApiKey, AppInstance];

@@ -16,7 +16,7 @@ export const QUEUE_NAMES: QueueName[] = ['assemble', 'upload', 'generate_package
 export const QUEUE_SCHEMA = 'pgboss';
 
 /** Queue policy per name: long pipeline steps get a generous expiry; a dead worker's job is retried after it. */
-const QUEUE_OPTIONS: Record<QueueName, Omit<PgBoss.Queue, 'name'>> = {
+export const QUEUE_OPTIONS: Record<QueueName, Omit<PgBoss.Queue, 'name'>> = {
   assemble: { retryLimit: 3, retryDelay: 1, expireInSeconds: 300 },
   upload: { retryLimit: 3, retryDelay: 1, expireInSeconds: 300 },
   generate_package: { retryLimit: 3, retryDelay: 1, expireInSeconds: 300 },

@@ -1,0 +1,91 @@
+import { namedNode, Store } from 'oxigraph';
+import type { DataSource, EntityManager } from 'typeorm';
+import { rows } from '../db/sql';
+
+export type GraphSource = 'instance' | 'schema';
+
+export interface GraphRecord {
+  graphUri: string;
+  source: GraphSource;
+  /** The graph's triples as N-Triples (also valid Turtle, which every Graph Store endpoint accepts). */
+  ntriples: string;
+  tripleCount: number;
+}
+
+/** Upsert of a graph's durable copy; the revision moves so every process's embedded store reloads it. */
+export async function saveGraph(on: DataSource | EntityManager, graph: GraphRecord): Promise<void> {
+  await rows(
+    on,
+    `INSERT INTO app_graphs (graph_uri, source, ntriples, triple_count) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (graph_uri) DO UPDATE SET source = EXCLUDED.source, ntriples = EXCLUDED.ntriples,
+       triple_count = EXCLUDED.triple_count, revision = nextval('app_graph_revision'), updated_at = clock_timestamp()`,
+    [graph.graphUri, graph.source, graph.ntriples, graph.tripleCount],
+  );
+}
+
+/** The application's embedded SPARQL store (oxigraph, in memory). Postgres holds the durable copy in
+ * `app_graphs`; before each query the store loads the graphs written since it last looked, so it is rebuilt at
+ * start and stays current with writes from other processes. */
+export class AppGraphStore {
+  private readonly store = new Store();
+  /** Every graph at or below this revision is loaded and settled. */
+  private watermark = 0;
+  /** Revisions loaded above the watermark (a transaction may still commit a lower revision there). */
+  private readonly loaded = new Map<string, number>();
+  private refreshing: Promise<void> | null = null;
+
+  constructor(private readonly db: DataSource) {}
+
+  async refresh(): Promise<void> {
+    this.refreshing ??= this.loadChanges().finally(() => {
+      this.refreshing = null;
+    });
+    return this.refreshing;
+  }
+
+  /** Runs a read-only query over the union of all graphs; `resultsFormat` is a media type oxigraph serialises. */
+  async query(sparql: string, resultsFormat: string): Promise<string> {
+    await this.refresh();
+    return this.store.query(sparql, { use_default_graph_as_union: true, results_format: resultsFormat }) as string;
+  }
+
+  get size(): number {
+    return this.store.size;
+  }
+
+  /** Revisions come from a sequence, so one can commit after a higher one was seen: rows written in the last
+   * minute stay above the watermark and are rechecked on every refresh. */
+  private async loadChanges(): Promise<void> {
+    const changed = await rows<{ graph_uri: string; revision: string; settled: boolean }>(
+      this.db,
+      `SELECT graph_uri, revision, updated_at < clock_timestamp() - interval '${SETTLE_SECONDS} seconds' AS settled
+         FROM app_graphs WHERE revision > $1 ORDER BY revision`,
+      [this.watermark],
+    );
+    const wanted = changed.filter((row) => this.loaded.get(row.graph_uri) !== Number(row.revision));
+    for (let i = 0; i < wanted.length; i += LOAD_BATCH) {
+      const batch = wanted.slice(i, i + LOAD_BATCH).map((row) => row.graph_uri);
+      const graphs = await rows<{ graph_uri: string; ntriples: string; revision: string }>(
+        this.db,
+        'SELECT graph_uri, ntriples, revision FROM app_graphs WHERE graph_uri = ANY($1)',
+        [batch],
+      );
+      for (const row of graphs) this.replace(row.graph_uri, row.ntriples, Number(row.revision));
+    }
+    for (const row of changed) {
+      if (!row.settled) break;
+      this.watermark = Number(row.revision);
+      this.loaded.delete(row.graph_uri);
+    }
+  }
+
+  private replace(graphUri: string, ntriples: string, revision: number): void {
+    const graph = namedNode(graphUri);
+    for (const quad of this.store.match(null, null, null, graph)) this.store.delete(quad);
+    this.store.load(ntriples, { format: 'application/n-triples', to_graph_name: graph });
+    this.loaded.set(graphUri, revision);
+  }
+}
+
+const SETTLE_SECONDS = 60;
+const LOAD_BATCH = 500;

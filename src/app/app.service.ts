@@ -1,0 +1,49 @@
+import type { DataSource } from 'typeorm';
+import type { Settings } from '../config';
+import type { JobQueue } from '../jobs/queue';
+import type { Logger } from '../lib/logger';
+import { createTriplestoreClient } from '../rdf/config';
+import type { Clock } from '../services/clock';
+import { catalogResolver, SchemaCache } from '../xml/schema';
+import { AppGraphStore } from './app-graphs';
+import { AppKeysService } from './app-keys.service';
+import { FileStore } from './file-store';
+import { InstancesService } from './instances.service';
+import { SparqlService } from './sparql.service';
+import { UploadsService } from './uploads.service';
+import { ValidationService } from './validation.service';
+
+/** Interface B (the generated application's API): every rule lives in these services. */
+export interface AppServices {
+  keys: AppKeysService;
+  files: FileStore;
+  schemas: SchemaCache;
+  uploads: UploadsService;
+  validation: ValidationService;
+  instances: InstancesService;
+  graphs: AppGraphStore;
+  sparql: SparqlService;
+}
+
+export function createAppServices(args: { settings: Settings; db: DataSource; queue: JobQueue; clock: Clock; logger: Logger }): AppServices {
+  const { settings, db, queue, clock, logger } = args;
+  const files = new FileStore(settings.storageDir);
+  const schemas = new SchemaCache();
+  const resolver = catalogResolver({
+    dmlib: (name) => files.readText('dmlib', name),
+    catalogDir: settings.schemaCatalogDir,
+    fetchAllowed: settings.schemaFetch,
+  });
+  const triplestore = createTriplestoreClient(settings.triplestore);
+  const graphs = new AppGraphStore(db);
+  return {
+    keys: new AppKeysService(db, clock),
+    files,
+    schemas,
+    uploads: new UploadsService(db, files, schemas, triplestore, logger),
+    validation: new ValidationService(db, queue, files, schemas, resolver, triplestore !== null),
+    instances: new InstancesService(db, queue, triplestore, clock, logger),
+    graphs,
+    sparql: new SparqlService(graphs),
+  };
+}

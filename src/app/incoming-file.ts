@@ -1,0 +1,53 @@
+import { createWriteStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { fileTooLarge } from './app-errors';
+import type { FileStore } from './file-store';
+
+/** An uploaded file staged on disk: `filename` is the client's name, untrusted and never used as a path. */
+export interface IncomingFile {
+  fieldName: string;
+  filename: string;
+  tempPath: string;
+  size: number;
+}
+
+/** Streams an upload into the staging directory, refusing it (413) as soon as it passes `maxBytes`. */
+export async function receiveStream(
+  store: FileStore,
+  source: Readable,
+  meta: { fieldName: string; filename: string },
+  maxBytes: number,
+): Promise<IncomingFile> {
+  const tempPath = await store.tempPath();
+  let size = 0;
+  let tooLarge = false;
+  source.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > maxBytes && !tooLarge) {
+      tooLarge = true;
+      source.destroy(fileTooLarge(maxBytes));
+    }
+  });
+  source.on('limit', () => {
+    tooLarge = true;
+    source.destroy(fileTooLarge(maxBytes));
+  });
+  try {
+    await pipeline(source, createWriteStream(tempPath, { flags: 'wx' }));
+  } catch (error) {
+    await store.discard(tempPath);
+    if (tooLarge || (error as { status?: number }).status === 413) throw fileTooLarge(maxBytes);
+    throw error;
+  }
+  return { ...meta, tempPath, size };
+}
+
+export async function readIncoming(file: IncomingFile): Promise<Buffer> {
+  return readFile(file.tempPath);
+}
+
+export async function discardAll(store: FileStore, files: IncomingFile[]): Promise<void> {
+  await Promise.all(files.map((f) => store.discard(f.tempPath)));
+}

@@ -1,0 +1,116 @@
+import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
+import busboy from 'busboy';
+import { fileTooLarge, malformedBody } from './app-errors';
+import { declaredLength } from './app-http';
+import type { FileStore } from './file-store';
+import { discardAll, receiveStream, type IncomingFile } from './incoming-file';
+
+export interface MultipartBody {
+  fields: Map<string, string>;
+  files: IncomingFile[];
+}
+
+export interface MultipartLimits {
+  /** Bytes of one file (MAX_UPLOAD_BYTES). */
+  maxFileBytes: number;
+  maxFiles: number;
+}
+
+/** Room for the multipart envelope and small fields beside the files. */
+const ENVELOPE_BYTES = 1024 * 1024;
+const MAX_FIELDS = 20;
+const MAX_FIELD_BYTES = 64 * 1024;
+
+/**
+ * Streams a multipart/form-data body: files go straight to the staging directory, with limits on each file, on
+ * the number of files and fields and on the whole body (so an endless part is cut off). Any failure removes
+ * every staged file; the caller owns the files it gets back.
+ */
+export async function readMultipart(req: IncomingMessage, store: FileStore, limits: MultipartLimits): Promise<MultipartBody> {
+  const maxBody = limits.maxFileBytes + ENVELOPE_BYTES;
+  if (declaredLength(req as never) > maxBody) throw fileTooLarge(limits.maxFileBytes);
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({
+      headers: req.headers,
+      preservePath: true,
+      defParamCharset: 'utf8',
+      limits: {
+        fileSize: limits.maxFileBytes,
+        files: limits.maxFiles,
+        fields: MAX_FIELDS,
+        fieldSize: MAX_FIELD_BYTES,
+        parts: limits.maxFiles + MAX_FIELDS,
+        headerPairs: 20,
+      },
+    });
+  } catch (error) {
+    throw malformedBody(`Malformed multipart request: ${(error as Error).message}.`);
+  }
+
+  return new Promise((resolve, reject) => {
+    const fields = new Map<string, string>();
+    const files: IncomingFile[] = [];
+    const streams = new Set<Readable>();
+    const pending: Array<Promise<unknown>> = [];
+    let failure: unknown = null;
+    let received = 0;
+
+    const fail = (error: unknown) => {
+      if (failure) return;
+      failure = error;
+      req.unpipe(parser);
+      req.pause();
+      for (const stream of streams) stream.destroy(error as Error);
+      void Promise.allSettled(pending)
+        .then(() => discardAll(store, files))
+        .finally(() => reject(error));
+    };
+    const onData = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > maxBody) fail(fileTooLarge(limits.maxFileBytes));
+    };
+    const onClose = () => {
+      if (!req.complete) fail(malformedBody('The request body ended before it was complete.'));
+    };
+    req.on('data', onData);
+    req.on('close', onClose);
+
+    parser.on('file', (fieldName, stream, info) => {
+      if (failure) {
+        stream.resume();
+        return;
+      }
+      streams.add(stream);
+      const staged = receiveStream(store, stream, { fieldName, filename: info.filename ?? '' }, limits.maxFileBytes).then(
+        (file) => {
+          streams.delete(stream);
+          files.push(file);
+        },
+        (error: unknown) => {
+          streams.delete(stream);
+          fail(error);
+        },
+      );
+      pending.push(staged);
+    });
+    parser.on('field', (name, value, info) => {
+      if (info.valueTruncated || info.nameTruncated) fail(malformedBody(`The form field "${name.slice(0, 50)}" is longer than ${MAX_FIELD_BYTES} bytes.`));
+      else fields.set(name, value);
+    });
+    parser.on('filesLimit', () => fail(malformedBody(`Too many files: at most ${limits.maxFiles} per request.`)));
+    parser.on('fieldsLimit', () => fail(malformedBody(`Too many form fields: at most ${MAX_FIELDS}.`)));
+    parser.on('partsLimit', () => fail(malformedBody('Too many parts in the multipart body.')));
+    parser.on('error', (error: Error) => fail(malformedBody(`Malformed multipart body: ${error.message}.`)));
+    parser.on('close', () => {
+      void Promise.all(pending).then(() => {
+        req.off('data', onData);
+        req.off('close', onClose);
+        if (failure) void discardAll(store, files);
+        else resolve({ fields, files });
+      }, fail);
+    });
+    req.pipe(parser);
+  });
+}

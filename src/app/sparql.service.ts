@@ -1,0 +1,54 @@
+import { invalidQuery } from './app-errors';
+import type { AppGraphStore } from './app-graphs';
+
+const MAX_QUERY_LENGTH = 100_000;
+
+const RESULT_FORMATS = ['application/sparql-results+json', 'application/sparql-results+xml', 'text/csv', 'text/tab-separated-values'];
+const GRAPH_FORMATS = ['text/turtle', 'application/n-triples', 'application/rdf+xml', 'application/n-quads'];
+
+export interface SparqlAnswer {
+  contentType: string;
+  body: string;
+}
+
+/** Read-only SPARQL over the embedded store: SELECT/ASK answer in a results format, CONSTRUCT/DESCRIBE in an
+ * RDF syntax, each picked from Accept. Updates and SERVICE calls are refused by the query parser itself. */
+export class SparqlService {
+  constructor(private readonly graphs: AppGraphStore) {}
+
+  async query(sparql: unknown, accept: string | undefined): Promise<SparqlAnswer> {
+    if (typeof sparql !== 'string' || sparql.trim() === '') throw invalidQuery('Send a SPARQL query in "query" (GET or form POST) or as an application/sparql-query body.');
+    if (sparql.length > MAX_QUERY_LENGTH) throw invalidQuery(`The query is longer than ${MAX_QUERY_LENGTH} characters.`);
+    const graphForm = /^\s*(CONSTRUCT|DESCRIBE)\b/i.test(withoutPrologue(sparql));
+    const contentType = negotiate(accept, graphForm ? GRAPH_FORMATS : RESULT_FORMATS);
+    try {
+      return { contentType, body: await this.graphs.query(sparql, contentType) };
+    } catch (error) {
+      throw invalidQuery(`The query was refused: ${String((error as Error).message ?? error)}`);
+    }
+  }
+}
+
+/** The query text after its PREFIX/BASE declarations and comments. */
+function withoutPrologue(sparql: string): string {
+  return sparql.replace(/^(?:\s+|#[^\n]*\n?|PREFIX\s+[^:\s]*:\s*<[^>]*>|BASE\s*<[^>]*>)*/i, '');
+}
+
+function negotiate(accept: string | undefined, offered: string[]): string {
+  if (!accept) return offered[0]!;
+  const wanted = accept
+    .split(',')
+    .map((part) => {
+      const [type, ...params] = part.trim().toLowerCase().split(';');
+      const q = params.map((p) => /^\s*q=([\d.]+)/.exec(p)?.[1]).find(Boolean);
+      return { type: type!.trim(), q: q === undefined ? 1 : Number(q) };
+    })
+    .filter((w) => w.q > 0)
+    .sort((a, b) => b.q - a.q);
+  for (const { type } of wanted) {
+    if (type === '*/*' || type === 'application/*') return offered[0]!;
+    if (type === 'application/json' && offered === RESULT_FORMATS) return offered[0]!;
+    if (offered.includes(type)) return type;
+  }
+  return offered[0]!;
+}

@@ -1,0 +1,125 @@
+import type { DataSource } from 'typeorm';
+import type { Logger } from '../lib/logger';
+import type { TriplestoreClient } from '../rdf/triplestore';
+import type { SchemaCache } from '../xml/schema';
+import { fileRequired, filesRequired, invalidFilename, invalidFileType, parsingError } from './app-errors';
+import { saveGraph } from './app-graphs';
+import type { FileStore, StoredFile } from './file-store';
+import { checkRdfFilename, checkSchemaFilename, isZipFilename, RDF_EXTENSIONS, schemaGraphUri, storedZipName } from './filenames';
+import { discardAll, readIncoming, type IncomingFile } from './incoming-file';
+import { parseRdf, RdfParseError, toNTriples, type RdfFormat } from './rdf-parse';
+import { inspectZip } from './zip-inspector';
+
+export type TriplestoreStatus = 'synced' | 'disabled' | 'failed';
+
+export interface SchemaUploadResult {
+  stored_files: StoredFile[];
+  errors: Array<{ filename: string; error: string }>;
+}
+
+export interface RdfUploadResult extends StoredFile {
+  triplestore_status: TriplestoreStatus;
+  graph_uri: string;
+}
+
+const RDF_FORMAT: Record<string, RdfFormat> = { '.ttl': 'text/turtle', '.rdf': 'application/rdf+xml' };
+
+/** The three upload endpoints. Each takes staged files and always removes what it does not store. */
+export class UploadsService {
+  constructor(
+    private readonly db: DataSource,
+    private readonly files: FileStore,
+    private readonly schemas: SchemaCache,
+    private readonly triplestore: TriplestoreClient | null,
+    private readonly logger: Logger,
+  ) {}
+
+  /** upload/zip: a `.zip` whose every entry passes the integrity and expansion checks, stored under zip/. */
+  async uploadZip(file: IncomingFile | undefined): Promise<StoredFile> {
+    if (!file) throw fileRequired();
+    try {
+      if (!isZipFilename(file.filename)) throw invalidFileType(file.filename, ['.zip']);
+      await inspectZip(file.tempPath);
+      return await this.files.commit(file.tempPath, 'zip', storedZipName(file.filename));
+    } finally {
+      await this.files.discard(file.tempPath);
+    }
+  }
+
+  /** upload/schema: per file, a bad extension or name goes into `errors` and the rest are stored under dmlib/;
+   * a replaced schema leaves the compiled-schema cache. */
+  async uploadSchemas(incoming: IncomingFile[]): Promise<SchemaUploadResult> {
+    if (incoming.length === 0) throw filesRequired();
+    const result: SchemaUploadResult = { stored_files: [], errors: [] };
+    try {
+      for (const file of incoming) {
+        const check = checkSchemaFilename(file.filename);
+        if (!check.ok) {
+          result.errors.push({ filename: file.filename, error: check.error });
+          continue;
+        }
+        const stored = await this.files.commit(file.tempPath, 'dmlib', file.filename);
+        this.schemas.invalidate(file.filename);
+        result.stored_files = [...result.stored_files.filter((s) => s.filename !== stored.filename), stored];
+      }
+      return result;
+    } finally {
+      await discardAll(this.files, incoming);
+    }
+  }
+
+  /** upload/rdf: parsed first, stored under dmlib/, then the model's schema graph (every stored RDF file of that
+   * ct_id together) is kept in Postgres and, when a triplestore is configured, written to it. */
+  async uploadRdf(file: IncomingFile | undefined): Promise<RdfUploadResult> {
+    if (!file) throw fileRequired();
+    try {
+      const check = checkRdfFilename(file.filename);
+      if (!check.ok && check.reason === 'extension') throw invalidFileType(file.filename, [...RDF_EXTENSIONS]);
+      if (!check.ok) throw invalidFilename(file.filename);
+      const quads = this.parse(file.filename, await readIncoming(file));
+      const stored = await this.files.commit(file.tempPath, 'dmlib', file.filename);
+      const graphUri = schemaGraphUri(check.ctId);
+      const { ntriples, count } = toNTriples([quads, ...(await this.siblings(check.ctId, file.filename))]);
+      await saveGraph(this.db, { graphUri, source: 'schema', ntriples, tripleCount: count });
+      return { ...stored, graph_uri: graphUri, triplestore_status: await this.push(graphUri, ntriples) };
+    } finally {
+      await this.files.discard(file.tempPath);
+    }
+  }
+
+  private parse(filename: string, bytes: Uint8Array) {
+    try {
+      return parseRdf(bytes, RDF_FORMAT[filename.slice(filename.lastIndexOf('.'))]!);
+    } catch (error) {
+      if (error instanceof RdfParseError) throw parsingError(filename, error.message);
+      throw error;
+    }
+  }
+
+  /** The other stored RDF files of the model (`.ttl`, `.rdf`, `_shacl.ttl`), which share its schema graph. */
+  private async siblings(ctId: string, except: string) {
+    const names = [`dm-${ctId}.ttl`, `dm-${ctId}.rdf`, `dm-${ctId}_shacl.ttl`].filter((n) => n !== except);
+    const documents = [];
+    for (const name of names) {
+      const text = await this.files.readText('dmlib', name);
+      if (text === null) continue;
+      try {
+        documents.push(parseRdf(Buffer.from(text), RDF_FORMAT[name.slice(name.lastIndexOf('.'))]!));
+      } catch (error) {
+        this.logger.warn({ err: error, file: name }, 'stored RDF file no longer parses; left out of the schema graph');
+      }
+    }
+    return documents;
+  }
+
+  private async push(graphUri: string, ntriples: string): Promise<TriplestoreStatus> {
+    if (!this.triplestore) return 'disabled';
+    try {
+      await this.triplestore.replaceGraph(graphUri, ntriples, 'text/turtle');
+      return 'synced';
+    } catch (error) {
+      this.logger.warn({ err: error, graphUri }, 'triplestore upload failed; the file is kept');
+      return 'failed';
+    }
+  }
+}

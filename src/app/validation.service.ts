@@ -1,0 +1,187 @@
+import { createId } from '@paralleldrive/cuid2';
+import { DataFactory, Writer } from 'n3';
+import type { DataSource } from 'typeorm';
+import { transactionDb } from '../db/pg-boss-adapter';
+import { one } from '../db/sql';
+import type { JobQueue } from '../jobs/queue';
+import { PG, pgCode } from '../lib/errors';
+import { validateWithCorrection } from '../xml/ev';
+import { instanceToJson } from '../xml/instance-json';
+import { extractInstanceRdf } from '../xml/instance-rdf';
+import { decodeXmlBytes, inspectInstance } from '../xml/instance';
+import { SchemaCache, SchemaCompileError, type CompiledSchema, type SchemaResolver } from '../xml/schema';
+import { errorsByLine, XmlParseError, XmlValidationError } from '../xml/xml-errors';
+import { invalidInstanceId, invalidParameter, invalidXml, schemaNotFound, validationFailed, xmlRequired } from './app-errors';
+import { saveGraph } from './app-graphs';
+import type { AppCaller } from './app-keys.service';
+import type { FileStore } from './file-store';
+import { CT_ID_PATTERN } from './filenames';
+import type { RdfSyncStatus, ValidationStatus } from '../entities/app-instance.entity';
+
+/** The contract's validation result. */
+export interface ValidationResult {
+  instance_id: string;
+  dm_ct_id: string;
+  dm_label: string;
+  validation_status: ValidationStatus;
+  storage_type: 'generic';
+  auto_corrected_fields: string[];
+  validation_errors: Record<string, string> | null;
+  rdf_sync_status: RdfSyncStatus;
+}
+
+export interface ValidateInput {
+  /** Uploaded bytes (decoded strictly by the XML declaration or BOM) or the JSON body's text. */
+  xml: string | Uint8Array;
+  generateInstanceId: boolean;
+  syncTriplestore: boolean;
+  caller: AppCaller;
+}
+
+/** An instance's own id, when it is kept (`generate_instance_id=false`): it names a graph and a URL segment. */
+const OWN_INSTANCE_ID = /^[A-Za-z0-9][A-Za-z0-9._~-]{0,199}$/;
+
+/**
+ * validate/xml: parse safely, find the stored XSD of the root's data model, compile it once (cached by content),
+ * validate with EV correction, then store the instance, its JSON rendering and its triples, and queue the
+ * triplestore sync, all in one transaction. Nothing is stored unless the instance is valid.
+ */
+export class ValidationService {
+  constructor(
+    private readonly db: DataSource,
+    private readonly queue: JobQueue,
+    private readonly files: FileStore,
+    private readonly schemas: SchemaCache,
+    private readonly resolver: SchemaResolver,
+    private readonly triplestoreConfigured: boolean,
+  ) {}
+
+  async validate(input: ValidateInput): Promise<ValidationResult> {
+    const xml = decode(input.xml);
+    const dmCtId = rootModel(xml);
+    const xsdName = `dm-${dmCtId}.xsd`;
+    const xsd = CT_ID_PATTERN.test(dmCtId) ? await this.files.readText('dmlib', xsdName) : null;
+    if (xsd === null) throw schemaNotFound(dmCtId);
+    const schema = await this.compile(xsdName, xsd);
+    const outcome = correct(xml, schema);
+
+    const json = instanceToJson(outcome.correctedXml) as { metadata?: Record<string, string> };
+    const corrected = outcome.corrections.length > 0;
+    const instanceId = input.generateInstanceId ? `${corrected ? 'i-ev-' : 'i-'}${createId()}` : ownInstanceId(json);
+    const rdf = extractInstanceRdf({ xml: outcome.correctedXml, instanceId, dmCtId, modelXsd: xsd });
+    const ntriples = new Writer({ format: 'N-Triples' }).quadsToString(rdf.quads.map((q) => DataFactory.quad(q.subject, q.predicate, q.object)));
+    const syncStatus: RdfSyncStatus = input.syncTriplestore && this.triplestoreConfigured ? 'pending' : 'disabled';
+    const result: ValidationResult = {
+      instance_id: instanceId,
+      dm_ct_id: dmCtId,
+      dm_label: json.metadata?.dm_label ?? '',
+      validation_status: outcome.status,
+      storage_type: 'generic',
+      auto_corrected_fields: [...new Set(outcome.corrections.map((c) => `line-${c.line}`))],
+      validation_errors: errorsByLine(outcome.remainingErrors),
+      rdf_sync_status: syncStatus,
+    };
+
+    try {
+      await this.db.transaction(async (manager) => {
+        await saveGraph(manager, { graphUri: rdf.graphUri, source: 'instance', ntriples, tripleCount: rdf.quads.length });
+        await one(
+          manager,
+          `INSERT INTO app_instances (instance_id, dm_ct_id, dm_label, validation_status, storage_type, original_xml, corrected_xml,
+             validation_errors, auto_corrected_fields, corrections, json_rendering, graph_uri, rdf_sync_status, api_key_id)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+          [
+            instanceId,
+            dmCtId,
+            result.dm_label,
+            result.validation_status,
+            result.storage_type,
+            xml,
+            outcome.correctedXml,
+            result.validation_errors === null ? null : JSON.stringify(result.validation_errors),
+            JSON.stringify(result.auto_corrected_fields),
+            JSON.stringify(outcome.corrections),
+            JSON.stringify(json),
+            rdf.graphUri,
+            syncStatus,
+            input.caller.keyId,
+          ],
+        );
+        if (syncStatus === 'pending') await this.queue.send('rdf_sync', { instanceId }, transactionDb(manager));
+      });
+    } catch (error) {
+      if (pgCode(error) === PG.uniqueViolation) throw invalidInstanceId(`instance_id ${instanceId} is already taken.`, instanceId);
+      throw error;
+    }
+    return result;
+  }
+
+  /** The JSON body's (or form field's) `xml_content`: absent or empty is XML_REQUIRED. */
+  requireXmlContent(value: unknown): string {
+    if (value === undefined || value === null || value === '') throw xmlRequired();
+    if (typeof value !== 'string') throw invalidParameter('xml_content', 'xml_content must be a string holding the XML document.');
+    return value;
+  }
+
+  private async compile(name: string, content: string): Promise<CompiledSchema> {
+    try {
+      return await this.schemas.get({ name, content }, this.resolver);
+    } catch (error) {
+      if (!(error instanceof SchemaCompileError)) throw error;
+      throw validationFailed(`The schema ${name} does not compile: ${error.problems.map((p) => p.message).join('; ')}`, {
+        schema: name,
+        errors: error.problems.map((p) => ({ line: p.line, message: p.message, file: p.file })),
+      });
+    }
+  }
+}
+
+function decode(xml: string | Uint8Array): string {
+  if (typeof xml === 'string') return xml;
+  try {
+    return decodeXmlBytes(xml);
+  } catch (error) {
+    if (error instanceof XmlParseError) throw invalidXml(error.message, null);
+    throw error;
+  }
+}
+
+/** The ct_id of the `dm-{ct_id}` root in the SDC4 namespace, or INVALID_XML. */
+function rootModel(xml: string): string {
+  let inspection;
+  try {
+    inspection = inspectInstance(xml);
+  } catch (error) {
+    if (error instanceof XmlParseError) throw invalidXml(`The XML cannot be parsed: ${error.message}`, error.rootTag, { line: error.line });
+    throw error;
+  }
+  if (inspection.dmCtId === null) {
+    throw invalidXml(
+      `Invalid root element <${inspection.rootTag}>: expected dm-{ct_id} in the SDC4 namespace https://semanticdatacharter.com/ns/sdc4/.`,
+      inspection.rootTag,
+      { namespace: inspection.namespace },
+    );
+  }
+  return inspection.dmCtId;
+}
+
+function correct(xml: string, schema: CompiledSchema): ReturnType<typeof validateWithCorrection> {
+  try {
+    return validateWithCorrection(xml, schema);
+  } catch (error) {
+    if (error instanceof XmlValidationError) {
+      throw validationFailed(`XML failed validation against the schema: ${error.errors.length} error(s).`, { errors: error.errors });
+    }
+    if (error instanceof XmlParseError) throw invalidXml(`The XML cannot be parsed: ${error.message}`, error.rootTag, { line: error.line });
+    throw error;
+  }
+}
+
+function ownInstanceId(json: { metadata?: Record<string, string> }): string {
+  const own = json.metadata?.instance_id?.trim();
+  if (!own) throw invalidInstanceId('generate_instance_id is false but the XML has no instance_id.', null);
+  if (!OWN_INSTANCE_ID.test(own)) {
+    throw invalidInstanceId('The XML\'s instance_id must be 1-200 characters of letters, digits, ".", "_", "~" and "-", starting with a letter or digit.', own.slice(0, 200));
+  }
+  return own;
+}

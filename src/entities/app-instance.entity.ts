@@ -1,0 +1,66 @@
+import { Column, Entity } from 'typeorm';
+import { bigintNumber } from './transformers';
+
+export type ValidationStatus = 'valid' | 'valid_with_ev';
+export type RdfSyncStatus = 'disabled' | 'pending' | 'synced' | 'failed';
+
+/** A validated XML instance with its corrections, JSON rendering and the graph of its triples. */
+@Entity('app_instances')
+export class AppInstance {
+  @Column('bigint', { primary: true, generated: 'increment', transformer: bigintNumber })
+  id!: number;
+
+  @Column('text', { name: 'instance_id' })
+  instanceId!: string;
+
+  @Column('text', { name: 'dm_ct_id' })
+  dmCtId!: string;
+
+  @Column('text', { name: 'dm_label' })
+  dmLabel!: string;
+
+  @Column('text', { name: 'validation_status' })
+  validationStatus!: ValidationStatus;
+
+  @Column('text', { name: 'storage_type' })
+  storageType!: string;
+
+  @Column('text', { name: 'original_xml' })
+  originalXml!: string;
+
+  @Column('text', { name: 'corrected_xml' })
+  correctedXml!: string;
+
+  @Column('jsonb', { name: 'validation_errors', nullable: true })
+  validationErrors!: Record<string, string> | null;
+
+  @Column('jsonb', { name: 'auto_corrected_fields' })
+  autoCorrectedFields!: string[];
+
+  @Column('jsonb')
+  corrections!: Array<Record<string, unknown>>;
+
+  @Column('jsonb', { name: 'json_rendering' })
+  jsonRendering!: unknown;
+
+  @Column('text', { name: 'graph_uri' })
+  graphUri!: string;
+
+  @Column('text', { name: 'rdf_sync_status' })
+  rdfSyncStatus!: RdfSyncStatus;
+
+  @Column('integer', { name: 'rdf_sync_attempts' })
+  rdfSyncAttempts!: number;
+
+  @Column('text', { name: 'rdf_sync_error', nullable: true })
+  rdfSyncError!: string | null;
+
+  @Column('timestamptz', { name: 'rdf_synced_at', nullable: true })
+  rdfSyncedAt!: Date | null;
+
+  @Column('bigint', { name: 'api_key_id', nullable: true, transformer: bigintNumber })
+  apiKeyId!: number | null;
+
+  @Column('timestamptz', { name: 'created_at' })
+  createdAt!: Date;
+}
