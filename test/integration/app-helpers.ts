@@ -51,6 +51,6 @@ export async function startAppUnderTest(overrides: Partial<Settings> = {}, optio
 export function form(files: Array<{ field: string; name: string; content: string | Uint8Array; type?: string }>, fields: Record<string, string> = {}): FormData {
   const data = new FormData();
   for (const [name, value] of Object.entries(fields)) data.append(name, value);
-  for (const file of files) data.append(file.field, new Blob([file.content], { type: file.type ?? 'application/octet-stream' }), file.name);
+  for (const file of files) data.append(file.field, new Blob([file.content as BlobPart], { type: file.type ?? 'application/octet-stream' }), file.name);
   return data;
 }
