@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { Command } from 'commander';
+import { registerAppKeyCommands } from './app/app-key.commands';
 import { registerCatalogCommands } from './cli/catalog.cli';
 import { output, withServices } from './cli-support';
 import { loadSettings } from './config';
@@ -61,6 +62,7 @@ export function buildCli(): Command {
     });
 
   registerCatalogCommands(program);
+  registerAppKeyCommands(program);
 
   return program;
 }
