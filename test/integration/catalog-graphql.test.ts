@@ -1,0 +1,105 @@
+import path from 'node:path';
+import { issueKey, signedIn } from '../support/factories';
+import { HttpClient } from '../support/http';
+import { startTestApp, type TestApp } from '../support/app';
+
+const STATE_POPULATION = path.resolve(__dirname, '../../../shared/fixtures/sdc4/packages/StatePopulation');
+const DM = 'its7j6bvrb9n2fxdcxmoemod';
+
+let app: TestApp;
+let client: HttpClient;
+beforeAll(async () => {
+  app = await startTestApp();
+  await app.services.packages.importPackage(STATE_POPULATION);
+  client = (await signedIn(app.url, app.services)).client;
+});
+afterAll(() => app.close());
+
+describe('GraphQL catalog queries', () => {
+  it('list components with the same filters and fields as REST', async () => {
+    const res = await client.graphql(
+      `query ($type: String, $page: Int) {
+        catalogComponents(type: $type, project: "library", page: $page, pageSize: 1) {
+          count page pageSize results { ctId label componentType projectName reuseRef status successor units }
+        }
+      }`,
+      { type: 'XdCount', page: 2 },
+    );
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.catalogComponents).toEqual({
+      count: 2,
+      page: 2,
+      pageSize: 1,
+      results: [
+        {
+          ctId: 'w30d6kzcdcfnjxvk94w58nfw',
+          label: 'Total Population',
+          componentType: 'XdCount',
+          projectName: 'library',
+          reuseRef: '@library:Total Population',
+          status: 'published',
+          successor: null,
+          units: null,
+        },
+      ],
+    });
+  });
+
+  it('reject a bad filter with the REST error code', async () => {
+    const res = await client.graphql('{ catalogComponents(type: "XdNothing") { count } }');
+    expect(res.body.errors[0].extensions).toMatchObject({ code: 'invalid_request', details: { type: [expect.any(String)] } });
+  });
+
+  it('list and show models with the tree as nested nodes and as JSON', async () => {
+    const list = await client.graphql('{ catalogModels(search: "StatePop") { ctId identifier title projectName about } }');
+    expect(list.body.data.catalogModels).toEqual([
+      { ctId: DM, identifier: `dm-${DM}`, title: 'StatePopulation', projectName: 'library', about: `${app.services.settings.publicBaseUrl}/api/v1/catalog/dm/${DM}/` },
+    ]);
+    const detail = await client.graphql(
+      `query ($ctId: String!) {
+        catalogModel(ctId: $ctId) {
+          ctId published generated packageUrl artifacts { xsd skeleton }
+          root { type ctId label children { type ctId label } }
+          tree
+        }
+      }`,
+      { ctId: DM },
+    );
+    expect(detail.body.errors).toBeUndefined();
+    const model = detail.body.data.catalogModel;
+    expect(model).toMatchObject({ ctId: DM, published: true, generated: false, packageUrl: null });
+    expect(model.artifacts.xsd).toBe(`${app.services.settings.publicBaseUrl}/api/v1/catalog/dm/${DM}/xsd/`);
+    expect(model.root).toMatchObject({ type: 'Cluster', label: 'StatePopulation Data Cluster' });
+    expect(model.root.children.map((c: { type: string; label: string }) => `${c.type} ${c.label}`)).toEqual([
+      'XdString State',
+      'XdCount Adult Population',
+      'XdCount Total Population',
+      'XdQuantity Adult Population Percentage',
+    ]);
+    expect((await client.get(`/api/v1/catalog/dm/${DM}/`)).body.components[0]).toEqual(model.tree);
+  });
+
+  it("hide another user's draft model as not found", async () => {
+    const owner = await signedIn(app.url, app.services);
+    const dm = await app.services.db.transaction(async (m) => {
+      const c = await app.services.catalog.createComponent(m, { label: 'Private', dataType: 'XdString', status: 'draft', ownerId: owner.user.id });
+      const root = await app.services.catalog.createCluster(m, { label: 'Private root', status: 'draft', ownerId: owner.user.id, children: [{ componentId: c.id }] });
+      return (await app.services.catalog.createDataModel(m, { title: 'Private model', rootClusterId: root.id, published: false, ownerId: owner.user.id })).ctId;
+    });
+    const query = `query ($ctId: String!) { catalogModel(ctId: $ctId) { title } }`;
+    expect((await owner.client.graphql(query, { ctId: dm })).body.data.catalogModel.title).toBe('Private model');
+    const hidden = await client.graphql(query, { ctId: dm });
+    expect(hidden.body.errors[0].extensions.code).toBe('not_found');
+    expect((await client.graphql('{ catalogIndex { components } }')).body.data.catalogIndex.components).toBe(4);
+    expect((await owner.client.graphql('{ catalogIndex { components } }')).body.data.catalogIndex.components).toBe(5);
+  });
+
+  it('answer a read-only key, and refuse an anonymous caller', async () => {
+    const key = await issueKey(client, { scopes: ['read'] });
+    const viaKey = await client.withToken(key.key).graphql('{ catalogIndex { dataTypes projects { name isLibrary components clusters dataModels } } }');
+    expect(viaKey.body.data.catalogIndex.projects[0]).toEqual({ name: 'library', isLibrary: true, components: 4, clusters: 1, dataModels: 1 });
+    expect(viaKey.body.data.catalogIndex.dataTypes).toContain('XdTemporal');
+    const anonymous = await new HttpClient(app.url).graphql('{ catalogClusters { count } }');
+    expect(anonymous.body.errors[0].extensions.code).toBe('not_authenticated');
+  });
+});
