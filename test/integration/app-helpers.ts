@@ -54,3 +54,20 @@ export function form(files: Array<{ field: string; name: string; content: string
   for (const file of files) data.append(file.field, new Blob([file.content as BlobPart], { type: file.type ?? 'application/octet-stream' }), file.name);
   return data;
 }
+
+/** A ZIP built with yazl (names as given: the hostile tests use names yazl would refuse, patched in afterwards). */
+export async function makeZip(entries: Array<{ name: string; content: string | Buffer; compress?: boolean }>): Promise<Buffer> {
+  const { ZipFile } = await import('yazl');
+  const zip = new ZipFile();
+  for (const entry of entries) zip.addBuffer(Buffer.from(entry.content), entry.name, { compress: entry.compress ?? true });
+  zip.end();
+  const chunks: Buffer[] = [];
+  for await (const chunk of zip.outputStream as AsyncIterable<Buffer>) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
+/** Files left in a storage area (and in the staging directory, which must end empty). */
+export async function storedNames(storageDir: string, area: 'zip' | 'dmlib' | '.incoming'): Promise<string[]> {
+  const { readdir } = await import('node:fs/promises');
+  return (await readdir(path.join(storageDir, area)).catch(() => [] as string[])).sort();
+}
