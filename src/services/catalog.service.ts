@@ -1,8 +1,10 @@
 import { createId } from '@paralleldrive/cuid2';
-import type { DataSource, EntityManager } from 'typeorm';
+import { In, type DataSource, type EntityManager } from 'typeorm';
 import { one, rows } from '../db/sql';
 import { DATA_TYPES, isDataType, type ClusterNode, type DataModelDocument, type DataType, type TreeNode } from '../domain/model-tree';
-import type { CatalogStatus } from '../entities/component.entity';
+import { Cluster } from '../entities/cluster.entity';
+import { Component, type CatalogStatus } from '../entities/component.entity';
+import { DataModel } from '../entities/data-model.entity';
 import { badRequest, conflict, DomainError, notFound } from '../lib/errors';
 import type { Clock } from './clock';
 
@@ -219,40 +221,28 @@ export class CatalogService {
   }
 
   /** One query for many reuse references. */
-  async findComponentsByCtIds(ctIds: string[], manager: EntityManager | DataSource = this.db): Promise<Map<string, ComponentRef>> {
-    const found = await rows<any>(
-      manager,
-      `SELECT ct_id, label, data_type, status, successor_ct_id, owner_id, description, units
-         FROM components WHERE ct_id = ANY($1::text[])`,
-      [[...new Set(ctIds)]],
-    );
+  async findComponentsByCtIds(ctIds: string[], manager: EntityManager = this.db.manager): Promise<Map<string, ComponentRef>> {
+    const found = await manager.findBy(Component, { ctId: In([...new Set(ctIds)]) });
     return new Map(
-      found.map((r) => [
-        r.ct_id,
+      found.map((c) => [
+        c.ctId,
         {
-          ctId: r.ct_id,
-          label: r.label,
-          dataType: r.data_type,
-          status: r.status,
-          successorCtId: r.successor_ct_id,
-          ownerId: r.owner_id === null ? null : Number(r.owner_id),
-          description: r.description,
-          units: r.units,
+          ctId: c.ctId,
+          label: c.label,
+          dataType: c.dataType as DataType,
+          status: c.status,
+          successorCtId: c.successorCtId,
+          ownerId: c.ownerId,
+          description: c.description,
+          units: c.units,
         },
       ]),
     );
   }
 
-  async findClustersByCtIds(ctIds: string[], manager: EntityManager | DataSource = this.db): Promise<Map<string, ClusterRef>> {
-    const found = await rows<any>(manager, 'SELECT ct_id, label, status, successor_ct_id, owner_id FROM clusters WHERE ct_id = ANY($1::text[])', [
-      [...new Set(ctIds)],
-    ]);
-    return new Map(
-      found.map((r) => [
-        r.ct_id,
-        { ctId: r.ct_id, label: r.label, status: r.status, successorCtId: r.successor_ct_id, ownerId: r.owner_id === null ? null : Number(r.owner_id) },
-      ]),
-    );
+  async findClustersByCtIds(ctIds: string[], manager: EntityManager = this.db.manager): Promise<Map<string, ClusterRef>> {
+    const found = await manager.findBy(Cluster, { ctId: In([...new Set(ctIds)]) });
+    return new Map(found.map((c) => [c.ctId, { ctId: c.ctId, label: c.label, status: c.status, successorCtId: c.successorCtId, ownerId: c.ownerId }]));
   }
 
   async createComponent(manager: EntityManager, input: NewComponent): Promise<Minted> {
@@ -506,13 +496,10 @@ export class CatalogService {
     return this.loadModelDocument(dmCtId);
   }
 
-  async requireVisibleModel(dmCtId: string, viewer: Viewer): Promise<{ id: number; published: boolean; generated: boolean; packagePath: string | null; ownerId: number | null }> {
-    const row = await one<any>(this.db, 'SELECT id, published, generated, package_path, owner_id FROM data_models WHERE ct_id = $1 AND (published OR owner_id = $2)', [
-      dmCtId,
-      viewer.userId,
-    ]);
-    if (!row) throw notFound('Data model');
-    return { id: Number(row.id), published: row.published, generated: row.generated, packagePath: row.package_path, ownerId: row.owner_id === null ? null : Number(row.owner_id) };
+  async requireVisibleModel(dmCtId: string, viewer: Viewer): Promise<DataModel> {
+    const model = await this.db.manager.findOne(DataModel, { where: [{ ctId: dmCtId, published: true }, { ctId: dmCtId, ownerId: viewer.userId }] });
+    if (!model) throw notFound('Data model');
+    return model;
   }
 
   /** Newest first, at most MAX_MODELS_LISTED; `search` matches title, description or the ct_id. */
@@ -642,10 +629,9 @@ export class CatalogService {
         await this.publishModelTree(manager, ctId);
         return { kind, ctId, status: 'published', successorCtId: null };
       }
-      const table = kind === 'component' ? 'components' : 'clusters';
-      const entry = await one<any>(manager, `SELECT id, status FROM ${table} WHERE ct_id = $1 FOR UPDATE`, [ctId]);
+      const entry = await this.lockEntry(manager, kind, ctId);
       if (entry.status === 'retired') throw conflict('retired', `${ctId} is retired; retired entries are not published again.`, { ct_id: ctId });
-      if (kind === 'cluster') await this.publishClusterTree(manager, Number(entry.id));
+      if (kind === 'cluster') await this.publishClusterTree(manager, entry.id);
       else await rows(manager, `UPDATE components SET status = 'published', updated_at = $2 WHERE id = $1 AND status = 'draft'`, [entry.id, this.clock.now()]);
       return { kind, ctId, status: 'published', successorCtId: null };
     });
@@ -657,7 +643,7 @@ export class CatalogService {
       const kind = await this.kindOf(manager, ctId);
       if (kind === 'data_model') throw badRequest('Data models are not retired; retire its components or clusters.');
       const table = kind === 'component' ? 'components' : 'clusters';
-      const entry = await one<any>(manager, `SELECT id, status FROM ${table} WHERE ct_id = $1 FOR UPDATE`, [ctId]);
+      const entry = await this.lockEntry(manager, kind, ctId);
       if (entry.status === 'draft') throw conflict('not_published', `${ctId} is a draft; only published entries are retired.`, { ct_id: ctId });
       if (successorCtId !== null) {
         if (successorCtId === ctId) throw invalid('successor', 'An entry cannot succeed itself.');
@@ -670,6 +656,10 @@ export class CatalogService {
       await rows(manager, `UPDATE ${table} SET status = 'retired', successor_ct_id = $2, updated_at = $3 WHERE id = $1`, [entry.id, successorCtId, this.clock.now()]);
       return { kind, ctId, status: 'retired', successorCtId };
     });
+  }
+
+  private async lockEntry(manager: EntityManager, kind: 'component' | 'cluster', ctId: string): Promise<Component | Cluster> {
+    return manager.findOneOrFail(kind === 'component' ? Component : Cluster, { where: { ctId }, lock: { mode: 'pessimistic_write' } });
   }
 
   private async kindOf(manager: EntityManager, ctId: string): Promise<CatalogKind> {

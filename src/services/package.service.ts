@@ -1,7 +1,7 @@
 import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DataSource, EntityManager } from 'typeorm';
-import { one, rows } from '../db/sql';
+import { DataModel } from '../entities/data-model.entity';
 import { conflict, DomainError, forbidden, notFound } from '../lib/errors';
 import type { AppProfile } from '../packages/app-compose';
 import { generateAppPackage } from '../packages/app-package';
@@ -82,30 +82,28 @@ export class PackageService {
     return `${modelUrl(this.settings.publicBaseUrl, dmCtId, 'app')}?profile=${profile}`;
   }
 
-  /** Builds and stores the package of a published model once; later calls return the stored one. The row lock
-   * makes concurrent calls wait for the first instead of building twice. */
+  /** Builds and stores the package of a published model once; later calls return the stored one. */
   async generatePackage(dmCtId: string, manager?: EntityManager): Promise<{ packageUrl: string; path: string }> {
     if (!manager) return this.db.transaction((m) => this.generatePackage(dmCtId, m));
-    const model = await one<any>(manager, 'SELECT id, published, generated, package_path FROM data_models WHERE ct_id = $1 FOR UPDATE', [dmCtId]);
-    if (!model) throw notFound('Data model');
+    const model = await this.lockModel(manager, dmCtId);
     if (!model.published) throw conflict('not_published', 'A package is generated for a published model only: publish it first.', { dm_ct_id: dmCtId });
-    if (model.generated && model.package_path) {
-      const stored = path.join(this.settings.storageDir, model.package_path);
+    if (model.generated && model.packagePath) {
+      const stored = path.join(this.settings.storageDir, model.packagePath);
       if (await exists(stored)) return { packageUrl: this.packageUrl(dmCtId), path: stored };
     }
     const relative = path.join('packages', packageFileName(dmCtId));
     const file = path.join(this.settings.storageDir, relative);
     const zip = await zipFiles(generateModelFiles(await this.catalog.loadModelDocument(dmCtId, manager)));
     await writeAtomically(file, zip);
-    await rows(manager, 'UPDATE data_models SET generated = true, package_path = $2, updated_at = $3 WHERE id = $1', [model.id, relative, this.clock.now()]);
+    await manager.update(DataModel, model.id, { generated: true, packagePath: relative, updatedAt: this.clock.now() });
     return { packageUrl: this.packageUrl(dmCtId), path: file };
   }
 
   /** The package URL when the package is stored, else null. */
   async isGenerated(dmCtId: string): Promise<string | null> {
-    const model = await one<any>(this.db, 'SELECT generated, package_path FROM data_models WHERE ct_id = $1', [dmCtId]);
-    if (!model?.generated || !model.package_path) return null;
-    return (await exists(path.join(this.settings.storageDir, model.package_path))) ? this.packageUrl(dmCtId) : null;
+    const model = await this.db.manager.findOneBy(DataModel, { ctId: dmCtId });
+    if (!model?.generated || !model.packagePath) return null;
+    return (await exists(path.join(this.settings.storageDir, model.packagePath))) ? this.packageUrl(dmCtId) : null;
   }
 
   /** One artefact of a model the viewer may see, generated from its tree. */
@@ -134,8 +132,7 @@ export class PackageService {
   async generateApp(dmCtId: string, profile: AppProfile): Promise<{ appName: string; appUrl: string; path: string }> {
     if (!isAppProfile(profile)) throw new DomainError(400, 'invalid_request', 'profile must be os or enterprise.', { details: { profile: ['os or enterprise'] } });
     return this.db.transaction(async (manager) => {
-      const model = await one<any>(manager, 'SELECT id, title, published FROM data_models WHERE ct_id = $1 FOR UPDATE', [dmCtId]);
-      if (!model) throw notFound('Data model');
+      const model = await this.lockModel(manager, dmCtId);
       if (!model.published) throw conflict('not_published', 'An application is generated for a published model only: publish it first.', { dm_ct_id: dmCtId });
       const relative = path.join('apps', appFileName(dmCtId, profile));
       const file = path.join(this.settings.storageDir, relative);
@@ -143,7 +140,7 @@ export class PackageService {
         const document = await this.catalog.loadModelDocument(dmCtId, manager);
         await writeAtomically(file, await generateAppPackage({ appName: model.title, profile, models: [{ model: document, files: generateModelFiles(document) }] }));
       }
-      await rows(manager, 'UPDATE data_models SET app_path = $2, updated_at = $3 WHERE id = $1 AND app_path IS DISTINCT FROM $2', [model.id, relative, this.clock.now()]);
+      if (model.appPath !== relative) await manager.update(DataModel, model.id, { appPath: relative, updatedAt: this.clock.now() });
       return { appName: model.title, appUrl: this.appUrl(dmCtId, profile), path: file };
     });
   }
@@ -158,6 +155,13 @@ export class PackageService {
       throw new DomainError(404, 'not_generated', `The ${profile} application of this model has not been generated yet.`, { dm_ct_id: dmCtId, profile });
     }
     return { fileName: appFileName(dmCtId, profile), path: file, content: await readFile(file) };
+  }
+
+  /** The row lock makes concurrent generations of one model wait for each other. */
+  private async lockModel(manager: EntityManager, dmCtId: string): Promise<DataModel> {
+    const model = await manager.findOne(DataModel, { where: { ctId: dmCtId }, lock: { mode: 'pessimistic_write' } });
+    if (!model) throw notFound('Data model');
+    return model;
   }
 
   /** Registers a real SDC4 package (ZIP or directory) in the catalog with its original ct_ids. */
