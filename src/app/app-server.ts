@@ -17,6 +17,14 @@ export function answerClientError(error: NodeJS.ErrnoException & { bytesParsed?:
     socket.destroy();
     return;
   }
+  // Bytes past a short Content-Length parse as a broken second request: the first one's answer goes out first.
+  const inFlight = (socket as Duplex & { _httpMessage?: http.ServerResponse })._httpMessage;
+  if (inFlight && !inFlight.writableFinished && inFlight.req.complete) {
+    inFlight.shouldKeepAlive = false;
+    inFlight.once('finish', () => socket.end());
+    inFlight.once('close', () => socket.destroy());
+    return;
+  }
   const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
   const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
   const status = tooLarge ? 431 : timedOut ? 408 : 400;

@@ -1,5 +1,6 @@
 import { createWriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { once } from 'node:events';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileTooLarge } from './app-errors';
@@ -34,9 +35,13 @@ export async function receiveStream(
     tooLarge = true;
     source.destroy(fileTooLarge(maxBytes));
   });
+  if (source.destroyed) throw source.errored ?? new Error('the upload ended before it was staged');
+  const sink = createWriteStream(tempPath, { flags: 'wx' });
   try {
-    await pipeline(source, createWriteStream(tempPath, { flags: 'wx' }));
+    await pipeline(source, sink);
   } catch (error) {
+    // The sink may still be opening its file: remove it only once it is closed.
+    if (!sink.closed) await once(sink, 'close').catch(() => undefined);
     await store.discard(tempPath);
     if (tooLarge || (error as { status?: number }).status === 413) throw fileTooLarge(maxBytes);
     throw error;

@@ -82,6 +82,8 @@ export async function readMultipart(req: IncomingMessage, store: FileStore, limi
         stream.resume();
         return;
       }
+      // Errors reach the upload through receiveStream; busboy may emit another after the pipeline settled.
+      stream.on('error', () => undefined);
       streams.add(stream);
       const staged = receiveStream(store, stream, { fieldName, filename: info.filename ?? '' }, limits.maxFileBytes).then(
         (file) => {
