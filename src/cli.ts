@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Command } from 'commander';
 import { registerAppKeyCommands } from './app/app-key.commands';
 import { registerCatalogCommands } from './cli/catalog.cli';
+import { registerOntologyCommands } from './cli/ontology.cli';
 import { output, withServices } from './cli-support';
 import { loadSettings } from './config';
 import { openDatabase } from './db/connect';
@@ -63,6 +64,7 @@ export function buildCli(): Command {
 
   registerCatalogCommands(program);
   registerAppKeyCommands(program);
+  registerOntologyCommands(program);
 
   return program;
 }
