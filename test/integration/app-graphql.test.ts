@@ -78,7 +78,7 @@ describe('GraphQL mutations over the same services', () => {
   it('needs an active X-API-Key: none, a studio token or a deactivated key is AUTHENTICATION_ERROR', async () => {
     const issued = await app.services.app.keys.create({ organization: 'Old', contactEmail: 'old@org.test' });
     await app.services.app.keys.deactivate(issued.key.id);
-    for (const headers of [{}, { authorization: 'Token sdc_whatever' }, { 'x-api-key': issued.plaintext }]) {
+    for (const headers of [{}, { authorization: 'Token sdc_whatever' }, { 'x-api-key': issued.plaintext }] as Array<Record<string, string>>) {
       const res = await graphql('mutation { validateXml(xmlContent: "<a/>") { instanceId } }', {}, headers);
       expect(res.errors[0].extensions).toMatchObject({ code: 'AUTHENTICATION_ERROR', status: 401 });
     }
