@@ -82,7 +82,10 @@ export class AppKeysService {
     const hash = sha256Hex(presented);
     const row = await one<{ id: string; key_hash: string; organization: string }>(
       this.db,
+      // Usage counters commit asynchronously (no WAL flush on the hot path): a crash may lose the last counts,
+      // never a key's state.
       `UPDATE app_api_keys SET request_count = request_count + 1, last_used = $2
+         FROM (SELECT set_config('synchronous_commit', 'off', true)) AS async_commit
         WHERE key_hash = $1 AND is_active RETURNING id, key_hash, organization`,
       [hash, this.clock.now()],
     );

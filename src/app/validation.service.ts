@@ -59,10 +59,7 @@ export class ValidationService {
   async validate(input: ValidateInput): Promise<ValidationResult> {
     const xml = decode(input.xml);
     const dmCtId = rootModel(xml);
-    const xsdName = `dm-${dmCtId}.xsd`;
-    const xsd = CT_ID_PATTERN.test(dmCtId) ? await this.files.readText('dmlib', xsdName) : null;
-    if (xsd === null) throw schemaNotFound(dmCtId);
-    const schema = await this.compile(xsdName, xsd);
+    const { xsd, schema } = await this.schemaOf(dmCtId);
     const outcome = correct(xml, schema);
 
     const json = instanceToJson(outcome.correctedXml) as { metadata?: Record<string, string> };
@@ -121,6 +118,14 @@ export class ValidationService {
     if (value === undefined || value === null || value === '') throw xmlRequired();
     if (typeof value !== 'string') throw invalidParameter('xml_content', 'xml_content must be a string holding the XML document.');
     return value;
+  }
+
+  /** The stored XSD of a data model and its compiled form (compiled once per content). */
+  async schemaOf(dmCtId: string): Promise<{ xsd: string; schema: CompiledSchema }> {
+    const name = `dm-${dmCtId}.xsd`;
+    const xsd = CT_ID_PATTERN.test(dmCtId) ? await this.files.readText('dmlib', name) : null;
+    if (xsd === null) throw schemaNotFound(dmCtId);
+    return { xsd, schema: await this.compile(name, xsd) };
   }
 
   private async compile(name: string, content: string): Promise<CompiledSchema> {

@@ -1,0 +1,77 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { validateWithCorrection } from '../src/xml/ev';
+import { recordResults } from './results';
+import { load, printTable, startBenchService } from './support';
+
+const ROOT = path.resolve(__dirname, '../..');
+const FIXTURES = path.resolve(ROOT, '../shared/fixtures');
+const CT_ID = 'its7j6bvrb9n2fxdcxmoemod';
+const PACKAGE = path.join(FIXTURES, 'sdc4/packages/StatePopulation');
+
+/** Calls `fn` back to back for `seconds` and returns calls per second. */
+async function rate(seconds: number, fn: () => unknown): Promise<number> {
+  const end = Date.now() + seconds * 1000;
+  let calls = 0;
+  while (Date.now() < end) {
+    await fn();
+    calls++;
+  }
+  return Math.round(calls / seconds);
+}
+
+/** bench:validate — POST validate/xml/ of StatePopulation's example (JSON body) at concurrency 1, 4 and 16, beside
+ * an authenticated no-op (GET whoami/) and the same process's validation rate without HTTP: the XML core alone
+ * (libxml2 + EV check on the cached schema) and the whole service call (with JSON, RDF and the Postgres write). */
+export async function benchValidate(durationSeconds = 20): Promise<Record<string, unknown>> {
+  const service = await startBenchService({ schemaCatalogDir: path.join(FIXTURES, 'sdc4/reference') });
+  try {
+    const { app } = service.services;
+    const { plaintext } = await app.keys.create({ organization: 'Bench', contactEmail: 'bench@example.org' });
+    const xsd = readFileSync(path.join(PACKAGE, `dm-${CT_ID}.xsd`));
+    const xml = readFileSync(path.join(PACKAGE, `dm-${CT_ID}.xml`), 'utf8');
+    const form = new FormData();
+    form.append('files', new Blob([xsd]), `dm-${CT_ID}.xsd`);
+    const uploaded = await fetch(`${service.url}/api/v1/upload/schema/`, { method: 'POST', body: form, headers: { 'x-api-key': plaintext } });
+    if (uploaded.status !== 201) throw new Error(`schema upload failed: ${uploaded.status} ${await uploaded.text()}`);
+    const body = JSON.stringify({ xml_content: xml });
+    const headers = { 'x-api-key': plaintext, 'content-type': 'application/json' };
+    const first = await fetch(`${service.url}/api/v1/validate/xml/`, { method: 'POST', body, headers });
+    if (first.status !== 201) throw new Error(`validation failed: ${first.status} ${await first.text()}`);
+
+    const caller = await app.keys.authenticate(plaintext);
+    const { schema } = await app.validation.schemaOf(CT_ID);
+    const inMemory = {
+      xmlCoreValidationsPerSecond: await rate(5, () => validateWithCorrection(xml, schema)),
+      serviceValidationsPerSecond: await rate(5, () => app.validation.validate({ xml, generateInstanceId: true, syncTriplestore: false, caller })),
+    };
+
+    const rows = [await load('GET /api/v1/whoami/ (no-op, key), c=16', { url: `${service.url}/api/v1/whoami/`, headers: { 'x-api-key': plaintext }, connections: 16, durationSeconds })];
+    for (const connections of [1, 4, 16]) {
+      rows.push(
+        await load(`POST /api/v1/validate/xml/ (JSON), c=${connections}`, {
+          url: `${service.url}/api/v1/validate/xml/`,
+          method: 'POST',
+          headers,
+          body,
+          connections,
+          durationSeconds,
+        }),
+      );
+    }
+    printTable(rows);
+    console.log(inMemory);
+    return { inMemory, http: rows };
+  } finally {
+    await service.close();
+  }
+}
+
+if (require.main === module) {
+  benchValidate(Number(process.env.BENCH_SECONDS) || 20)
+    .then((result) => recordResults('validate', result))
+    .catch((error) => {
+      console.error(error);
+      process.exit(1);
+    });
+}
