@@ -51,9 +51,24 @@ export function modelUrl(base: string, dmCtId: string, suffix = ''): string {
 const packageFileName = (dmCtId: string) => `dm-${dmCtId}.zip`;
 const appFileName = (dmCtId: string, profile: AppProfile) => `dm-${dmCtId}-app-${profile}.zip`;
 
+/** mkdir -p without `{recursive: true}`, which loops forever where mkdir answers ENOENT under an existing parent (/proc). */
+async function ensureDirectory(dir: string): Promise<void> {
+  const exists = (error: unknown) => (error as NodeJS.ErrnoException).code === 'EEXIST';
+  try {
+    await mkdir(dir);
+  } catch (error) {
+    if (exists(error)) return;
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || path.dirname(dir) === dir) throw error;
+    await ensureDirectory(path.dirname(dir));
+    await mkdir(dir).catch((again: unknown) => {
+      if (!exists(again)) throw again;
+    });
+  }
+}
+
 /** Written beside, then renamed: a reader never sees half a file. */
 async function writeAtomically(file: string, content: Buffer): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
+  await ensureDirectory(path.dirname(file));
   const partial = `${file}.${process.pid}.${Date.now()}.partial`;
   await writeFile(partial, content);
   await rename(partial, file);
