@@ -23,6 +23,10 @@ export interface Settings {
   workerConcurrency: number;
   /** A pause after each pipeline step, to watch progress (demos, crash tests); 0 in production. */
   pipelineStepDelayMs: number;
+  /** Seconds a worker may hold a job before another worker takes it over (crash recovery). */
+  jobExpireSeconds: number;
+  /** How often the queue supervisor looks for expired jobs. */
+  queueMaintenanceSeconds: number;
   loginMaxFailuresPerAccount: number;
   loginMaxFailuresPerAddress: number;
   loginWindowSeconds: number;
@@ -85,6 +89,8 @@ export function loadSettings(env: Env = process.env): Settings {
     requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30000),
     workerConcurrency: int(env, 'WORKER_CONCURRENCY', 2),
     pipelineStepDelayMs: int(env, 'PIPELINE_STEP_DELAY_MS', 0),
+    jobExpireSeconds: int(env, 'JOB_EXPIRE_SECONDS', 300),
+    queueMaintenanceSeconds: int(env, 'QUEUE_MAINTENANCE_SECONDS', 30),
     loginMaxFailuresPerAccount: int(env, 'LOGIN_MAX_FAILURES_PER_ACCOUNT', 5),
     loginMaxFailuresPerAddress: int(env, 'LOGIN_MAX_FAILURES_PER_ADDRESS', 20),
     loginWindowSeconds: int(env, 'LOGIN_WINDOW_SECONDS', 900),

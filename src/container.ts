@@ -7,6 +7,8 @@ import type { Logger } from './lib/logger';
 import { AuthService } from './services/auth.service';
 import { AssemblyService } from './services/assembly.service';
 import { CatalogService } from './services/catalog.service';
+import { DataSourcesService } from './services/data-sources.service';
+import { GenerationService } from './services/generation.service';
 import { systemClock, type Clock } from './services/clock';
 import { JobsService } from './services/jobs.service';
 import { KeysService } from './services/keys.service';
@@ -33,6 +35,8 @@ export interface Services {
   packages: PackageService;
   assembly: AssemblyService;
   pipeline: PipelineService;
+  dataSources: DataSourcesService;
+  generation: GenerationService;
   /** Interface B: the generated application's API. */
   app: AppServices;
 }
@@ -46,6 +50,8 @@ export function createServices(args: { settings: Settings; db: DataSource; logge
   const packages = new PackageService(db, catalog, clock, settings);
   const assembly = new AssemblyService(db, catalog, ledger, jobs, clock);
   const pipeline = new PipelineService(db, jobs, assembly, catalog, packages, ledger, () => settings.publicBaseUrl, logger, settings.pipelineStepDelayMs);
+  const dataSources = new DataSourcesService(db, jobs, assembly, pipeline, clock);
+  const generation = new GenerationService(db, catalog, packages, pipeline, jobs, ledger, () => settings.appDownloadCredits);
   return {
     settings,
     db,
@@ -62,6 +68,8 @@ export function createServices(args: { settings: Settings; db: DataSource; logge
     packages,
     assembly,
     pipeline,
+    dataSources,
+    generation,
     app: createAppServices({ settings, db, queue, clock, logger }),
   };
 }

@@ -37,6 +37,8 @@ async function main(): Promise<void> {
   stops.push(() => db.destroy());
   const queue = await JobQueue.start(database.url, {
     supervise: settings.role !== 'gateway',
+    expireInSeconds: settings.jobExpireSeconds,
+    maintenanceIntervalSeconds: settings.queueMaintenanceSeconds,
     onError: (error) => logger.error({ err: error }, 'queue error'),
   });
   stops.push(() => queue.stop());

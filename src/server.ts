@@ -84,6 +84,7 @@ export async function startHttpServer(services: Services, options: { port: numbe
   const schema = options.schema ?? (await buildGatewaySchema());
   // GraphQL over WebSocket (graphql-ws) on the same path; the caller comes from the init payload's
   // `authorization` ("Token …") or the session cookie of the upgrade request.
+  const formatError = formatGraphQLError(services.logger);
   const wsServer = new WebSocketServer({ server: httpServer, path: '/graphql', maxPayload: 1024 * 1024 });
   const wsCleanup = useServer<Record<string, unknown>, { request: http.IncomingMessage }>(
     {
@@ -95,6 +96,10 @@ export async function startHttpServer(services: Services, options: { port: numbe
         const { caller, authError } = await graphqlCaller(services, authorization !== undefined ? { authorization } : { sessionToken });
         return { services, caller, authError };
       },
+      // Subscription errors carry the same extensions.code as HTTP GraphQL errors.
+      onError: (_ctx, _id, _payload, errors) => errors.map((error) => formatError(error.toJSON(), error)),
+      onNext: (_ctx, _id, _payload, _args, result) =>
+        result.errors ? { ...result, errors: result.errors.map((error) => formatError(error.toJSON(), error)) } : undefined,
       onConnect: async (ctx) => {
         const params = ctx.connectionParams ?? {};
         const authorization = typeof params.authorization === 'string' ? params.authorization : undefined;
@@ -108,7 +113,7 @@ export async function startHttpServer(services: Services, options: { port: numbe
   const apollo = new ApolloServer<GraphQLContext>({
     schema,
     csrfPrevention: true,
-    formatError: formatGraphQLError(services.logger),
+    formatError,
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer }),
       ApolloServerPluginLandingPageDisabled(),

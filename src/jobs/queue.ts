@@ -46,9 +46,17 @@ export type QueueHandler<K extends QueueName> = (payload: QueuePayloads[K], meta
 export class JobQueue {
   private readonly workerIds = new Map<QueueName, string[]>();
 
-  private constructor(private readonly boss: PgBoss) {}
+  private constructor(
+    private readonly boss: PgBoss,
+    private readonly expireInSeconds: number | undefined,
+  ) {}
 
-  static async start(databaseUrl: string, options: { supervise: boolean; onError: (error: Error) => void }): Promise<JobQueue> {
+  /** `expireInSeconds`: how long a worker may hold a pipeline job before pg-boss gives it to another worker
+   * (a killed worker's job comes back after it); `maintenanceIntervalSeconds`: how often expiry is checked. */
+  static async start(
+    databaseUrl: string,
+    options: { supervise: boolean; onError: (error: Error) => void; expireInSeconds?: number; maintenanceIntervalSeconds?: number },
+  ): Promise<JobQueue> {
     const boss = new PgBoss({
       connectionString: databaseUrl,
       schema: QUEUE_SCHEMA,
@@ -56,17 +64,18 @@ export class JobQueue {
       supervise: options.supervise,
       schedule: false,
       max: 6,
-      maintenanceIntervalSeconds: 30,
+      maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 30,
       monitorStateIntervalSeconds: 30,
     });
     boss.on('error', options.onError);
     await boss.start();
-    return new JobQueue(boss);
+    return new JobQueue(boss, options.expireInSeconds);
   }
 
   /** Sends inside the transaction of `manager` (a TypeORM EntityManager with an open query runner). */
   async send<K extends QueueName>(name: K, payload: QueuePayloads[K], db?: PgBoss.Db): Promise<string> {
-    const id = await this.boss.send(name, payload, db ? { db } : {});
+    const expiry = name !== 'rdf_sync' && this.expireInSeconds ? { expireInSeconds: this.expireInSeconds } : {};
+    const id = await this.boss.send(name, payload, { ...expiry, ...(db ? { db } : {}) });
     if (!id) throw new Error(`pg-boss refused the ${name} message`);
     for (const workerId of this.workerIds.get(name) ?? []) this.boss.notifyWorker(workerId);
     return id;

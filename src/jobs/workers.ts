@@ -8,6 +8,9 @@ const LOST_JOB_SWEEP_MS = 30_000;
 export async function startWorkers(services: Services): Promise<() => void> {
   const concurrency = services.settings.workerConcurrency;
   await services.queue.work('assemble', concurrency, ({ jobId }) => services.pipeline.runAssemble(jobId));
+  await services.queue.work('upload', concurrency, ({ jobId }) => services.dataSources.runUpload(jobId));
+  await services.queue.work('generate_package', concurrency, ({ jobId }) => services.generation.runJob(jobId));
+  await services.queue.work('generate_app', concurrency, ({ jobId }) => services.generation.runJob(jobId));
   await startRdfSyncWorker(services);
   const sweep = setInterval(() => {
     services.jobs.failLostJobs().catch((error: unknown) => services.logger.warn({ err: error }, 'lost-job sweep failed'));

@@ -1,4 +1,4 @@
-import type { GraphQLFormattedError } from 'graphql';
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { DomainError } from '../lib/errors';
 import type { Logger } from '../lib/logger';
@@ -17,7 +17,9 @@ const CLIENT_CODES = new Set([
  * errors are logged with their cause and masked. */
 export function formatGraphQLError(logger: Logger) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
-    const original = unwrapResolverError(error);
+    let original = unwrapResolverError(error);
+    // graphql-ws hands over the GraphQLError itself; its cause sits in originalError.
+    while (original instanceof GraphQLError && original.originalError) original = original.originalError;
     if (original instanceof DomainError) {
       return {
         message: original.message,

@@ -44,7 +44,7 @@ export async function startTestApp(overrides: Partial<Settings> = {}, options: {
     cleanups.push(() => db.destroy());
     const clock = new TestClock();
     const logger = createLogger('silent');
-    const queue = await JobQueue.start(database.url, { supervise: true, onError: () => undefined });
+    const queue = await JobQueue.start(database.url, { supervise: true, expireInSeconds: settings.jobExpireSeconds, maintenanceIntervalSeconds: settings.queueMaintenanceSeconds, onError: () => undefined });
     cleanups.push(() => queue.stop());
     const events = new JobEventHub(database.url, logger);
     await events.start();

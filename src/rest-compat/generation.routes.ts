@@ -1,0 +1,64 @@
+import { readMultipart } from '../app/multipart';
+import { discardAll } from '../app/incoming-file';
+import { readFile } from 'node:fs/promises';
+import { badRequest } from '../lib/errors';
+import { presentJob } from '../presenters/job.presenter';
+import type { GenerationKind } from '../services/generation.service';
+import { route, type RouteContext } from './route-table';
+
+function isAsync(ctx: RouteContext): boolean {
+  const flag = ctx.query.async;
+  const body = ctx.body && typeof ctx.body === 'object' ? (ctx.body as Record<string, unknown>) : {};
+  return flag === '1' || flag === 'true' || body.async === true;
+}
+
+const generate = (kind: GenerationKind) => async (ctx: RouteContext) => {
+  const body = ctx.body && typeof ctx.body === 'object' ? (ctx.body as Record<string, unknown>) : {};
+  const { services, caller } = ctx;
+  const request = {
+    kind,
+    dmCtId: ctx.params.ctId!,
+    profile: kind === 'generate_app' ? services.generation.parseProfile(body.profile ?? ctx.query.profile) : ('os' as const),
+  };
+  if (isAsync(ctx)) {
+    const job = await services.generation.enqueue(caller!, request);
+    return { status: 202, body: { job_ct_id: job.ctId, job_url: `${services.settings.publicBaseUrl}/api/v1/jobs/${job.ctId}/`, task_id: job.taskId, job: presentJob(job, 0, services.settings.publicBaseUrl) } };
+  }
+  return { status: 200, body: await services.generation.runInline(caller!, request) };
+};
+
+export const generationRoutes = [
+  route({ method: 'post', path: '/api/v1/dmgen/dms/:ctId/generate/', requirement: 'build', handle: generate('generate_package') }),
+  route({ method: 'post', path: '/api/v1/dmgen/dms/:ctId/generate_app/', requirement: 'spend', handle: generate('generate_app') }),
+  route({
+    method: 'post',
+    path: '/api/v1/uploader/api/data-sources/',
+    requirement: 'build',
+    raw: true,
+    handle: async ({ services, caller, req }) => {
+      if (!req.headers['content-type']?.toLowerCase().startsWith('multipart/form-data')) {
+        throw badRequest('Send the file as multipart/form-data in the field "file".', { details: { file: ['Required.'] } });
+      }
+      const { files } = await readMultipart(req, services.app.files, { maxFileBytes: services.settings.maxUploadBytes, maxFiles: 1 });
+      try {
+        const file = files.find((f) => f.fieldName === 'file');
+        if (!file) throw badRequest('No file provided: send it in the multipart field "file".', { details: { file: ['Required.'] } });
+        const { source, job } = await services.dataSources.accept(caller!, {
+          filename: file.filename,
+          contentType: '',
+          content: await readFile(file.tempPath),
+        });
+        return {
+          status: 202,
+          body: {
+            data_source: { ct_id: source.ctId, filename: source.filename, size: source.sizeBytes, created: source.createdAt.toISOString() },
+            data_source_ct_id: source.ctId,
+            job: presentJob(job, 0, services.settings.publicBaseUrl),
+          },
+        };
+      } finally {
+        await discardAll(services.app.files, files);
+      }
+    },
+  }),
+];

@@ -1,0 +1,109 @@
+import { createId } from '@paralleldrive/cuid2';
+import path from 'node:path';
+import { TextDecoder } from 'node:util';
+import type { DataSource } from 'typeorm';
+import { CsvError, modelFromCsv } from '../domain/csv';
+import type { AssemblyRequest } from '../domain/assembly-request';
+import { DataSourceRecord } from '../entities/data-source.entity';
+import type { Job } from '../entities/job.entity';
+import { badRequest } from '../lib/errors';
+import type { AssemblyService } from './assembly.service';
+import type { Caller } from './auth.service';
+import type { Clock } from './clock';
+import type { JobsService } from './jobs.service';
+import type { PipelineService } from './pipeline.service';
+
+const CSV_TYPES = new Set(['text/csv', 'application/csv', 'text/plain', 'application/vnd.ms-excel', 'application/octet-stream', '']);
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Uploads of source files (CSV): a data source and an `upload` job that proposes a draft model for a person
+ * to review. Publishes nothing, charges nothing. */
+export class DataSourcesService {
+  constructor(
+    private readonly db: DataSource,
+    private readonly jobs: JobsService,
+    private readonly assembly: AssemblyService,
+    private readonly pipeline: PipelineService,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Refuses at once what can be told at once (empty, binary, not UTF-8, not CSV); the rest is the job's. */
+  async accept(caller: Caller, file: { filename: string; contentType: string; content: Buffer }): Promise<{ source: DataSourceRecord; job: Job }> {
+    const extension = path.extname(file.filename).toLowerCase();
+    if (extension !== '.csv' || !CSV_TYPES.has(file.contentType.split(';')[0]!.trim().toLowerCase())) {
+      throw badRequest('Only CSV files (.csv) can be uploaded as data sources.', { details: { file: ['Not a CSV file.'] } });
+    }
+    if (file.content.length === 0) throw badRequest('The file is empty.', { details: { file: ['Empty file.'] } });
+    if (file.content.includes(0)) throw badRequest('The file is binary, not CSV text.', { details: { file: ['Binary content.'] } });
+    try {
+      strictUtf8.decode(file.content);
+    } catch {
+      throw badRequest('The file is not UTF-8 text.', { details: { file: ['Invalid UTF-8.'] } });
+    }
+    return this.db.transaction(async (manager) => {
+      const source = await manager.save(
+        manager.create(DataSourceRecord, {
+          ctId: createId(),
+          userId: caller.user.id,
+          filename: path.basename(file.filename).slice(0, 255),
+          contentType: file.contentType || 'text/csv',
+          sizeBytes: file.content.length,
+          content: file.content,
+          createdAt: this.clock.now(),
+        }),
+      );
+      const job = await this.jobs.enqueue(manager, {
+        kind: 'upload',
+        userId: caller.user.id,
+        apiKeyId: caller.key?.id ?? null,
+        request: { filename: source.filename },
+        dataSourceCtId: source.ctId,
+      });
+      return { source, job };
+    });
+  }
+
+  /** The upload pipeline: parse the CSV, infer a type per column, mint a draft model. */
+  async runUpload(jobCtId: string): Promise<void> {
+    const job = await this.jobs.byCtId(jobCtId);
+    if (job.status === 'completed' || job.status === 'failed') return;
+    await this.jobs.start(job.id, 'parsing');
+    const source = await this.db.manager.findOneByOrFail(DataSourceRecord, { ctId: job.dataSourceCtId! });
+    let columns;
+    try {
+      columns = modelFromCsv(strictUtf8.decode(source.content!)).columns;
+    } catch (error) {
+      const message = error instanceof CsvError ? error.message : 'The file could not be read as UTF-8 CSV.';
+      await this.jobs.update(job.id, { status: 'failed', error: message });
+      return;
+    }
+    await this.jobs.update(job.id, { step: 'parsed' });
+    await this.jobs.update(job.id, { step: 'agent_processing' });
+    await this.jobs.update(job.id, { step: 'modeling' });
+    const title = path.basename(source.filename, path.extname(source.filename)).slice(0, 255) || 'Uploaded data';
+    const request: AssemblyRequest = {
+      title,
+      description: `Proposed from ${source.filename}.`,
+      root: {
+        path: 'data',
+        label: `${title} Data Cluster`.slice(0, 110),
+        ctId: null,
+        description: null,
+        components: columns.map((c, i) => ({ path: `data.components[${i}]`, kind: 'mint' as const, label: c.label, dataType: c.dataType, description: null, units: null })),
+        clusters: [],
+      },
+      contextual: [],
+      allowRetired: false,
+      publish: false,
+      generate: false,
+      estimateId: null,
+    };
+    const model = await this.db.transaction((m) => this.assembly.build(m, request, job.userId, { publish: false, mintKeyPrefix: `job:${job.ctId}` }));
+    await this.jobs.update(job.id, { step: 'finalizing', dmCtId: model.dmCtId });
+    await this.jobs.update(job.id, {
+      status: 'completed',
+      step: 'done',
+      result: { ...this.pipeline.links(model.dmCtId, null), published: false, generated: false, columns },
+    });
+  }
+}
