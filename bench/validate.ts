@@ -40,7 +40,7 @@ export async function benchValidate(durationSeconds = 20): Promise<Record<string
     if (first.status !== 201) throw new Error(`validation failed: ${first.status} ${await first.text()}`);
 
     const caller = await app.keys.authenticate(plaintext);
-    const { schema } = await app.validation.schemaOf(CT_ID);
+    const { schema } = await app.schemas.forModel(CT_ID);
     const inMemory = {
       xmlCoreValidationsPerSecond: await rate(5, () => validateWithCorrection(xml, schema)),
       serviceValidationsPerSecond: await rate(5, () => app.validation.validate({ xml, generateInstanceId: true, syncTriplestore: false, caller })),

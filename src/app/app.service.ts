@@ -7,6 +7,7 @@ import type { Clock } from '../services/clock';
 import { catalogResolver, SchemaCache } from '../xml/schema';
 import { AppGraphStore } from './app-graphs';
 import { AppKeysService } from './app-keys.service';
+import { CompiledSchemas } from './compiled-schemas';
 import { FileStore } from './file-store';
 import { InstancesService } from './instances.service';
 import { SparqlService } from './sparql.service';
@@ -17,7 +18,7 @@ import { ValidationService } from './validation.service';
 export interface AppServices {
   keys: AppKeysService;
   files: FileStore;
-  schemas: SchemaCache;
+  schemas: CompiledSchemas;
   uploads: UploadsService;
   validation: ValidationService;
   instances: InstancesService;
@@ -28,12 +29,12 @@ export interface AppServices {
 export function createAppServices(args: { settings: Settings; db: DataSource; queue: JobQueue; clock: Clock; logger: Logger }): AppServices {
   const { settings, db, queue, clock, logger } = args;
   const files = new FileStore(settings.storageDir);
-  const schemas = new SchemaCache();
   const resolver = catalogResolver({
     dmlib: (name) => files.readText('dmlib', name),
     catalogDir: settings.schemaCatalogDir,
     fetchAllowed: settings.schemaFetch,
   });
+  const schemas = new CompiledSchemas(files, new SchemaCache(), resolver);
   const triplestore = createTriplestoreClient(settings.triplestore);
   const graphs = new AppGraphStore(db);
   return {
@@ -41,7 +42,7 @@ export function createAppServices(args: { settings: Settings; db: DataSource; qu
     files,
     schemas,
     uploads: new UploadsService(db, files, schemas, triplestore, logger),
-    validation: new ValidationService(db, queue, files, schemas, resolver, triplestore !== null),
+    validation: new ValidationService(db, queue, schemas, triplestore !== null),
     instances: new InstancesService(db, queue, triplestore, clock, logger),
     graphs,
     sparql: new SparqlService(graphs),

@@ -44,11 +44,12 @@ export class FileStore {
     });
   }
 
-  async exists(area: StoreArea, filename: string): Promise<boolean> {
-    if (!SAFE_NAME.test(filename)) return false;
+  /** `mtime:size` of a stored file (changes when it is replaced), or null when there is none. */
+  async stamp(area: StoreArea, filename: string): Promise<string | null> {
+    if (!SAFE_NAME.test(filename)) return null;
     return stat(this.locate(area, filename)).then(
-      (info) => info.isFile(),
-      () => false,
+      (info) => (info.isFile() ? `${info.mtimeMs}:${info.size}` : null),
+      () => null,
     );
   }
 

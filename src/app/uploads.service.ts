@@ -1,9 +1,9 @@
 import type { DataSource } from 'typeorm';
 import type { Logger } from '../lib/logger';
 import type { TriplestoreClient } from '../rdf/triplestore';
-import type { SchemaCache } from '../xml/schema';
 import { fileRequired, filesRequired, invalidFilename, invalidFileType, parsingError } from './app-errors';
 import { saveGraph } from './app-graphs';
+import type { CompiledSchemas } from './compiled-schemas';
 import type { FileStore, StoredFile } from './file-store';
 import { checkRdfFilename, checkSchemaFilename, isZipFilename, RDF_EXTENSIONS, schemaGraphUri, storedZipName } from './filenames';
 import { discardAll, readIncoming, type IncomingFile } from './incoming-file';
@@ -29,7 +29,7 @@ export class UploadsService {
   constructor(
     private readonly db: DataSource,
     private readonly files: FileStore,
-    private readonly schemas: SchemaCache,
+    private readonly schemas: CompiledSchemas,
     private readonly triplestore: TriplestoreClient | null,
     private readonly logger: Logger,
   ) {}

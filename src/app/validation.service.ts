@@ -9,13 +9,12 @@ import { validateWithCorrection } from '../xml/ev';
 import { instanceToJson } from '../xml/instance-json';
 import { extractInstanceRdf } from '../xml/instance-rdf';
 import { decodeXmlBytes, inspectInstance } from '../xml/instance';
-import { SchemaCache, SchemaCompileError, type CompiledSchema, type SchemaResolver } from '../xml/schema';
+import type { CompiledSchema } from '../xml/schema';
 import { errorsByLine, XmlParseError, XmlValidationError } from '../xml/xml-errors';
-import { invalidInstanceId, invalidParameter, invalidXml, schemaNotFound, validationFailed, xmlRequired } from './app-errors';
+import { invalidInstanceId, invalidParameter, invalidXml, validationFailed, xmlRequired } from './app-errors';
 import { saveGraph } from './app-graphs';
 import type { AppCaller } from './app-keys.service';
-import type { FileStore } from './file-store';
-import { CT_ID_PATTERN } from './filenames';
+import type { CompiledSchemas } from './compiled-schemas';
 import type { RdfSyncStatus, ValidationStatus } from '../entities/app-instance.entity';
 
 /** The contract's validation result. */
@@ -50,16 +49,14 @@ export class ValidationService {
   constructor(
     private readonly db: DataSource,
     private readonly queue: JobQueue,
-    private readonly files: FileStore,
-    private readonly schemas: SchemaCache,
-    private readonly resolver: SchemaResolver,
+    private readonly schemas: CompiledSchemas,
     private readonly triplestoreConfigured: boolean,
   ) {}
 
   async validate(input: ValidateInput): Promise<ValidationResult> {
     const xml = decode(input.xml);
     const dmCtId = rootModel(xml);
-    const { xsd, schema } = await this.schemaOf(dmCtId);
+    const { xsd, schema } = await this.schemas.forModel(dmCtId);
     const outcome = correct(xml, schema);
 
     const json = instanceToJson(outcome.correctedXml) as { metadata?: Record<string, string> };
@@ -118,26 +115,6 @@ export class ValidationService {
     if (value === undefined || value === null || value === '') throw xmlRequired();
     if (typeof value !== 'string') throw invalidParameter('xml_content', 'xml_content must be a string holding the XML document.');
     return value;
-  }
-
-  /** The stored XSD of a data model and its compiled form (compiled once per content). */
-  async schemaOf(dmCtId: string): Promise<{ xsd: string; schema: CompiledSchema }> {
-    const name = `dm-${dmCtId}.xsd`;
-    const xsd = CT_ID_PATTERN.test(dmCtId) ? await this.files.readText('dmlib', name) : null;
-    if (xsd === null) throw schemaNotFound(dmCtId);
-    return { xsd, schema: await this.compile(name, xsd) };
-  }
-
-  private async compile(name: string, content: string): Promise<CompiledSchema> {
-    try {
-      return await this.schemas.get({ name, content }, this.resolver);
-    } catch (error) {
-      if (!(error instanceof SchemaCompileError)) throw error;
-      throw validationFailed(`The schema ${name} does not compile: ${error.problems.map((p) => p.message).join('; ')}`, {
-        schema: name,
-        errors: error.problems.map((p) => ({ line: p.line, message: p.message, file: p.file })),
-      });
-    }
   }
 }
 
