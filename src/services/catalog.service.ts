@@ -5,6 +5,7 @@ import { DATA_TYPES, isDataType, type ClusterNode, type DataModelDocument, type 
 import { Cluster } from '../entities/cluster.entity';
 import { Component, type CatalogStatus } from '../entities/component.entity';
 import { DataModel } from '../entities/data-model.entity';
+import { Project } from '../entities/project.entity';
 import { badRequest, conflict, DomainError, notFound } from '../lib/errors';
 import type { Clock } from './clock';
 
@@ -209,15 +210,23 @@ export function parseDataType(value: unknown, field = 'type'): DataType | null {
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
 
 export class CatalogService {
+  private libraryId: Promise<number> | null = null;
+
   constructor(
     private readonly db: DataSource,
     private readonly clock: Clock,
   ) {}
 
-  async libraryProjectId(manager: EntityManager | DataSource = this.db): Promise<number> {
-    const row = await one<{ id: string }>(manager, 'SELECT id FROM projects WHERE is_library');
-    if (!row) throw new Error('The library project is missing: migration 0002-catalog was not applied.');
-    return Number(row.id);
+  /** The library project's id, read once: migration 0002 creates it and nothing removes it. */
+  async libraryProjectId(manager: EntityManager = this.db.manager): Promise<number> {
+    this.libraryId ??= manager.findOneByOrFail(Project, { isLibrary: true }).then(
+      (project) => project.id,
+      (error: unknown) => {
+        this.libraryId = null;
+        throw new Error('The library project is missing: migration 0002-catalog was not applied.', { cause: error });
+      },
+    );
+    return this.libraryId;
   }
 
   /** One query for many reuse references. */

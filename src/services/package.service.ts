@@ -5,7 +5,11 @@ import { DataModel } from '../entities/data-model.entity';
 import { conflict, DomainError, forbidden, notFound } from '../lib/errors';
 import type { AppProfile } from '../packages/app-compose';
 import { generateAppPackage } from '../packages/app-package';
-import { generateModelFiles, generateSkeleton, zipFiles } from '../packages/model-package';
+import { generateHtml } from '../packages/model-html';
+import { generateModelFiles, generateSkeleton, packageFileNames, zipFiles } from '../packages/model-package';
+import { generateTurtle } from '../packages/model-rdf';
+import { generateXsd } from '../packages/model-xsd';
+import { buildPackageModel } from '../packages/package-model';
 import { parsePackageXsd, readPackage } from '../packages/package-import';
 import type { CatalogService, ImportResult, Viewer } from './catalog.service';
 import type { Clock } from './clock';
@@ -121,16 +125,15 @@ export class PackageService {
     return (await exists(path.join(this.settings.storageDir, model.packagePath))) ? this.packageUrl(dmCtId) : null;
   }
 
-  /** One artefact of a model the viewer may see, generated from its tree. */
+  /** One artefact of a model the viewer may see, generated from its tree (only that one file). */
   async artifact(dmCtId: string, kind: ArtifactKind, viewer: Viewer): Promise<Artifact> {
     const document = await this.catalog.visibleModelDocument(dmCtId, viewer);
     const { contentType, extension } = ARTIFACTS[kind];
     const base = `dm-${dmCtId}`;
-    const fileName = kind === 'skeleton' ? `${base}-skeleton.xml` : `${base}.${extension}`;
-    if (kind === 'skeleton') return { fileName, contentType, content: generateSkeleton(document) };
-    const file = generateModelFiles(document).find((f) => f.name === fileName);
-    if (!file) throw new Error(`The package generator made no ${fileName}`);
-    return { fileName, contentType, content: file.content.toString() };
+    if (kind === 'skeleton') return { fileName: `${base}-skeleton.xml`, contentType, content: generateSkeleton(document) };
+    const pm = buildPackageModel(document);
+    const content = kind === 'xsd' ? generateXsd(pm) : kind === 'ttl' ? generateTurtle(pm) : generateHtml(pm, packageFileNames(dmCtId));
+    return { fileName: `${base}.${extension}`, contentType, content };
   }
 
   /** The stored package of a model the viewer may see; 404 until it has been generated. */

@@ -149,6 +149,9 @@ describe('the package ZIP', () => {
     const entries = await zipEntries(zip);
     expect([...entries.keys()].sort()).toEqual(packageFileNames(dm).sort());
 
+    for (const [kind, extension] of [['xsd', 'xsd'], ['ttl', 'ttl'], ['html', 'html']]) {
+      expect([kind, (await owner.client.get(`/api/v1/catalog/dm/${dm}/${kind}/`)).text]).toEqual([kind, entries.get(`dm-${dm}.${extension}`)!.toString()]);
+    }
     const compiled = await compileSchema({ name: `dm-${dm}.xsd`, content: entries.get(`dm-${dm}.xsd`)!.toString() }, async (location) =>
       location === SDC4_XSD_URL ? sdc4Xsd : null,
     );
