@@ -2,7 +2,7 @@ import { createId } from '@paralleldrive/cuid2';
 import { DataFactory, Writer } from 'n3';
 import type { DataSource } from 'typeorm';
 import { transactionDb } from '../db/pg-boss-adapter';
-import { one } from '../db/sql';
+import { rows } from '../db/sql';
 import type { JobQueue } from '../jobs/queue';
 import { PG, pgCode } from '../lib/errors';
 import { validateWithCorrection } from '../xml/ev';
@@ -12,7 +12,6 @@ import { decodeXmlBytes, inspectInstance } from '../xml/instance';
 import type { CompiledSchema } from '../xml/schema';
 import { errorsByLine, XmlParseError, XmlValidationError } from '../xml/xml-errors';
 import { invalidInstanceId, invalidParameter, invalidXml, validationFailed, xmlRequired } from './app-errors';
-import { saveGraph } from './app-graphs';
 import type { AppCaller } from './app-keys.service';
 import type { CompiledSchemas } from './compiled-schemas';
 import type { RdfSyncStatus, ValidationStatus } from '../entities/app-instance.entity';
@@ -36,6 +35,17 @@ export interface ValidateInput {
   syncTriplestore: boolean;
   caller: AppCaller;
 }
+
+/** The instance and its graph in one statement (one round trip; the graph row is visible to the foreign key). */
+const STORE_INSTANCE = `
+WITH graph AS (
+  INSERT INTO app_graphs (graph_uri, source, ntriples, triple_count) VALUES ($12, 'instance', $15, $16)
+  ON CONFLICT (graph_uri) DO UPDATE SET ntriples = EXCLUDED.ntriples, triple_count = EXCLUDED.triple_count,
+    revision = nextval('app_graph_revision'), updated_at = clock_timestamp()
+  RETURNING graph_uri)
+INSERT INTO app_instances (instance_id, dm_ct_id, dm_label, validation_status, storage_type, original_xml, corrected_xml,
+  validation_errors, auto_corrected_fields, corrections, json_rendering, graph_uri, rdf_sync_status, api_key_id)
+SELECT $1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10::jsonb, $11::jsonb, graph.graph_uri, $13, $14::bigint FROM graph`;
 
 /** An instance's own id, when it is kept (`generate_instance_id=false`): it names a graph and a URL segment. */
 const OWN_INSTANCE_ID = /^[A-Za-z0-9][A-Za-z0-9._~-]{0,199}$/;
@@ -76,33 +86,31 @@ export class ValidationService {
       rdf_sync_status: syncStatus,
     };
 
+    const values = [
+      instanceId,
+      dmCtId,
+      result.dm_label,
+      result.validation_status,
+      result.storage_type,
+      xml,
+      outcome.correctedXml,
+      result.validation_errors === null ? null : JSON.stringify(result.validation_errors),
+      JSON.stringify(result.auto_corrected_fields),
+      JSON.stringify(outcome.corrections),
+      JSON.stringify(json),
+      rdf.graphUri,
+      syncStatus,
+      input.caller.keyId,
+      ntriples,
+      rdf.quads.length,
+    ];
     try {
-      await this.db.transaction(async (manager) => {
-        await saveGraph(manager, { graphUri: rdf.graphUri, source: 'instance', ntriples, tripleCount: rdf.quads.length });
-        await one(
-          manager,
-          `INSERT INTO app_instances (instance_id, dm_ct_id, dm_label, validation_status, storage_type, original_xml, corrected_xml,
-             validation_errors, auto_corrected_fields, corrections, json_rendering, graph_uri, rdf_sync_status, api_key_id)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-          [
-            instanceId,
-            dmCtId,
-            result.dm_label,
-            result.validation_status,
-            result.storage_type,
-            xml,
-            outcome.correctedXml,
-            result.validation_errors === null ? null : JSON.stringify(result.validation_errors),
-            JSON.stringify(result.auto_corrected_fields),
-            JSON.stringify(outcome.corrections),
-            JSON.stringify(json),
-            rdf.graphUri,
-            syncStatus,
-            input.caller.keyId,
-          ],
-        );
-        if (syncStatus === 'pending') await this.queue.send('rdf_sync', { instanceId }, transactionDb(manager));
-      });
+      if (syncStatus === 'pending') {
+        await this.db.transaction(async (manager) => {
+          await rows(manager, STORE_INSTANCE, values);
+          await this.queue.send('rdf_sync', { instanceId }, transactionDb(manager));
+        });
+      } else await rows(this.db, STORE_INSTANCE, values);
     } catch (error) {
       if (pgCode(error) === PG.uniqueViolation) throw invalidInstanceId(`instance_id ${instanceId} is already taken.`, instanceId);
       throw error;
