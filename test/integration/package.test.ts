@@ -3,12 +3,12 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Parser } from 'n3';
-import yauzl from 'yauzl';
 import { packageFileNames } from '../../src/packages/model-package';
 import { compileSchema } from '../../src/xml/schema';
 import { scanXml } from '../../src/xml/safe-parse';
 import { makeUser, signedIn } from '../support/factories';
 import type { HttpClient } from '../support/http';
+import { zipEntries } from '../support/zip';
 import { startTestApp, type TestApp } from '../support/app';
 import type { Services } from '../../src/container';
 
@@ -19,28 +19,6 @@ const sdc4Xsd = readFileSync(path.join(FIXTURES, 'sdc4/reference/sdc4.xsd'), 'ut
 const DM = 'its7j6bvrb9n2fxdcxmoemod';
 const SDC4_NS = 'https://semanticdatacharter.com/ns/sdc4/';
 
-function zipEntries(zip: Buffer): Promise<Map<string, Buffer>> {
-  return new Promise((resolve, reject) =>
-    yauzl.fromBuffer(zip, { lazyEntries: true }, (err, archive) => {
-      if (err) return reject(err);
-      const entries = new Map<string, Buffer>();
-      archive.on('error', reject);
-      archive.on('end', () => resolve(entries));
-      archive.on('entry', (entry: yauzl.Entry) =>
-        archive.openReadStream(entry, (streamErr, stream) => {
-          if (streamErr) return reject(streamErr);
-          const chunks: Buffer[] = [];
-          stream.on('data', (c: Buffer) => chunks.push(c));
-          stream.on('end', () => {
-            entries.set(entry.fileName, Buffer.concat(chunks));
-            archive.readEntry();
-          });
-        }),
-      );
-      archive.readEntry();
-    }),
-  );
-}
 
 /** The raw bytes of a download (HttpClient decodes bodies as text). */
 async function bytes(client: HttpClient, url: string): Promise<Buffer> {
