@@ -7,7 +7,7 @@ export function escapeHtml(value: unknown): string {
 const STYLE = `
 body{font:15px/1.45 system-ui,sans-serif;margin:0;color:#1d2329;background:#f6f7f9}
 header{background:#264b5d;color:#fff;padding:10px 24px;display:flex;justify-content:space-between;align-items:center}
-header a,header button{color:#fff}
+header a,header button{color:#fff;background:transparent;border:1px solid #fff;border-radius:3px;cursor:pointer}
 main{padding:24px;max-width:1100px}
 table{border-collapse:collapse;width:100%;background:#fff}
 th,td{border-bottom:1px solid #dde1e6;padding:6px 8px;text-align:left;vertical-align:middle}
