@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
@@ -7,15 +6,14 @@ import { expressMiddleware } from '@as-integrations/express5';
 import express, { type Request, type Response } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
-import pinoHttp from 'pino-http';
 import { WebSocketServer } from 'ws';
 import type { Services } from './container';
-import { pendingMigrations } from './db/migrate';
+import { createBaseApp, listen } from './http/base-app';
 import { graphiqlRouter } from './http/graphiql';
 import { parseCookies } from './lib/cookies';
 import { DomainError } from './lib/errors';
 import type { GraphQLContext } from './resolvers/context';
-import { answerClientError, startAppServer } from './app/app-server';
+import { startAppServer } from './app/app-server';
 import { buildAdminRouter } from './app/admin/admin.routes';
 import { buildAppRouter } from './app/app.routes';
 import { graphqlUploadExpress } from 'graphql-upload-ts';
@@ -45,41 +43,7 @@ async function graphqlCaller(services: Services, credentials: { authorization?: 
 
 export async function startHttpServer(services: Services, options: { port: number; host?: string; schema?: GraphQLSchema }): Promise<RunningServer> {
   if (services.settings.role === 'app') return startAppServer(services, options);
-  const app = express();
-  app.disable('x-powered-by');
-  const httpServer = http.createServer(app);
-  httpServer.requestTimeout = services.settings.requestTimeoutMs;
-  httpServer.headersTimeout = Math.min(services.settings.requestTimeoutMs, 60000);
-  httpServer.on('clientError', answerClientError);
-
-  app.use(
-    pinoHttp({
-      logger: services.logger,
-      genReqId: (req, res) => {
-        const id = (req.headers['x-request-id'] as string | undefined)?.slice(0, 100) || randomUUID();
-        res.setHeader('X-Request-Id', id);
-        return id;
-      },
-      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
-    }),
-  );
-  app.use((req, _res, next) => {
-    req.cookies = parseCookies(req.headers.cookie);
-    next();
-  });
-
-  app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
-  app.get('/readyz', async (_req, res) => {
-    try {
-      const pending = await pendingMigrations((sql) => services.db.query(sql));
-      if (pending.length) res.status(503).json({ status: 'migrations_pending', pending });
-      else res.json({ status: 'ready', database: 'ok' });
-    } catch (error) {
-      res.status(503).json({ status: 'unavailable', database: 'unreachable', error: (error as Error).message });
-    }
-  });
+  const { app, httpServer } = createBaseApp(services);
 
   const schema = options.schema ?? (await buildGatewaySchema());
   // GraphQL over WebSocket (graphql-ws) on the same path; the caller comes from the init payload's
@@ -141,12 +105,10 @@ export async function startHttpServer(services: Services, options: { port: numbe
     res.status(404).json({ error: 'Not found.', error_type: 'not_found' });
   });
 
-  await new Promise<void>((resolve) => httpServer.listen(options.port, options.host ?? '0.0.0.0', resolve));
-  const address = httpServer.address();
-  const port = typeof address === 'object' && address ? address.port : options.port;
+  const url = await listen(httpServer, options.port, options.host);
   return {
     server: httpServer,
-    url: `http://127.0.0.1:${port}`,
+    url,
     close: async () => {
       await apollo.stop();
       httpServer.closeAllConnections();

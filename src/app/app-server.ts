@@ -1,11 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
-import express from 'express';
-import pinoHttp from 'pino-http';
 import type { Services } from '../container';
-import { pendingMigrations } from '../db/migrate';
-import { parseCookies } from '../lib/cookies';
+import { createBaseApp, listen } from '../http/base-app';
 import { buildAdminRouter } from './admin/admin.routes';
 import { AppGeneralError } from './app-errors';
 import { appNotFound, buildAppRouter } from './app.routes';
@@ -42,51 +38,14 @@ export function answerClientError(error: NodeJS.ErrnoException & { bytesParsed?:
 
 /** ROLE=app: the generated application alone (its API, the admin pages, health), with no studio routes. */
 export async function startAppServer(services: Services, options: { port: number; host?: string }) {
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('trust proxy', false);
-  const httpServer = http.createServer(app);
-  httpServer.requestTimeout = services.settings.requestTimeoutMs;
-  httpServer.headersTimeout = Math.min(services.settings.requestTimeoutMs, 60000);
-  httpServer.on('clientError', answerClientError);
-
-  app.use(
-    pinoHttp({
-      logger: services.logger,
-      genReqId: (req, res) => {
-        const id = (req.headers['x-request-id'] as string | undefined)?.slice(0, 100) || randomUUID();
-        res.setHeader('X-Request-Id', id);
-        return id;
-      },
-      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
-    }),
-  );
-  app.use((req, _res, next) => {
-    req.cookies = parseCookies(req.headers.cookie);
-    next();
-  });
-  app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
-  app.get('/readyz', async (_req, res) => {
-    try {
-      const pending = await pendingMigrations((sql) => services.db.query(sql));
-      if (pending.length) res.status(503).json({ status: 'migrations_pending', pending });
-      else res.json({ status: 'ready', database: 'ok' });
-    } catch (error) {
-      res.status(503).json({ status: 'unavailable', database: 'unreachable', error: (error as Error).message });
-    }
-  });
+  const { app, httpServer } = createBaseApp(services);
   app.use(buildAppRouter(services));
   app.use(buildAdminRouter(services));
   app.use(appNotFound);
-
-  await new Promise<void>((resolve) => httpServer.listen(options.port, options.host ?? '0.0.0.0', resolve));
-  const address = httpServer.address();
-  const port = typeof address === 'object' && address ? address.port : options.port;
+  const url = await listen(httpServer, options.port, options.host);
   return {
     server: httpServer,
-    url: `http://127.0.0.1:${port}`,
+    url,
     close: async () => {
       httpServer.closeAllConnections();
       await new Promise<void>((resolve) => httpServer.close(() => resolve()));

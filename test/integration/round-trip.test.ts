@@ -51,7 +51,7 @@ describe('studio to application round trip', () => {
 
     const { plaintext } = await app.services.app.keys.create({ organization: 'Clinic', contactEmail: 'it@clinic.example' });
     const upload = new FormData();
-    upload.append('files', new Blob([xsd]), `${dm}.xsd`);
+    upload.append('files', new Blob([new Uint8Array(xsd)]), `${dm}.xsd`);
     const stored = await fetch(`${app.url}/api/v1/upload/schema/`, { method: 'POST', headers: { 'x-api-key': plaintext }, body: upload });
     expect(stored.status).toBe(201);
     expect((await stored.json()).data.errors).toEqual([]);
