@@ -7,8 +7,10 @@ import { AuthResolver } from './auth.resolver';
 import { CatalogResolver } from './catalog.resolver';
 import type { GraphQLContext } from './context';
 import { JobsResolver } from './jobs.resolver';
+import { AssemblyResolver } from './assembly.resolver';
+import { GenerationResolver } from './generation.resolver';
 
-export const RESOLVERS: NonEmptyArray<Function> = [AuthResolver, CatalogResolver, JobsResolver, AppResolver];
+export const RESOLVERS: NonEmptyArray<Function> = [AuthResolver, CatalogResolver, JobsResolver, AssemblyResolver, GenerationResolver, AppResolver];
 
 /** Same rule as REST: the services' authorize(); it throws the typed error the client sees. */
 const authChecker: AuthChecker<GraphQLContext> = ({ context }, requirements) => {

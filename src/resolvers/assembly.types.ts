@@ -1,0 +1,133 @@
+import { createUnionType, Field, InputType, Int, ObjectType } from 'type-graphql';
+import { CatalogModelType } from './catalog.types';
+import { JobType } from './jobs.types';
+
+@InputType('AssemblyComponentInput', { description: 'A reused component {ctId}, or a new one {label, dataType, description, units}.' })
+export class AssemblyComponentInput {
+  @Field(() => String, { nullable: true }) ctId?: string | null;
+  @Field(() => String, { nullable: true }) label?: string | null;
+  @Field(() => String, { nullable: true, description: 'A reference-model type, e.g. XdString, XdCount.' }) dataType?: string | null;
+  @Field(() => String, { nullable: true }) description?: string | null;
+  @Field(() => String, { nullable: true }) units?: string | null;
+}
+
+@InputType('AssemblyClusterInput', { description: 'A reused cluster {ctId}, or a new one with a label and children.' })
+export class AssemblyClusterInput {
+  @Field(() => String, { nullable: true }) label?: string | null;
+  @Field(() => String, { nullable: true }) ctId?: string | null;
+  @Field(() => String, { nullable: true }) description?: string | null;
+  @Field(() => [AssemblyComponentInput], { nullable: true }) components?: AssemblyComponentInput[] | null;
+  @Field(() => [AssemblyClusterInput], { nullable: true }) clusters?: AssemblyClusterInput[] | null;
+}
+
+@InputType('ContextualRefInput')
+export class ContextualRefInput {
+  @Field() ctId!: string;
+}
+
+@InputType('ContextualInput', { description: 'The model’s contextual components, each a published component {ctId}.' })
+export class ContextualInput {
+  @Field(() => ContextualRefInput, { nullable: true }) audit?: ContextualRefInput | null;
+  @Field(() => ContextualRefInput, { nullable: true }) attestation?: ContextualRefInput | null;
+  @Field(() => ContextualRefInput, { nullable: true }) party?: ContextualRefInput | null;
+  @Field(() => ContextualRefInput, { nullable: true }) subject?: ContextualRefInput | null;
+  @Field(() => ContextualRefInput, { nullable: true }) provider?: ContextualRefInput | null;
+  @Field(() => ContextualRefInput, { nullable: true }) participation?: ContextualRefInput | null;
+  @Field(() => ContextualRefInput, { nullable: true }) protocol?: ContextualRefInput | null;
+  @Field(() => ContextualRefInput, { nullable: true }) workflow?: ContextualRefInput | null;
+  @Field(() => ContextualRefInput, { nullable: true }) acs?: ContextualRefInput | null;
+}
+
+@InputType('AssemblyInput', { description: 'The REST assemble body; errors name the REST paths (data.clusters[0].components[2]).' })
+export class AssemblyInput {
+  @Field() title!: string;
+  @Field(() => String, { nullable: true }) description?: string | null;
+  @Field(() => AssemblyClusterInput, { description: 'The root cluster.' }) data!: AssemblyClusterInput;
+  @Field(() => ContextualInput, { nullable: true }) contextual?: ContextualInput | null;
+  @Field(() => Boolean, { nullable: true, description: 'Default false.' }) allowRetired?: boolean | null;
+  @Field(() => Boolean, { nullable: true, description: 'Default true.' }) publish?: boolean | null;
+  @Field(() => Boolean, { nullable: true, description: 'Default true; needs publish.' }) generate?: boolean | null;
+  @Field(() => String, { nullable: true, description: 'From estimate: refused (stale_estimate) if the title or tree changed since.' })
+  estimateId?: string | null;
+}
+
+@ObjectType('EstimateReuse')
+export class EstimateReuseType {
+  @Field() path!: string;
+  @Field() ctId!: string;
+  @Field() label!: string;
+  @Field() type!: string;
+}
+
+@ObjectType('EstimateMint')
+export class EstimateMintType {
+  @Field() path!: string;
+  @Field() label!: string;
+  @Field() dataType!: string;
+}
+
+@ObjectType('EstimateProblem')
+export class EstimateProblemType {
+  @Field() path!: string;
+  @Field() ctId!: string;
+  @Field({ description: 'unknown, unpublished or retired' }) problem!: string;
+  @Field() message!: string;
+  @Field(() => String, { nullable: true }) successor!: string | null;
+}
+
+@ObjectType('EstimateWallet')
+export class EstimateWalletType {
+  @Field(() => Int) balanceCredits!: number;
+  @Field() canPay!: boolean;
+}
+
+@ObjectType('EstimateKey')
+export class EstimateKeyType {
+  @Field(() => [String]) scopes!: string[];
+  @Field() canSpend!: boolean;
+  @Field(() => Int, { nullable: true }) spendLimitCredits!: number | null;
+  @Field(() => Int) spentCredits!: number;
+  @Field(() => Int, { nullable: true }) remainingCredits!: number | null;
+  @Field() withinLimit!: boolean;
+}
+
+@ObjectType('Estimate', { description: 'The price of an assembly; builds and charges nothing.' })
+export class EstimateType {
+  @Field({ description: 'Hash of the title and tree; send it back with assemble.' }) estimateId!: string;
+  @Field({ description: 'reuse (built inside the request) or mixed (a job)' }) mode!: string;
+  @Field(() => [EstimateReuseType]) reuse!: EstimateReuseType[];
+  @Field(() => [EstimateMintType]) mint!: EstimateMintType[];
+  @Field(() => [EstimateProblemType]) problems!: EstimateProblemType[];
+  @Field(() => Int) modelCredits!: number;
+  @Field(() => Int) mintCredits!: number;
+  @Field(() => Int) totalCredits!: number;
+  @Field() totalUsd!: string;
+  @Field(() => EstimateWalletType) wallet!: EstimateWalletType;
+  @Field(() => EstimateKeyType, { nullable: true, description: 'Only when the caller uses an API key.' }) key!: EstimateKeyType | null;
+}
+
+@ObjectType('BuiltModel', { description: 'A model built inside the request (every leaf reused).' })
+export class BuiltModelType extends CatalogModelType {
+  @Field() modelUrl!: string;
+  @Field(() => String, { nullable: true, description: 'Publishing or generating failed; the model and the charge stay.' })
+  finalizeError!: string | null;
+  @Field(() => Int) estimatedCostCredits!: number;
+  @Field(() => Int) balanceCredits!: number;
+}
+
+@ObjectType('AssemblyJob', { description: 'A mixed assembly (new leaves to mint), queued as a job.' })
+export class AssemblyJobType {
+  @Field() jobCtId!: string;
+  @Field() jobUrl!: string;
+  @Field(() => String, { nullable: true }) taskId!: string | null;
+  @Field() dataSourceCtId!: string;
+  @Field(() => Int) estimatedCostCredits!: number;
+  @Field(() => Int) balanceCredits!: number;
+  @Field(() => JobType) job!: JobType;
+}
+
+export const AssembleResult = createUnionType({
+  name: 'AssembleResult',
+  types: () => [BuiltModelType, AssemblyJobType] as const,
+  resolveType: (value) => ('jobCtId' in value ? AssemblyJobType : BuiltModelType),
+});

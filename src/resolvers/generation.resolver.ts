@@ -1,0 +1,83 @@
+import { GraphQLUpload, type FileUpload } from 'graphql-upload-ts';
+import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
+import { fileTooLarge } from '../app/app-errors';
+import type { GenerationKind } from '../services/generation.service';
+import { Requires, type GraphQLContext } from './context';
+import { DataSourceUploadType, GenerateResult, GenerationType } from './generation.types';
+import { toJobType } from './jobs.resolver';
+import type { JobType } from './jobs.types';
+
+/** The upload's bytes, refused past MAX_UPLOAD_BYTES with the REST route's error (413 FILE_TOO_LARGE). */
+async function readCapped(upload: FileUpload, maxBytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of upload.createReadStream()) {
+      size += (chunk as Buffer).length;
+      if (size > maxBytes) throw fileTooLarge(maxBytes);
+      chunks.push(chunk as Buffer);
+    }
+  } catch (error) {
+    // graphql-upload-ts reports its own cut-off (the same limit) as an HTTP 413 error.
+    if ((error as { status?: number }).status === 413) throw fileTooLarge(maxBytes);
+    throw error;
+  }
+  return Buffer.concat(chunks, size);
+}
+
+const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+
+async function generate(ctx: GraphQLContext, kind: GenerationKind, dmCtId: string, profile: string | null | undefined, runAsync: boolean | null | undefined) {
+  const { services } = ctx;
+  const request = { kind, dmCtId, profile: kind === 'generate_app' ? services.generation.parseProfile(profile) : ('os' as const) };
+  if (runAsync) return toJobType(services, await services.generation.enqueue(ctx.caller!, request));
+  const result = await services.generation.runInline(ctx.caller!, request);
+  return {
+    dmCtId: String(result.dm_ct_id),
+    modelUrl: String(result.model_url),
+    catalogUrl: String(result.catalog_url),
+    packageUrl: text(result.package_url),
+    profile: text(result.profile),
+    appName: text(result.app_name),
+    appUrl: text(result.app_url),
+  };
+}
+
+@Resolver()
+export class GenerationResolver {
+  @Requires('build')
+  @Mutation(() => GenerateResult, { description: 'Generates the package of a published model of yours, once (409 already_generated after).' })
+  async generatePackage(
+    @Arg('dmCtId') dmCtId: string,
+    @Ctx() ctx: GraphQLContext,
+    @Arg('async', () => Boolean, { nullable: true, defaultValue: false }) runAsync?: boolean | null,
+  ): Promise<GenerationType | JobType> {
+    return generate(ctx, 'generate_package', dmCtId, null, runAsync);
+  }
+
+  @Requires('spend')
+  @Mutation(() => GenerateResult, { description: 'Generates the application download of a published model; charges APP_DOWNLOAD_CREDITS.' })
+  async generateApp(
+    @Arg('dmCtId') dmCtId: string,
+    @Ctx() ctx: GraphQLContext,
+    @Arg('profile', () => String, { nullable: true, description: 'os (default) or enterprise' }) profile?: string | null,
+    @Arg('async', () => Boolean, { nullable: true, defaultValue: false }) runAsync?: boolean | null,
+  ): Promise<GenerationType | JobType> {
+    return generate(ctx, 'generate_app', dmCtId, profile, runAsync);
+  }
+
+  @Requires('build')
+  @Mutation(() => DataSourceUploadType, {
+    description: 'Uploads a CSV (GraphQL multipart request; send Apollo-Require-Preflight: true); an upload job proposes a draft model.',
+  })
+  async uploadDataSource(@Arg('file', () => GraphQLUpload) file: Promise<FileUpload>, @Ctx() ctx: GraphQLContext): Promise<DataSourceUploadType> {
+    const { services } = ctx;
+    const upload = await file;
+    const content = await readCapped(upload, services.settings.maxUploadBytes);
+    const { source, job } = await services.dataSources.accept(ctx.caller!, { filename: upload.filename, contentType: '', content });
+    return {
+      dataSource: { ctId: source.ctId, filename: source.filename, size: source.sizeBytes, created: source.createdAt },
+      job: await toJobType(services, job),
+    };
+  }
+}
