@@ -18,6 +18,7 @@ import { buildAdminRouter } from './app/admin/admin.routes';
 import { buildAppRouter } from './app/app.routes';
 import { graphqlUploadExpress } from 'graphql-upload-ts';
 import { formatGraphQLError } from './resolvers/errors';
+import { queryLimitsRule, validateWithLimits } from './resolvers/limits';
 import { buildGatewaySchema } from './resolvers/schema';
 import { STUDIO_ROUTES } from './rest-compat/routes';
 import { SESSION_COOKIE } from './rest-compat/auth.routes';
@@ -49,10 +50,12 @@ export async function startHttpServer(services: Services, options: { port: numbe
   // GraphQL over WebSocket (graphql-ws) on the same path; the caller comes from the init payload's
   // `authorization` ("Token …") or the session cookie of the upgrade request.
   const formatError = formatGraphQLError(services.logger);
+  const limits = { maxDepth: services.settings.graphqlMaxDepth, maxCost: services.settings.graphqlMaxCost };
   const wsServer = new WebSocketServer({ server: httpServer, path: '/graphql', maxPayload: 1024 * 1024 });
   const wsCleanup = useServer<Record<string, unknown>, { request: http.IncomingMessage }>(
     {
       schema,
+      validate: validateWithLimits(limits),
       context: async (ctx) => {
         const params = ctx.connectionParams ?? {};
         const authorization = typeof params.authorization === 'string' ? params.authorization : undefined;
@@ -78,6 +81,7 @@ export async function startHttpServer(services: Services, options: { port: numbe
     schema,
     csrfPrevention: true,
     formatError,
+    validationRules: [queryLimitsRule(limits)],
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer }),
       ApolloServerPluginLandingPageDisabled(),
@@ -92,7 +96,7 @@ export async function startHttpServer(services: Services, options: { port: numbe
   app.use(graphiqlRouter());
   app.use(
     '/graphql',
-    graphqlUploadExpress({ maxFileSize: services.settings.maxUploadBytes, maxFiles: 50 }),
+    graphqlUploadExpress({ maxFileSize: services.settings.maxUploadBytes + 1, maxFiles: 50 }),
     express.json({ limit: '1mb' }),
     expressMiddleware(apollo, {
       context: async ({ req, res }: { req: Request; res: Response }) => {

@@ -46,6 +46,11 @@ export async function receiveStream(
     if (tooLarge || (error as { status?: number }).status === 413) throw fileTooLarge(maxBytes);
     throw error;
   }
+  // busboy marks a file cut at its limit as truncated (its 'limit' event may have fired before we listened).
+  if (tooLarge || (source as Readable & { truncated?: boolean }).truncated) {
+    await store.discard(tempPath);
+    throw fileTooLarge(maxBytes);
+  }
   return { ...meta, tempPath, size };
 }
 

@@ -37,7 +37,8 @@ export async function readMultipart(req: IncomingMessage, store: FileStore, limi
       preservePath: true,
       defParamCharset: 'utf8',
       limits: {
-        fileSize: limits.maxFileBytes,
+        // busboy counts reaching its limit as too large: a file of exactly maxFileBytes is allowed.
+        fileSize: limits.maxFileBytes + 1,
         files: limits.maxFiles,
         fields: MAX_FIELDS,
         fieldSize: MAX_FIELD_BYTES,

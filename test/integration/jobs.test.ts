@@ -226,6 +226,26 @@ describe('uploads', () => {
     expect(res.body.error).toEqual(expect.any(String));
   });
 
+  it('refuses a file over MAX_UPLOAD_BYTES with 413 and accepts one of exactly that size', async () => {
+    const small = await startTestApp({ maxUploadBytes: 64 });
+    try {
+      const { client } = await signedIn(small.url, small.services);
+      const post = (text: string) => {
+        const form = new FormData();
+        form.append('file', new Blob([text]), 'limit.csv');
+        return client.post('/api/v1/uploader/api/data-sources/', form);
+      };
+      const over = await post(`a,b\n${'1,2\n'.repeat(20)}`);
+      expect(over.status).toBe(413);
+      expect((await small.services.db.query('SELECT count(*)::int AS n FROM data_sources'))[0].n).toBe(0);
+      const exact = `a,b\n${'1,2\n'.repeat(15)}`;
+      expect(Buffer.byteLength(exact)).toBe(64);
+      expect((await post(exact)).status).toBe(202);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('fails the job clearly for a CSV with a header and no rows', async () => {
     const { client } = await signedIn(app.url, app.services);
     const form = new FormData();
