@@ -18,7 +18,7 @@ import { buildAdminRouter } from './app/admin/admin.routes';
 import { buildAppRouter } from './app/app.routes';
 import { graphqlUploadExpress } from 'graphql-upload-ts';
 import { formatGraphQLError } from './resolvers/errors';
-import { queryLimitsRule, validateWithLimits } from './resolvers/limits';
+import { guardedSubscribe, queryLimitsRule } from './resolvers/limits';
 import { buildGatewaySchema } from './resolvers/schema';
 import { STUDIO_ROUTES } from './rest-compat/routes';
 import { SESSION_COOKIE } from './rest-compat/auth.routes';
@@ -55,7 +55,7 @@ export async function startHttpServer(services: Services, options: { port: numbe
   const wsCleanup = useServer<Record<string, unknown>, { request: http.IncomingMessage }>(
     {
       schema,
-      validate: validateWithLimits(limits),
+      onSubscribe: guardedSubscribe(schema, limits),
       context: async (ctx) => {
         const params = ctx.connectionParams ?? {};
         const authorization = typeof params.authorization === 'string' ? params.authorization : undefined;

@@ -1,0 +1,147 @@
+import {
+  GraphQLError,
+  Kind,
+  parse,
+  specifiedRules,
+  validate,
+  type DocumentNode,
+  type ExecutionArgs,
+  type GraphQLSchema,
+  type SelectionSetNode,
+  type ValidationRule,
+} from 'graphql';
+import { DomainError } from '../lib/errors';
+
+export interface QueryLimits {
+  /** Nesting of fields below the operation (`{ me { email } }` is 2); introspection is bounded by graphql's own rule. */
+  maxDepth: number;
+  /** Selections of the operation with every fragment expanded: fields, aliases, spreads and inline fragments. */
+  maxCost: number;
+}
+
+export const QUERY_TOO_COMPLEX = 'QUERY_TOO_COMPLEX';
+/** Brackets of any kind open at once in a document: far above any real query or inline assembly tree, far below
+ * what overflows graphql's recursive parser (a few thousand). */
+export const MAX_DOCUMENT_NESTING = 300;
+/** JSON nesting of `variables`: an assembly tree of 64 clusters needs about 130; graphql's coercion recurses. */
+export const MAX_VARIABLES_DEPTH = 300;
+
+function tooComplex(message: string, limits: QueryLimits, nodes?: GraphQLError['nodes']): GraphQLError {
+  const cause = new DomainError(400, QUERY_TOO_COMPLEX, message, { max_depth: limits.maxDepth, max_cost: limits.maxCost });
+  return new GraphQLError(message, { nodes, extensions: { code: QUERY_TOO_COMPLEX }, originalError: cause });
+}
+
+/** Refuses operations deeper or larger than the limits. Walks each operation with an explicit stack and stops at
+ * the first limit passed, so a fragment that spreads another thousands of times (or a fragment cycle) costs at
+ * most `maxCost` steps. */
+export function queryLimitsRule(limits: QueryLimits): ValidationRule {
+  return (context) => ({
+    OperationDefinition(operation) {
+      const stack: Array<{ set: SelectionSetNode; depth: number; introspection: boolean }> = [
+        { set: operation.selectionSet, depth: 0, introspection: false },
+      ];
+      let cost = 0;
+      while (stack.length) {
+        const { set, depth, introspection } = stack.pop()!;
+        for (const selection of set.selections) {
+          if (++cost > limits.maxCost) {
+            context.reportError(tooComplex(`Query too complex: more than ${limits.maxCost} selections (fields, aliases and fragments expanded).`, limits, [operation]));
+            return false;
+          }
+          if (selection.kind === Kind.FIELD) {
+            const inIntrospection = introspection || selection.name.value.startsWith('__');
+            const fieldDepth = inIntrospection ? depth : depth + 1;
+            if (fieldDepth > limits.maxDepth) {
+              context.reportError(tooComplex(`Query too deep: fields nested more than ${limits.maxDepth} levels.`, limits, [selection]));
+              return false;
+            }
+            if (selection.selectionSet) stack.push({ set: selection.selectionSet, depth: fieldDepth, introspection: inIntrospection });
+          } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+            stack.push({ set: selection.selectionSet, depth, introspection });
+          } else {
+            const fragment = context.getFragment(selection.name.value);
+            if (fragment) stack.push({ set: fragment.selectionSet, depth, introspection });
+          }
+        }
+      }
+      return false;
+    },
+  });
+}
+
+/** The deepest bracket nesting of a GraphQL document, skipping strings, block strings and comments; stops
+ * counting past `max`. Linear, so it can run before the (recursive) parser. */
+export function documentNesting(query: string, max: number): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let i = 0; i < query.length; i++) {
+    const c = query[i];
+    if (c === '#') {
+      while (i < query.length && query[i] !== '\n' && query[i] !== '\r') i++;
+    } else if (c === '"') {
+      if (query.startsWith('"""', i)) {
+        for (i += 3; i < query.length && !query.startsWith('"""', i); i++) if (query.startsWith('\\"""', i)) i += 3;
+        i += 2;
+      } else {
+        for (i++; i < query.length && query[i] !== '"' && query[i] !== '\n'; i++) if (query[i] === '\\') i++;
+      }
+    } else if (c === '{' || c === '[' || c === '(') {
+      deepest = Math.max(deepest, ++depth);
+      if (deepest > max) return deepest;
+    } else if (c === '}' || c === ']' || c === ')') {
+      depth--;
+    }
+  }
+  return deepest;
+}
+
+/** Whether a JSON value nests objects and arrays deeper than `max` (iterative). */
+export function jsonDeeperThan(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length) {
+    const [current, depth] = stack.pop()!;
+    if (depth > max) return true;
+    for (const child of Array.isArray(current) ? current : Object.values(current as object)) {
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
+/** What must be refused before parsing a request: a document nested past what the parser survives, or
+ * variables nested past what coercion survives. */
+export function requestProblem(payload: { query?: unknown; variables?: unknown }, limits: QueryLimits): GraphQLError | null {
+  if (typeof payload.query === 'string' && documentNesting(payload.query, MAX_DOCUMENT_NESTING) > MAX_DOCUMENT_NESTING) {
+    return tooComplex(`Query too complex: brackets nested more than ${MAX_DOCUMENT_NESTING} levels.`, limits);
+  }
+  if (payload.variables !== null && typeof payload.variables === 'object' && jsonDeeperThan(payload.variables, MAX_VARIABLES_DEPTH)) {
+    return new GraphQLError(`Variables nested more than ${MAX_VARIABLES_DEPTH} levels deep.`, { extensions: { code: 'BAD_USER_INPUT' } });
+  }
+  return null;
+}
+
+/** Apollo's codes on errors graphql-ws would send uncoded (and the error formatter would mask). */
+function withCode(error: unknown, code: string): GraphQLError {
+  if (!(error instanceof GraphQLError)) return new GraphQLError(`Syntax error: ${(error as Error).message}`, { extensions: { code } });
+  if (error.extensions.code) return error;
+  return new GraphQLError(error.message, { nodes: error.nodes, source: error.source, positions: error.positions, originalError: error, extensions: { ...error.extensions, code } });
+}
+
+/** graphql-ws's `onSubscribe`: the HTTP guards, parse and validation (with the limits) over WebSocket, answering
+ * a syntax error as an error message instead of closing the socket. */
+export function guardedSubscribe(schema: GraphQLSchema, limits: QueryLimits) {
+  const rules = [...specifiedRules, queryLimitsRule(limits)];
+  return (_ctx: unknown, _id: string, payload: { query: string; operationName?: string | null; variables?: Record<string, unknown> | null }): ExecutionArgs | GraphQLError[] => {
+    const problem = requestProblem(payload, limits);
+    if (problem) return [problem];
+    let document: DocumentNode;
+    try {
+      document = parse(payload.query);
+    } catch (error) {
+      return [withCode(error, 'GRAPHQL_PARSE_FAILED')];
+    }
+    const errors = validate(schema, document, rules);
+    if (errors.length) return errors.map((error) => withCode(error, 'GRAPHQL_VALIDATION_FAILED'));
+    return { schema, document, operationName: payload.operationName, variableValues: payload.variables };
+  };
+}
