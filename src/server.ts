@@ -10,6 +10,7 @@ import { WebSocketServer } from 'ws';
 import type { Services } from './container';
 import { createBaseApp, listen } from './http/base-app';
 import { graphiqlRouter } from './http/graphiql';
+import { graphqlRequestGuard, graphqlTransportErrors } from './http/graphql-guards';
 import { parseCookies } from './lib/cookies';
 import { DomainError } from './lib/errors';
 import type { GraphQLContext } from './resolvers/context';
@@ -98,12 +99,14 @@ export async function startHttpServer(services: Services, options: { port: numbe
     '/graphql',
     graphqlUploadExpress({ maxFileSize: services.settings.maxUploadBytes + 1, maxFiles: 50 }),
     express.json({ limit: '1mb' }),
+    graphqlRequestGuard(limits, formatError),
     expressMiddleware(apollo, {
       context: async ({ req, res }: { req: Request; res: Response }) => {
         const { caller, authError } = await graphqlCaller(services, credentialsOf(req));
         return { services, caller, authError, req, res };
       },
     }),
+    graphqlTransportErrors,
   );
   app.use((_req, res) => {
     res.status(404).json({ error: 'Not found.', error_type: 'not_found' });
