@@ -28,6 +28,10 @@ export function sendStudioError(error: unknown, req: Request, res: Response, ser
     res.status(413).json({ error: 'Request body too large.', error_type: 'payload_too_large' });
     return;
   }
+  if (status === 415) {
+    res.status(415).json({ error: `${(error as Error).message}: send UTF-8 JSON.`, error_type: 'unsupported_media_type' });
+    return;
+  }
   if (status === 400 || (error as { type?: string }).type === 'entity.parse.failed') {
     res.status(400).json({ error: 'Malformed request body: send valid JSON.', error_type: 'invalid_request' });
     return;
