@@ -11,6 +11,7 @@ import type { Services } from './container';
 import { createBaseApp, listen } from './http/base-app';
 import { graphiqlRouter } from './http/graphiql';
 import { graphqlRequestGuard, graphqlTransportErrors } from './http/graphql-guards';
+import { strictUtf8 } from './http/json-body';
 import { parseCookies } from './lib/cookies';
 import { DomainError } from './lib/errors';
 import type { GraphQLContext } from './resolvers/context';
@@ -98,7 +99,7 @@ export async function startHttpServer(services: Services, options: { port: numbe
   app.use(
     '/graphql',
     graphqlUploadExpress({ maxFileSize: services.settings.maxUploadBytes + 1, maxFiles: 50 }),
-    express.json({ limit: '1mb' }),
+    express.json({ limit: '1mb', verify: strictUtf8 }),
     graphqlRequestGuard(limits, formatError),
     expressMiddleware(apollo, {
       context: async ({ req, res }: { req: Request; res: Response }) => {

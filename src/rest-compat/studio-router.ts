@@ -1,5 +1,6 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { Services } from '../container';
+import { strictUtf8 } from '../http/json-body';
 import { DomainError } from '../lib/errors';
 import type { Caller } from '../services/auth.service';
 import { SESSION_COOKIE } from './auth.routes';
@@ -42,7 +43,7 @@ export function sendStudioError(error: unknown, req: Request, res: Response, ser
 
 export function buildStudioRouter(services: Services, routes: StudioRoute[]): Router {
   const router = express.Router();
-  const json = express.json({ limit: '5mb', strict: false });
+  const json = express.json({ limit: '5mb', strict: false, verify: strictUtf8 });
   // Authentication runs before the body is read: an anonymous caller gets 401 whatever it sends.
   const authorize = (def: StudioRoute) => async (req: Request, res: Response, next: NextFunction) => {
     try {
