@@ -33,6 +33,10 @@ export function sendStudioError(error: unknown, req: Request, res: Response, ser
     res.status(415).json({ error: `${(error as Error).message}: send UTF-8 JSON.`, error_type: 'unsupported_media_type' });
     return;
   }
+  if (error instanceof URIError && status === 400) {
+    res.status(400).json({ error: 'Malformed URL: a path segment is not valid percent-encoded UTF-8.', error_type: 'invalid_request' });
+    return;
+  }
   if (status === 400 || (error as { type?: string }).type === 'entity.parse.failed') {
     res.status(400).json({ error: 'Malformed request body: send valid JSON.', error_type: 'invalid_request' });
     return;
