@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -17,11 +17,14 @@ import { startHttpServer } from '../src/server';
 export interface BenchService {
   url: string;
   services: Services;
+  /** The database the service runs on, for worker processes started beside it. */
+  databaseUrl: string;
   close: () => Promise<void>;
 }
 
-/** The real service in this process, on DATABASE_URL or a fresh embedded Postgres in a temp directory. */
-export async function startBenchService(overrides: Partial<Settings> = {}): Promise<BenchService> {
+/** The real service in this process, on DATABASE_URL or a fresh embedded Postgres in a temp directory.
+ * `workers: false` serves as ROLE=gateway does: queued jobs wait for workers started elsewhere. */
+export async function startBenchService(overrides: Partial<Settings> = {}, options: { workers?: boolean } = {}): Promise<BenchService> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'sdc-bench-'));
   const settings: Settings = {
     ...loadSettings(),
@@ -39,12 +42,13 @@ export async function startBenchService(overrides: Partial<Settings> = {}): Prom
   const events = new JobEventHub(database.url, logger);
   await events.start();
   const services = createServices({ settings, db, logger, queue, events });
-  const stopWorkers = await startWorkers(services);
+  const stopWorkers = options.workers === false ? () => undefined : await startWorkers(services);
   const server = await startHttpServer(services, { port: 0, host: '127.0.0.1' });
   settings.publicBaseUrl = server.url;
   return {
     url: server.url,
     services,
+    databaseUrl: database.url,
     close: async () => {
       await server.close();
       stopWorkers();
@@ -52,6 +56,7 @@ export async function startBenchService(overrides: Partial<Settings> = {}): Prom
       await events.stop();
       await db.destroy();
       await database.stop();
+      await rm(dir, { recursive: true, force: true });
     },
   };
 }

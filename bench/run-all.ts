@@ -1,0 +1,89 @@
+import { fork } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { benchReuseAssemble } from './assemble';
+import { benchAuth } from './auth';
+import { benchEstimate } from './estimate';
+import { benchJobs } from './jobs';
+import { benchPackage } from './package';
+import { benchRdfSync } from './rdf-sync';
+import { recordResults } from './results';
+import { resultsMarkdown, type FeatureOutcome } from './results-table';
+import { benchValidate } from './validate';
+
+/** Every per-feature benchmark, under the name it records in bench/results.json; `full` runs the issue's lengths. */
+const FEATURES: Record<string, (full: boolean) => Promise<Record<string, unknown>>> = {
+  auth: (full) => benchAuth(full ? 10 : 5),
+  estimate: (full) => benchEstimate({ quick: !full }),
+  assemble: (full) => benchReuseAssemble({ quick: !full }),
+  jobs: (full) => benchJobs({ quick: !full }),
+  validate: (full) => benchValidate(full ? 20 : 5),
+  rdfSync: (full) => benchRdfSync({ quick: !full }),
+  package: () => benchPackage(),
+};
+
+const MARKDOWN = path.resolve(__dirname, '../../bench/results.md');
+
+/** One feature in a child process of its own: its peak RSS is its own, not the sum of the features before it. */
+function runInChild(name: string, full: boolean): Promise<FeatureOutcome> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    let outcome: Partial<FeatureOutcome> = {};
+    const child = fork(__filename, ['--feature', name, ...(full ? ['--full'] : [])], { stdio: 'inherit' });
+    child.on('message', (message: Partial<FeatureOutcome>) => (outcome = message));
+    child.on('exit', (code, signal) => {
+      const seconds = (performance.now() - started) / 1000;
+      if (outcome.result) resolve({ name, seconds, result: outcome.result });
+      else resolve({ name, seconds, error: outcome.error ?? `exited with ${signal ?? code}` });
+    });
+  });
+}
+
+/** The child's side: runs the feature, hands its result to the parent and exits (a stray handle cannot hold it). */
+async function runFeature(name: string, full: boolean): Promise<void> {
+  let message: Partial<FeatureOutcome>;
+  try {
+    message = { result: await FEATURES[name](full) };
+  } catch (error) {
+    console.error(error);
+    message = { error: error instanceof Error ? error.message.split('\n')[0] : String(error) };
+  }
+  process.send!(message, () => process.exit(0));
+}
+
+/** `npm run bench [-- --full] [-- --only estimate,jobs]`: each feature in turn, then bench/results.json and
+ * bench/results.md. */
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const full = args.includes('--full');
+  const feature = args.includes('--feature') ? args[args.indexOf('--feature') + 1] : null;
+  if (feature) return runFeature(feature, full);
+  const only = args.includes('--only') ? args[args.indexOf('--only') + 1].split(',') : Object.keys(FEATURES);
+  const unknown = only.filter((name) => !FEATURES[name]);
+  if (unknown.length) throw new Error(`unknown feature(s) ${unknown.join(', ')}; known: ${Object.keys(FEATURES).join(', ')}`);
+  const started = performance.now();
+  const outcomes: FeatureOutcome[] = [];
+  for (const name of only) {
+    console.log(`\n=== ${name} (${full ? 'full' : 'quick'}) ===`);
+    const outcome = await runInChild(name, full);
+    recordResults(name, outcome.result ?? { notMeasured: outcome.error });
+    outcomes.push(outcome);
+  }
+  const markdown = resultsMarkdown(outcomes, {
+    at: new Date().toISOString(),
+    mode: full ? 'full' : 'quick',
+    cpus: os.cpus().length,
+    node: process.version,
+    totalSeconds: (performance.now() - started) / 1000,
+  });
+  writeFileSync(MARKDOWN, markdown);
+  console.log(`\n${markdown}`);
+  if (outcomes.some((o) => o.error)) process.exitCode = 1;
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
