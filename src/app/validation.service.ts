@@ -1,5 +1,4 @@
 import { createId } from '@paralleldrive/cuid2';
-import { DataFactory, Writer } from 'n3';
 import type { DataSource } from 'typeorm';
 import { transactionDb } from '../db/pg-boss-adapter';
 import { rows } from '../db/sql';
@@ -9,6 +8,7 @@ import { validateWithCorrection } from '../xml/ev';
 import { instanceToJson } from '../xml/instance-json';
 import { extractInstanceRdf } from '../xml/instance-rdf';
 import { decodeXmlBytes, inspectInstance } from '../xml/instance';
+import { parseXmlDom } from '../xml/safe-parse';
 import type { CompiledSchema } from '../xml/schema';
 import { errorsByLine, XmlParseError, XmlValidationError } from '../xml/xml-errors';
 import { invalidInstanceId, invalidParameter, invalidXml, validationFailed, xmlRequired } from './app-errors';
@@ -69,11 +69,11 @@ export class ValidationService {
     const { xsd, schema } = await this.schemas.forModel(dmCtId);
     const outcome = correct(xml, schema);
 
-    const json = instanceToJson(outcome.correctedXml) as { metadata?: Record<string, string> };
+    const document = outcome.correctedDocument ?? parseXmlDom(outcome.correctedXml);
+    const json = instanceToJson(document) as { metadata?: Record<string, string> };
     const corrected = outcome.corrections.length > 0;
     const instanceId = input.generateInstanceId ? `${corrected ? 'i-ev-' : 'i-'}${createId()}` : ownInstanceId(json);
-    const rdf = extractInstanceRdf({ xml: outcome.correctedXml, instanceId, dmCtId, modelXsd: xsd });
-    const ntriples = new Writer({ format: 'N-Triples' }).quadsToString(rdf.quads.map((q) => DataFactory.quad(q.subject, q.predicate, q.object)));
+    const rdf = extractInstanceRdf({ document, instanceId, dmCtId, modelXsd: xsd });
     const syncStatus: RdfSyncStatus = input.syncTriplestore && this.triplestoreConfigured ? 'pending' : 'disabled';
     const result: ValidationResult = {
       instance_id: instanceId,
@@ -101,7 +101,7 @@ export class ValidationService {
       rdf.graphUri,
       syncStatus,
       input.caller.keyId,
-      ntriples,
+      rdf.ntriples,
       rdf.quads.length,
     ];
     try {

@@ -60,6 +60,8 @@ export interface EvCorrection {
 export interface CorrectionResult {
   status: 'valid' | 'valid_with_ev';
   correctedXml: string;
+  /** The tree of `correctedXml` when correction had to parse it (null for an instance valid as sent). */
+  correctedDocument: XDocument | null;
   corrections: EvCorrection[];
   /** Errors left on EV-tagged values (SDC4's quarantine-and-tag): reported, not fatal. */
   remainingErrors: XmlError[];
@@ -80,7 +82,7 @@ interface Edit {
  */
 export function validateWithCorrection(xml: string, schema: CompiledSchema): CorrectionResult {
   const errors = schema.validateLocated(xml);
-  if (errors.length === 0) return { status: 'valid', correctedXml: xml, corrections: [], remainingErrors: [] };
+  if (errors.length === 0) return { status: 'valid', correctedXml: xml, correctedDocument: null, corrections: [], remainingErrors: [] };
   const document = parseXmlDom(xml);
   const components = new Map<XElement, { rule: EvRule; values: Array<{ element: XElement; line: number }> }>();
   for (const error of errors) {
@@ -93,7 +95,9 @@ export function validateWithCorrection(xml: string, schema: CompiledSchema): Cor
     if (!entry.values.some((v) => v.element === element)) entry.values.push({ element, line: error.line });
     components.set(component, entry);
   }
-  if (components.size === 0) return { status: 'valid_with_ev', correctedXml: xml, corrections: [], remainingErrors: errors.map(plain) };
+  if (components.size === 0) {
+    return { status: 'valid_with_ev', correctedXml: xml, correctedDocument: document, corrections: [], remainingErrors: errors.map(plain) };
+  }
 
   const edits: Edit[] = [];
   const corrections: EvCorrection[] = [];
@@ -112,7 +116,7 @@ export function validateWithCorrection(xml: string, schema: CompiledSchema): Cor
   const untagged = remaining.filter((e) => !taggedError(correctedDocument, e, schema.model));
   if (untagged.length > 0) throw new XmlValidationError(untagged.map(plain));
   corrections.sort((a, b) => a.line - b.line);
-  return { status: 'valid_with_ev', correctedXml, corrections, remainingErrors: remaining.map(plain) };
+  return { status: 'valid_with_ev', correctedXml, correctedDocument, corrections, remainingErrors: remaining.map(plain) };
 }
 
 /** The placeholder rule when `element` is a simple value of an SDC4 component (not its label or act). */

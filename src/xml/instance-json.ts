@@ -1,6 +1,5 @@
 import { DATA_TYPES } from '../domain/model-tree';
-import { childElements, firstChildElement, ownText, type XElement } from './dom';
-import { parseXmlDom } from './safe-parse';
+import { childElements, firstChildElement, ownText, type XDocument, type XElement } from './dom';
 import { SDC4_NS } from './sdc4';
 
 /** The value element of each data type, e.g. `xdcount-value` → XdCount (lists too: `xdstringlist-value`). */
@@ -20,8 +19,8 @@ const NUMERIC_TYPES = new Set(['XdCount', 'XdQuantity', 'XdFloat', 'XdDouble', '
  * then the data cluster tree. Adapters are flattened; each component gives its ct_id, label, data type (from
  * its value element), value (a number for quantified types), units, exceptional value and other fields.
  */
-export function instanceToJson(xml: string): unknown {
-  const root = parseXmlDom(xml).documentElement as XElement;
+export function instanceToJson(document: XDocument): unknown {
+  const root = document.documentElement as XElement;
   const dmId = root.localName.replace(/^dm-/, '');
   const metadata: Record<string, string> = {};
   let data: unknown = null;

@@ -1,7 +1,5 @@
-import { createHash } from 'node:crypto';
 import { DataFactory, Writer, type Quad } from 'n3';
-import { childElements, firstChildElement, ownText, type XElement } from './dom';
-import { parseXmlDom } from './safe-parse';
+import { childElements, firstChildElement, ownText, type XDocument, type XElement } from './dom';
 import { localOf, qkey, SchemaModel } from './schema-model';
 import { readSchemaDocument } from './schema-set';
 import { ADAPTER_TYPE, CLUSTER_TYPE, SDC4_NS } from './sdc4';
@@ -31,8 +29,9 @@ export const INSTANCE_GRAPH_PREFIX = 'urn:sdc4:instance:';
 
 export interface InstanceRdf {
   graphUri: string;
-  nquads: string;
   quads: Quad[];
+  /** The graph's triples (without the graph name) as N-Triples. */
+  ntriples: string;
 }
 
 /**
@@ -53,11 +52,11 @@ export interface InstanceRdf {
  *   (`sdc4:hasXdCountUnits`, `sdc4:hasXdQuantityUnits`, …);
  * - an EV as `sdc4:hasExceptionalValue {node}/ev`, typed `sdc4:NIType` (…) with its `sdc4:ev-name`.
  */
-export function extractInstanceRdf(args: { xml: string; instanceId: string; dmCtId: string; modelXsd: string; baseIri?: string }): InstanceRdf {
+export function extractInstanceRdf(args: { document: XDocument; instanceId: string; dmCtId: string; modelXsd: string; baseIri?: string }): InstanceRdf {
   const graphUri = `${args.baseIri ?? INSTANCE_GRAPH_PREFIX}${args.instanceId}`;
   const graph = namedNode(graphUri);
   const model = modelOf(args.modelXsd);
-  const root = parseXmlDom(args.xml).documentElement as XElement;
+  const root = args.document.documentElement as XElement;
   const quads: Quad[] = [];
   const add = (s: string, p: ReturnType<typeof namedNode>, o: Quad['object']) => quads.push(DataFactory.quad(namedNode(s), p, o, graph));
   const minted = new Map<string, number>();
@@ -110,7 +109,10 @@ export function extractInstanceRdf(args: { xml: string; instanceId: string; dmCt
   add(graphUri, DCTERMS_CONFORMS_TO, sdc4(`dm-${args.dmCtId}`));
   const rootType = model.elements.get(qkey(SDC4_NS, `dm-${args.dmCtId}`))?.typeKey ?? null;
   for (const child of childElements(root)) visitChild(child, graphUri, rootType, false);
-  return { graphUri, quads, nquads: new Writer({ format: 'N-Quads' }).quadsToString(quads) };
+  const writer = new Writer({ format: 'N-Triples' });
+  let ntriples = '';
+  for (const q of quads) ntriples += writer.quadToString(q.subject, q.predicate, q.object);
+  return { graphUri, quads, ntriples };
 }
 
 function isExceptionalValue(element: XElement): boolean {
@@ -146,17 +148,17 @@ function valueLiteral(text: string, builtin: string | null): Quad['object'] {
   return literal(value, namedNode(`${XSD}${builtin}`));
 }
 
+/** Keyed by the XSD text itself: looking up the text a cached schema holds costs no hashing of its content. */
 const models = new Map<string, SchemaModel>();
 const MAX_MODELS = 32;
 
 /** The model XSD's declarations (no includes needed: the data model's own types carry the value datatypes). */
 function modelOf(modelXsd: string): SchemaModel {
-  const hash = createHash('sha256').update(modelXsd).digest('hex');
-  let model = models.get(hash);
+  let model = models.get(modelXsd);
   if (!model) {
     model = SchemaModel.build([readSchemaDocument('model.xsd', 'model.xsd', modelXsd)]);
     if (models.size >= MAX_MODELS) models.delete(models.keys().next().value as string);
-    models.set(hash, model);
+    models.set(modelXsd, model);
   }
   return model;
 }

@@ -28,7 +28,7 @@ describe('EV correction', () => {
   it('leaves a valid instance untouched', () => {
     const xml = statePopulationXml();
 
-    expect(validateWithCorrection(xml, schema)).toEqual({ status: 'valid', correctedXml: xml, corrections: [], remainingErrors: [] });
+    expect(validateWithCorrection(xml, schema)).toEqual({ status: 'valid', correctedXml: xml, correctedDocument: null, corrections: [], remainingErrors: [] });
   });
 
   it('tags N/A in a required count with sdc4:NI after the label and keeps the value beside it', () => {

@@ -2,6 +2,7 @@ import { Parser, type Quad } from 'n3';
 import { validateWithCorrection } from '../../../src/xml/ev';
 import { instanceToJson } from '../../../src/xml/instance-json';
 import { extractInstanceRdf } from '../../../src/xml/instance-rdf';
+import { parseXmlDom } from '../../../src/xml/safe-parse';
 import { compileSchema } from '../../../src/xml/schema';
 import { offlineResolver, STATE_POPULATION_CT_ID, statePopulationNaXml, statePopulationXml, statePopulationXsd } from './fixtures';
 
@@ -18,20 +19,23 @@ const COMPONENTS = [
   { ctId: 'hzsoktbrtlhowsl71kywg81w', label: 'Adult Population Percentage', property: 'xdquantity-value', value: '0.0', datatype: `${XSD}decimal` },
 ];
 
-function extract(xml: string): { graphUri: string; quads: Quad[] } {
-  const { graphUri, nquads } = extractInstanceRdf({ xml, instanceId: 'i-test1', dmCtId: STATE_POPULATION_CT_ID, modelXsd: statePopulationXsd().content });
-  return { graphUri, quads: new Parser({ format: 'N-Quads' }).parse(nquads) };
+function extract(xml: string): { graphUri: string; quads: Quad[]; triples: Quad[] } {
+  const { graphUri, quads, ntriples } = extractInstanceRdf({ document: parseXmlDom(xml), instanceId: 'i-test1', dmCtId: STATE_POPULATION_CT_ID, modelXsd: statePopulationXsd().content });
+  return { graphUri, quads, triples: new Parser({ format: 'N-Triples' }).parse(ntriples) };
 }
+
+const tripleOf = (q: Quad) => [q.subject.value, q.predicate.value, q.object.termType, q.object.value, q.object.termType === 'Literal' ? q.object.datatype.value : null];
 
 const objectsOf = (quads: Quad[], subject: string, predicate: string) =>
   quads.filter((q) => q.subject.value === subject && q.predicate.value === predicate).map((q) => q.object);
 
 describe('extractInstanceRdf', () => {
   it('puts the StatePopulation instance, typed as its data model, in its own named graph', () => {
-    const { graphUri, quads } = extract(statePopulationXml());
+    const { graphUri, quads, triples } = extract(statePopulationXml());
 
     expect(graphUri).toBe('urn:sdc4:instance:i-test1');
     expect(quads.every((q) => q.graph.value === graphUri)).toBe(true);
+    expect(triples.map(tripleOf)).toEqual(quads.map(tripleOf));
     expect(objectsOf(quads, graphUri, RDF_TYPE).map((o) => o.value)).toContain(`${SDC4}mc-${STATE_POPULATION_CT_ID}`);
   });
 
@@ -73,7 +77,7 @@ describe('extractInstanceRdf', () => {
 
 describe('instanceToJson', () => {
   it('renders the StatePopulation example as metadata and its cluster of typed components', () => {
-    const json = instanceToJson(statePopulationXml()) as { dm_id: string; metadata: Record<string, string>; data: { type: string; items: unknown[] } };
+    const json = instanceToJson(parseXmlDom(statePopulationXml())) as { dm_id: string; metadata: Record<string, string>; data: { type: string; items: unknown[] } };
 
     expect(json.dm_id).toBe(STATE_POPULATION_CT_ID);
     expect(json.metadata.dm_label).toBe('StatePopulation');
@@ -89,7 +93,7 @@ describe('instanceToJson', () => {
   it('shows the exceptional value of a corrected component', async () => {
     const schema = await compileSchema(statePopulationXsd(), offlineResolver());
     const { correctedXml } = validateWithCorrection(statePopulationNaXml(), schema);
-    const json = instanceToJson(correctedXml) as { data: { items: Array<Record<string, unknown>> } };
+    const json = instanceToJson(parseXmlDom(correctedXml)) as { data: { items: Array<Record<string, unknown>> } };
 
     expect(json.data.items[1]).toMatchObject({ value: 'N/A', exceptional_value: { code: 'NI', name: 'No Information' } });
   });
