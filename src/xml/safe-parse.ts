@@ -80,8 +80,34 @@ function declaredEncoding(bytes: Uint8Array): string {
   return /^<\?xml[^>]*?\sencoding\s*=\s*["']([A-Za-z][A-Za-z0-9._-]*)["']/.exec(head)?.[1] ?? 'utf-8';
 }
 
+type SaxOptions = { xmlns: true; position: true };
+
+type HandlerField = `${'xmldecl' | 'text' | 'pi' | 'doctype' | 'comment' | 'openTagStart' | 'attribute' | 'openTag' | 'closeTag' | 'cdata' | 'error' | 'end' | 'ready'}Handler`;
+
+/** saxes adds a field per handler as `on()` sets it; past six such keyed additions V8 makes the parser a slow
+ * dictionary-mode object (and saxes' code megamorphic for every parser after), so the fields are made up front. */
+class SaxParser extends SaxesParser<SaxOptions> {
+  constructor() {
+    super({ xmlns: true, position: true });
+    const fields = this as unknown as Record<HandlerField, undefined>;
+    fields.xmldeclHandler = undefined;
+    fields.textHandler = undefined;
+    fields.piHandler = undefined;
+    fields.doctypeHandler = undefined;
+    fields.commentHandler = undefined;
+    fields.openTagStartHandler = undefined;
+    fields.attributeHandler = undefined;
+    fields.openTagHandler = undefined;
+    fields.closeTagHandler = undefined;
+    fields.cdataHandler = undefined;
+    fields.errorHandler = undefined;
+    fields.endHandler = undefined;
+    fields.readyHandler = undefined;
+  }
+}
+
 interface SaxHandlers {
-  opentagstart?(parser: SaxesParser<{ xmlns: true; position: true }>, start: number): void;
+  opentagstart?(parser: SaxesParser<SaxOptions>, start: number): void;
   attribute?(name: string, end: number): void;
   opentag?(tag: SaxesTagNS, end: number): void;
   closetag?(end: number): void;
@@ -94,7 +120,7 @@ interface SaxHandlers {
 /** Runs saxes over the whole text with the limits applied; DTDs are refused, so no entity is ever declared. */
 function runSax(xml: string, handlers: SaxHandlers): { rootTag: string | null } {
   checkSize(xml);
-  const parser = new SaxesParser({ xmlns: true, position: true });
+  const parser = new SaxParser();
   let rootTag: string | null = null;
   let depth = 0;
   parser.on('doctype', () => {
@@ -159,7 +185,7 @@ export function parseXmlDom(xml: string, options: { attributePositions?: boolean
       const element = document.createElementNS(tag.uri || null, tag.name);
       for (const attr of Object.values(tag.attributes)) element.setAttributeNS(attr.uri || null, attr.name, attr.value);
       append(element);
-      positions.set(element, { ...pending, startTagEnd: end, end });
+      positions.set(element, { line: pending.line, start: pending.start, startTagEnd: end, end });
       if (attrEnds) attributeEnds.set(element, attrEnds);
       stack.push(element);
     },
