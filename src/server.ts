@@ -83,6 +83,8 @@ export async function startHttpServer(services: Services, options: { port: numbe
     schema,
     csrfPrevention: true,
     formatError,
+    // Error responses name the problem, never the server's files: no stack traces, whatever NODE_ENV says.
+    includeStacktraceInErrorResponses: false,
     validationRules: [queryLimitsRule(limits)],
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer }),

@@ -112,3 +112,24 @@ describe('GraphQL over the same services', () => {
     }
   });
 });
+
+describe('GraphQL errors', () => {
+  it('never carry a stack trace, even outside production and test', async () => {
+    const saved = process.env.NODE_ENV;
+    process.env.NODE_ENV = 'development';
+    let dev: TestApp;
+    try {
+      dev = await startTestApp();
+    } finally {
+      process.env.NODE_ENV = saved;
+    }
+    try {
+      const res = await new HttpClient(dev.url).graphql('{ me { nope } }');
+      expect(res.status).toBe(400);
+      expect(res.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+      expect(JSON.stringify(res.body)).not.toMatch(/stacktrace|node_modules/);
+    } finally {
+      await dev.close();
+    }
+  });
+});
