@@ -540,8 +540,6 @@ export class CatalogService {
     const search = filterText(query.search, 'search');
     const status = filterText(query.status, 'status');
     if (status !== null && !['draft', 'published', 'retired'].includes(status)) throw invalid('status', 'status must be draft, published or retired.');
-    const page = positiveInt(query.page, 'page', 1);
-    const pageSize = positiveInt(query.pageSize, 'page_size', DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
     const where = `FROM components c JOIN projects p ON p.id = c.project_id
       WHERE (c.status <> 'draft' OR c.owner_id = $1)
         AND ($2::text IS NULL OR c.data_type = $2)
@@ -549,66 +547,54 @@ export class CatalogService {
         AND ($4::text IS NULL OR c.label ILIKE $4 OR c.description ILIKE $4 OR c.ct_id = $5)
         AND ($6::text IS NULL OR c.status = $6)`;
     const values = [viewer.userId, type, project, search === null ? null : likePattern(search), search, status];
-    const [total, found] = await Promise.all([
-      one<{ n: number }>(this.db, `SELECT count(*)::int AS n ${where}`, values),
-      rows<any>(
-        this.db,
-        `SELECT c.ct_id, c.label, c.description, c.data_type, c.units, c.status, c.successor_ct_id, p.name AS project_name ${where}
-          ORDER BY lower(c.label), c.ct_id LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`,
-        values,
-      ),
-    ]);
-    return {
-      count: total!.n,
-      page,
-      pageSize,
-      results: found.map((r) => ({
-        ctId: r.ct_id,
-        label: r.label,
-        description: r.description,
-        dataType: r.data_type,
-        projectName: r.project_name,
-        units: r.units,
-        status: r.status,
-        successorCtId: r.successor_ct_id,
-      })),
-    };
+    return this.labelledPage(query, 'c.ct_id, c.label, c.description, c.data_type, c.units, c.status, c.successor_ct_id, p.name AS project_name', where, values, (r) => ({
+      ctId: r.ct_id,
+      label: r.label,
+      description: r.description,
+      dataType: r.data_type,
+      projectName: r.project_name,
+      units: r.units,
+      status: r.status,
+      successorCtId: r.successor_ct_id,
+    }));
   }
 
   async listClusters(query: Omit<ComponentQuery, 'type'>, viewer: Viewer): Promise<Page<ClusterListing>> {
     const project = filterText(query.project, 'project');
     const search = filterText(query.search, 'search');
-    const page = positiveInt(query.page, 'page', 1);
-    const pageSize = positiveInt(query.pageSize, 'page_size', DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
     const where = `FROM clusters c JOIN projects p ON p.id = c.project_id
       WHERE (c.status <> 'draft' OR c.owner_id = $1)
         AND ($2::text IS NULL OR p.name = $2)
         AND ($3::text IS NULL OR c.label ILIKE $3 OR c.description ILIKE $3 OR c.ct_id = $4)`;
     const values = [viewer.userId, project, search === null ? null : likePattern(search), search];
+    const columns = `c.ct_id, c.label, c.description, c.status, c.successor_ct_id, p.name AS project_name,
+                (SELECT count(*)::int FROM cluster_children cc WHERE cc.cluster_id = c.id) AS child_count`;
+    return this.labelledPage(query, columns, where, values, (r) => ({
+      ctId: r.ct_id,
+      label: r.label,
+      description: r.description,
+      projectName: r.project_name,
+      status: r.status,
+      successorCtId: r.successor_ct_id,
+      childCount: r.child_count,
+    }));
+  }
+
+  /** One page of `where` (aliased `c`, ordered by label then ct_id) with the total count, rows shaped by `shape`. */
+  private async labelledPage<T>(
+    query: { page?: unknown; pageSize?: unknown },
+    columns: string,
+    where: string,
+    values: unknown[],
+    shape: (row: any) => T,
+  ): Promise<Page<T>> {
+    const page = positiveInt(query.page, 'page', 1);
+    const pageSize = positiveInt(query.pageSize, 'page_size', DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
     const [total, found] = await Promise.all([
       one<{ n: number }>(this.db, `SELECT count(*)::int AS n ${where}`, values),
-      rows<any>(
-        this.db,
-        `SELECT c.ct_id, c.label, c.description, c.status, c.successor_ct_id, p.name AS project_name,
-                (SELECT count(*)::int FROM cluster_children cc WHERE cc.cluster_id = c.id) AS child_count ${where}
-          ORDER BY lower(c.label), c.ct_id LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`,
-        values,
-      ),
+      rows<any>(this.db, `SELECT ${columns} ${where} ORDER BY lower(c.label), c.ct_id LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`, values),
     ]);
-    return {
-      count: total!.n,
-      page,
-      pageSize,
-      results: found.map((r) => ({
-        ctId: r.ct_id,
-        label: r.label,
-        description: r.description,
-        projectName: r.project_name,
-        status: r.status,
-        successorCtId: r.successor_ct_id,
-        childCount: r.child_count,
-      })),
-    };
+    return { count: total!.n, page, pageSize, results: found.map(shape) };
   }
 
   /** What the viewer can see, per project: the library, the viewer's projects and any with visible entries. */
