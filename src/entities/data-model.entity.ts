@@ -1,15 +1,10 @@
 import { Column, Entity } from 'typeorm';
+import { CatalogEntry } from './catalog-entry';
 import { bigintNumber } from './transformers';
 
 /** A titled model whose tree starts at one root cluster; its package and application are stored files. */
 @Entity('data_models')
-export class DataModel {
-  @Column('bigint', { primary: true, generated: 'increment', transformer: bigintNumber })
-  id!: number;
-
-  @Column('text', { name: 'ct_id' })
-  ctId!: string;
-
+export class DataModel extends CatalogEntry {
   @Column('text')
   title!: string;
 
@@ -34,19 +29,4 @@ export class DataModel {
 
   @Column('text', { name: 'app_path', nullable: true })
   appPath!: string | null;
-
-  @Column('bigint', { name: 'project_id', transformer: bigintNumber })
-  projectId!: number;
-
-  @Column('bigint', { name: 'owner_id', nullable: true, transformer: bigintNumber })
-  ownerId!: number | null;
-
-  @Column('text', { name: 'mint_key', nullable: true })
-  mintKey!: string | null;
-
-  @Column('timestamptz', { name: 'created_at' })
-  createdAt!: Date;
-
-  @Column('timestamptz', { name: 'updated_at' })
-  updatedAt!: Date;
 }
