@@ -1,5 +1,5 @@
 import type { Quad } from 'n3';
-import { RdfXmlParser } from 'rdfxml-streaming-parser';
+import { parseRdfXml } from '../support/rdf-xml';
 import { issueKey, signedIn } from '../support/factories';
 import { HttpClient } from '../support/http';
 import { startTestApp, type TestApp } from '../support/app';
@@ -11,18 +11,6 @@ const OWL_CLASS = 'http://www.w3.org/2002/07/owl#Class';
 const SUBCLASS_OF = 'http://www.w3.org/2000/01/rdf-schema#subClassOf';
 const GDC = 'http://purl.obolibrary.org/obo/BFO_0000031';
 const MAPPED = ['CMC', 'InvlType', 'InvlUnits', 'MagnitudeStatus'].map((local) => `${SDC4}${local}`);
-
-function parseRdfXml(text: string): Promise<Quad[]> {
-  return new Promise((resolve, reject) => {
-    const quads: Quad[] = [];
-    const parser = new RdfXmlParser();
-    parser.on('data', (quad: Quad) => quads.push(quad));
-    parser.on('error', reject);
-    parser.on('end', () => resolve(quads));
-    parser.write(text);
-    parser.end();
-  });
-}
 
 const sdc4Classes = (quads: Quad[]) =>
   quads.filter((q) => q.predicate.value === RDF_TYPE && q.object.value === OWL_CLASS && q.subject.value.startsWith(SDC4)).map((q) => q.subject.value);

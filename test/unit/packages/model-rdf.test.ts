@@ -1,5 +1,5 @@
 import { DataFactory, Parser, Store, type Quad } from 'n3';
-import { RdfXmlParser } from 'rdfxml-streaming-parser';
+import { parseRdfXml } from '../../support/rdf-xml';
 import type { ClusterNode, ComponentNode, DataModelDocument, TreeNode } from '../../../src/domain/model-tree';
 import { generateModelFiles } from '../../../src/packages/model-package';
 import { allTypesModel, fileNamed, nestedModel, statePopulationReuseModel } from './package-support';
@@ -10,18 +10,6 @@ const RDFS_LABEL = 'http://www.w3.org/2000/01/rdf-schema#label';
 const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
 const SH = 'http://www.w3.org/ns/shacl#';
 const { namedNode } = DataFactory;
-
-function parseRdfXml(text: string): Promise<Quad[]> {
-  return new Promise((resolve, reject) => {
-    const quads: Quad[] = [];
-    const parser = new RdfXmlParser();
-    parser.on('data', (quad: Quad) => quads.push(quad));
-    parser.on('error', reject);
-    parser.on('end', () => resolve(quads));
-    parser.write(text);
-    parser.end();
-  });
-}
 
 function components(node: TreeNode): ComponentNode[] {
   return node.kind === 'component' ? [node] : node.children.flatMap(components);
