@@ -259,38 +259,34 @@ export class CatalogService {
     const label = input.label?.trim();
     if (!label) throw invalid('label', 'A component needs a label.');
     if (!isDataType(input.dataType)) throw invalid('data_type', `Unknown data_type "${input.dataType}": use one of ${DATA_TYPES.join(', ')}.`);
-    const now = this.clock.now();
     return this.insertOnce(manager, 'components', {
+      ...(await this.entryColumns(manager, label, input)),
+      data_type: input.dataType,
+      units: optionalText(input.units),
+    });
+  }
+
+  /** The columns components and clusters share, as a new row of either. */
+  private async entryColumns(manager: EntityManager, label: string, input: NewCluster | NewComponent) {
+    const now = this.clock.now();
+    return {
       ct_id: input.ctId ?? createId(),
       label,
-      data_type: input.dataType,
       description: optionalText(input.description),
-      units: optionalText(input.units),
       status: input.status,
       project_id: input.projectId ?? (await this.libraryProjectId(manager)),
       owner_id: input.ownerId,
       mint_key: input.mintKey ?? null,
       created_at: now,
       updated_at: now,
-    });
+    };
   }
 
   /** Children are written only by the call that created the cluster, so a retried mint never doubles them. */
   async createCluster(manager: EntityManager, input: NewCluster): Promise<Minted> {
     const label = input.label?.trim();
     if (!label) throw invalid('label', 'A cluster needs a label.');
-    const now = this.clock.now();
-    const minted = await this.insertOnce(manager, 'clusters', {
-      ct_id: input.ctId ?? createId(),
-      label,
-      description: optionalText(input.description),
-      status: input.status,
-      project_id: input.projectId ?? (await this.libraryProjectId(manager)),
-      owner_id: input.ownerId,
-      mint_key: input.mintKey ?? null,
-      created_at: now,
-      updated_at: now,
-    });
+    const minted = await this.insertOnce(manager, 'clusters', await this.entryColumns(manager, label, input));
     if (minted.created && input.children.length > 0) {
       await rows(
         manager,
