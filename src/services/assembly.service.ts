@@ -14,7 +14,7 @@ import { conflict, DomainError, keyScope } from '../lib/errors';
 import type { Caller } from './auth.service';
 import type { Clock } from './clock';
 import type { JobsService } from './jobs.service';
-import { creditsToUsd, insufficientFunds, keySpendLimit, type LedgerService } from './ledger.service';
+import { creditsToUsd, type LedgerService } from './ledger.service';
 
 /** Prices in credits (1,000 per dollar): one rule for the estimate and both assembly paths. */
 export const PRICES = { model: 500, cluster: 100, component: 100, reuse: 0 } as const;
@@ -219,12 +219,7 @@ export class AssemblyService {
   /** Mixed path: the whole amount is checked (not charged) against the key and the wallet, then the job and its
    * queue message are written in one transaction. */
   async enqueueMixed(caller: Caller, plan: Plan, rawBody: unknown): Promise<{ job: Job; dataSourceCtId: string }> {
-    const key = caller.via === 'key' ? caller.key! : null;
-    if (key && key.spendLimitCredits !== null && key.spentCredits + plan.totalCredits > key.spendLimitCredits) {
-      throw keySpendLimit(key.spendLimitCredits, key.spentCredits, plan.totalCredits);
-    }
-    const wallet = await this.ledger.wallet(caller.user.id);
-    if (wallet.balanceCredits < plan.totalCredits) throw insufficientFunds(plan.totalCredits, wallet.balanceCredits);
+    await this.ledger.assertCanPay(caller, plan.totalCredits);
     return this.db.transaction(async (manager) => {
       const json = JSON.stringify(rawBody);
       const source = await manager.save(
@@ -241,7 +236,7 @@ export class AssemblyService {
       const job = await this.jobs.enqueue(manager, {
         kind: 'assemble',
         userId: caller.user.id,
-        apiKeyId: key?.id ?? null,
+        apiKeyId: caller.key?.id ?? null,
         request: { body: rawBody as Record<string, unknown>, estimated_cost_credits: plan.totalCredits },
         dataSourceCtId: source.ctId,
       });

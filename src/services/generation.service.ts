@@ -38,7 +38,8 @@ export class GenerationService {
   }
 
   /** Published model, owner or staff; a package only once (409 with the existing package_url); an application
-   * download needs `spend` and a wallet (and key limit) that covers APP_DOWNLOAD_CREDITS. */
+   * download needs `spend` and a key limit and wallet that cover APP_DOWNLOAD_CREDITS, checked before a job exists
+   * (the same rule as a mixed assembly). */
   async admit(caller: Caller, request: GenerationRequest): Promise<void> {
     const model = await this.catalog.requireVisibleModel(request.dmCtId, { userId: caller.user.id });
     if (model.ownerId !== caller.user.id && !caller.user.isStaff) throw forbidden('Only the model’s owner or staff can generate it.');
@@ -49,6 +50,7 @@ export class GenerationService {
       return;
     }
     if (caller.via === 'key' && !caller.key!.scopes.includes('spend')) throw keyScope('spend', caller.key!.scopes);
+    await this.ledger.assertCanPay(caller, this.appDownloadCredits());
   }
 
   async enqueue(caller: Caller, request: GenerationRequest): Promise<Job> {

@@ -2,6 +2,7 @@ import { one, rows } from '../db/sql';
 import type { DataSource, EntityManager } from 'typeorm';
 import { Wallet } from '../entities/wallet.entity';
 import { badRequest, DomainError, notFound, pgCode, PG } from '../lib/errors';
+import type { Caller } from './auth.service';
 import type { Clock } from './clock';
 
 export const CREDITS_PER_DOLLAR = 1000;
@@ -68,6 +69,17 @@ export class LedgerService {
       await this.append(manager, { userId, amount, kind: 'credit', reason, idempotencyKey, balanceAfter: Number(row.balance_credits) });
       return this.wallet(userId, manager);
     });
+  }
+
+  /** For work a job charges later: the whole amount is checked, not charged, in the order `charge` uses (the
+   * key's limit, then the wallet), so a job that could not pay is refused before it is created. */
+  async assertCanPay(caller: Pick<Caller, 'user' | 'via' | 'key'>, amount: number): Promise<void> {
+    const key = caller.via === 'key' ? caller.key : null;
+    if (key && key.spendLimitCredits !== null && key.spentCredits + amount > key.spendLimitCredits) {
+      throw keySpendLimit(key.spendLimitCredits, key.spentCredits, amount);
+    }
+    const wallet = await this.wallet(caller.user.id);
+    if (wallet.balanceCredits < amount) throw insufficientFunds(amount, wallet.balanceCredits);
   }
 
   /** Checks the key's limit first (403 even when the wallet could pay), then the wallet (402). */

@@ -316,6 +316,33 @@ describe('generation', () => {
     expect(inline.body).toMatchObject({ profile: 'os', dm_ct_id: ctId });
   });
 
+  it('refuses an async generate_app up front when the wallet or the key limit cannot cover it (402 / 403): nothing charged, no job', async () => {
+    const { client, user } = await signedIn(app.url, app.services, { credits: 500 + 249 });
+    const ctId = await publishedModel(client);
+    const generateApp = `/api/v1/dmgen/dms/${ctId}/generate_app/?async=1`;
+    const broke = await client.post(generateApp);
+    expect(broke.status).toBe(402);
+    expect(broke.body).toMatchObject({ error_type: 'insufficient_funds', estimated_cost_credits: 250, balance_credits: 249 });
+
+    await app.services.ledger.credit(user.id, 10000, 'top up');
+    const atLimit = await issueKey(client, { spend_limit_credits: 250 });
+    await app.services.ledger.charge({ userId: user.id, amount: 250, reason: 'reach the key limit', apiKeyId: atLimit.id });
+    const over = await client.withToken(atLimit.key).post(generateApp);
+    expect(over.status).toBe(403);
+    expect(over.body).toMatchObject({ error_type: 'key_spend_limit', spend_limit_credits: 250, spent_credits: 250, estimated_cost_credits: 250 });
+    const overGraphQL = await client
+      .withToken(atLimit.key)
+      .graphql('mutation ($dm: String!) { generateApp(dmCtId: $dm, async: true) { __typename } }', { dm: ctId });
+    expect(overGraphQL.body.errors[0].extensions).toMatchObject({ code: 'key_spend_limit', status: 403, spent_credits: 250, estimated_cost_credits: 250 });
+
+    expect((await client.get('/api/v1/jobs/?kind=generate_app')).body).toEqual([]);
+    expect((await client.get('/api/v1/wallet/')).body.balance_credits).toBe(249 + 10000 - 250);
+    const keys = (await client.get('/api/v1/auth/api-tokens/')).body as Array<{ id: number; spent_credits: number }>;
+    expect(keys.find((k) => k.id === atLimit.id)?.spent_credits).toBe(250);
+    const charges = await app.services.db.query('SELECT count(*)::int AS n FROM ledger_entries WHERE user_id = $1 AND kind = $2', [user.id, 'charge']);
+    expect(charges[0].n).toBe(2);
+  });
+
   it('refuses drafts and other owners', async () => {
     const { client } = await signedIn(app.url, app.services, { credits: 5000 });
     const draft = await client.post(ASSEMBLE, { title: 'Draft', publish: false, data: { label: 'D', components: [{ ct_id: reused }] } });
