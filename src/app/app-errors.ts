@@ -60,6 +60,11 @@ export const unsupportedMediaType = (contentType: string | undefined, accepted: 
 
 export const malformedBody = (message: string) => new AppGeneralError(400, 'VALIDATION_ERROR', message, { body: [message] });
 
+export const malformedUrl = () => {
+  const message = 'Malformed URL: a path segment is not valid percent-encoded UTF-8.';
+  return new AppGeneralError(400, 'VALIDATION_ERROR', message, { path: [message] });
+};
+
 export const routeNotFound = (method: string, path: string) =>
   new AppGeneralError(404, 'NOT_FOUND', `No endpoint ${method} ${path.slice(0, 200)}.`, {});
 

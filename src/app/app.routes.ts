@@ -1,6 +1,6 @@
-import express, { type Request, type Response, type Router } from 'express';
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { Services } from '../container';
-import { routeNotFound, unsupportedMediaType } from './app-errors';
+import { malformedUrl, routeNotFound, unsupportedMediaType } from './app-errors';
 import { booleanParameter, declaredLength, mediaType, readJsonObject, readTextBody, sendAppError } from './app-http';
 import type { AppCaller } from './app-keys.service';
 import { discardAll, readIncoming, type IncomingFile } from './incoming-file';
@@ -118,6 +118,11 @@ export function buildAppRouter(services: Services): Router {
   router.get(`${APP_API_PREFIX}/whoami/`, endpoint(async (_req, caller) => ({ status: 200, body: { success: true, data: { organization: caller.organization } } })));
 
   router.use(APP_PATHS, appNotFound);
+  // A path segment that is not valid percent-encoded UTF-8 fails in the router before any handler runs.
+  router.use(APP_PATHS, (error: unknown, req: Request, res: Response, next: NextFunction) => {
+    if (!(error instanceof URIError)) return next(error);
+    sendAppError(malformedUrl(), req, res, logger);
+  });
   return router;
 }
 

@@ -22,7 +22,8 @@ export class InstancesService {
   ) {}
 
   async get(instanceId: string): Promise<AppInstance> {
-    const instance = instanceId.length <= 200 ? await this.db.manager.findOneBy(AppInstance, { instanceId }) : null;
+    // Postgres text cannot hold NUL (a query with one fails), so such an id names no instance.
+    const instance = instanceId.length <= 200 && !instanceId.includes('\0') ? await this.db.manager.findOneBy(AppInstance, { instanceId }) : null;
     if (!instance) throw instanceNotFound(instanceId);
     return instance;
   }
