@@ -1,4 +1,5 @@
 import PgBoss from 'pg-boss';
+import { QueueWakeListener, wakeQueueSql } from './queue-wake';
 
 /** One typed payload per queue, shared by `send` and `work`. */
 export interface QueuePayloads {
@@ -44,11 +45,14 @@ export type QueueHandler<K extends QueueName> = (payload: QueuePayloads[K], meta
 /** pg-boss behind one typed facade. `send` takes the caller's transaction, so a job row and its queue message
  * commit or roll back together ("a job is created before its task is sent"). */
 export class JobQueue {
-  private readonly workerIds = new Map<QueueName, string[]>();
+  private readonly workerIds = new Map<string, string[]>();
+  private wakeListener: QueueWakeListener | null = null;
 
   private constructor(
     private readonly boss: PgBoss,
+    private readonly databaseUrl: string,
     private readonly expireInSeconds: number | undefined,
+    private readonly onError: (error: Error) => void,
   ) {}
 
   /** `expireInSeconds`: how long a worker may hold a pipeline job before pg-boss gives it to another worker
@@ -69,29 +73,49 @@ export class JobQueue {
     });
     boss.on('error', options.onError);
     await boss.start();
-    return new JobQueue(boss, options.expireInSeconds);
+    return new JobQueue(boss, databaseUrl, options.expireInSeconds, options.onError);
   }
 
-  /** Sends inside the transaction of `manager` (a TypeORM EntityManager with an open query runner). */
+  /** Sends inside the caller's transaction (`db`, an open TypeORM transaction) and announces the message on the
+   * wake channel in that same transaction: workers in every process are woken when it commits, not before. */
   async send<K extends QueueName>(name: K, payload: QueuePayloads[K], db?: PgBoss.Db): Promise<string> {
     const expiry = name !== 'rdf_sync' && this.expireInSeconds ? { expireInSeconds: this.expireInSeconds } : {};
     const id = await this.boss.send(name, payload, { ...expiry, ...(db ? { db } : {}) });
     if (!id) throw new Error(`pg-boss refused the ${name} message`);
-    for (const workerId of this.workerIds.get(name) ?? []) this.boss.notifyWorker(workerId);
+    const wake = wakeQueueSql(name);
+    await (db ?? this.boss.getDb()).executeSql(wake.text, wake.values);
     return id;
   }
 
-  /** Polls every half second and is woken at once by sends from this process. */
+  /** `concurrency` loops, each taking one message at a time. A loop fetches again at once after a message (pg-boss
+   * 10 would sleep out its polling interval even then) and when a send is announced; it polls every half second
+   * only while the queue looks empty. */
   async work<K extends QueueName>(name: K, concurrency: number, handler: QueueHandler<K>): Promise<void> {
+    await this.listenForWakes();
     for (let i = 0; i < concurrency; i++) {
-      const workerId = await this.boss.work<QueuePayloads[K]>(name, { pollingIntervalSeconds: 0.5, batchSize: 1 }, async (jobs) => {
+      let workerId: string | undefined;
+      workerId = await this.boss.work<QueuePayloads[K]>(name, { pollingIntervalSeconds: 0.5, batchSize: 1 }, async (jobs) => {
+        if (workerId) this.boss.notifyWorker(workerId);
         for (const job of jobs) await handler(job.data, { id: job.id, retryCount: (job as { retryCount?: number }).retryCount ?? 0 });
       });
       this.workerIds.set(name, [...(this.workerIds.get(name) ?? []), workerId]);
     }
   }
 
+  private async listenForWakes(): Promise<void> {
+    if (this.wakeListener) return;
+    this.wakeListener = new QueueWakeListener(this.databaseUrl, (queue) => this.wake(queue), this.onError);
+    await this.wakeListener.start();
+  }
+
+  /** Wakes this process's loops on `queue` (every queue when null); a busy loop fetches again as soon as it is done. */
+  private wake(queue: string | null): void {
+    const ids = queue === null ? [...this.workerIds.values()].flat() : (this.workerIds.get(queue) ?? []);
+    for (const workerId of ids) this.boss.notifyWorker(workerId);
+  }
+
   async stop(): Promise<void> {
+    await this.wakeListener?.stop();
     await this.boss.stop({ graceful: true, wait: true, timeout: 10000 });
   }
 }

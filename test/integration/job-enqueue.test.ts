@@ -1,3 +1,5 @@
+import type { EntityManager } from 'typeorm';
+import { JobQueue } from '../../src/jobs/queue';
 import { makeUser } from '../support/factories';
 import { startTestApp, type TestApp } from '../support/app';
 
@@ -33,5 +35,60 @@ describe('a job row and its queue message commit or roll back together', () => {
       }),
     ).rejects.toThrow('the caller changed its mind');
     expect(await counts()).toEqual(before);
+  });
+});
+
+describe('workers in another process', () => {
+  /** A second queue with its own pg-boss and connections: a worker process beside this gateway. */
+  async function workerProcess(onJob: (jobId: string) => void) {
+    const queue = await JobQueue.start(app.databaseUrl, { supervise: false, onError: () => undefined });
+    await queue.work('generate_package', 1, async ({ jobId }) => onJob(jobId));
+    return queue;
+  }
+
+  const enqueue = (m: EntityManager, userId: number) => app.services.jobs.enqueue(m, { kind: 'generate_package', userId, apiKeyId: null, request: {} });
+
+  it('take a job as soon as the enqueueing transaction commits, not at their next poll', async () => {
+    const user = await makeUser(app.services);
+    const takenAt = new Map<string, number>();
+    const worker = await workerProcess((jobId) => takenAt.set(jobId, Date.now()));
+    try {
+      const delays: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const job = await app.services.db.transaction(async (m) => {
+          const queued = await enqueue(m, user.id);
+          await new Promise((r) => setTimeout(r, 600));
+          expect(takenAt.has(queued.ctId)).toBe(false);
+          return queued;
+        });
+        const committedAt = Date.now();
+        while (!takenAt.has(job.ctId) && Date.now() - committedAt < 5000) await new Promise((r) => setTimeout(r, 5));
+        delays.push(takenAt.get(job.ctId)! - committedAt);
+      }
+      // Polling alone (every 500 ms) would leave most of these waiting for hundreds of milliseconds.
+      expect(Math.max(...delays)).toBeLessThan(200);
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  it('fetch again at once after a job while there is work, instead of sleeping out the polling interval', async () => {
+    const user = await makeUser(app.services);
+    const ids = await app.services.db.transaction(async (m) => {
+      const queued: string[] = [];
+      for (let i = 0; i < 20; i++) queued.push((await enqueue(m, user.id)).ctId);
+      return queued;
+    });
+    const taken = new Set<string>();
+    const started = Date.now();
+    const worker = await workerProcess((jobId) => taken.add(jobId));
+    try {
+      while (!ids.every((id) => taken.has(id)) && Date.now() - started < 15000) await new Promise((r) => setTimeout(r, 20));
+      expect(ids.filter((id) => !taken.has(id))).toEqual([]);
+      // One loop sleeping half a second between jobs would need about ten seconds for these twenty.
+      expect(Date.now() - started).toBeLessThan(4000);
+    } finally {
+      await worker.stop();
+    }
   });
 });
