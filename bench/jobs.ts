@@ -9,12 +9,14 @@ import { DATA_TYPES } from '../src/domain/model-tree';
 import { QUEUE_SCHEMA } from '../src/jobs/queue';
 import { benchCaller, percentile, pool, postJson, processPeakRssMb, publishedComponents, summarize, withPeakRss } from './measure';
 import { recordResults } from './results';
-import { printTable, startBenchService } from './support';
+import { printTable, startBenchService, type BenchService } from './support';
 import { JobSubscriptions } from './ws-client';
 
 const MAIN = path.resolve(__dirname, '../src/main.js');
 const BOSS_WORKER = path.resolve(__dirname, 'boss-worker.js');
 const NEW_COMPONENTS = 10;
+/** Generate jobs sent one at a time to the gateway while the worker processes sit idle: cross-process pickup. */
+const IDLE_SENDS = 30;
 const BARE_SCHEMA = 'bench_boss';
 const BARE_QUEUE = 'bench_noop';
 
@@ -87,11 +89,11 @@ async function mixedAssembly(runs: number) {
   }
 }
 
-async function until(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+async function until(check: () => Promise<boolean>, timeoutMs: number, what: string, everyMs = 200): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
 }
 
@@ -126,6 +128,27 @@ async function stopProcesses(children: ChildProcess[]): Promise<void> {
   );
 }
 
+/** Sends one generate job per model, one at a time at uneven gaps (never in step with a polling interval), each
+ * once the one before has completed; returns job row written → pg-boss started_on. */
+async function pickupWhileIdle(service: BenchService, key: string, models: string[]) {
+  const sent: string[] = [];
+  for (const model of models) {
+    await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 200));
+    const answer = await postJson(`${service.url}/api/v1/dmgen/dms/${model}/generate/?async=1`, key, {}, [202]);
+    sent.push(answer.job_ct_id);
+    const done = async () => (await one<{ status: string }>(service.services.db, 'SELECT status FROM jobs WHERE ct_id = $1', [answer.job_ct_id]))!.status === 'completed';
+    await until(done, 60_000, `generate job ${answer.job_ct_id}`, 10);
+  }
+  const pickup = await rows<{ ms: number }>(
+    service.services.db,
+    `SELECT (extract(epoch FROM q.started_on - j.created_at) * 1000)::float8 AS ms FROM jobs j
+       JOIN (SELECT id, started_on FROM ${QUEUE_SCHEMA}.job UNION ALL SELECT id, started_on FROM ${QUEUE_SCHEMA}.archive) q ON q.id::text = j.task_id
+      WHERE j.ct_id = ANY($1)`,
+    [sent],
+  );
+  return summarize(pickup.map((p) => p.ms));
+}
+
 /** Published models of five reused components each, owned by `userId`, without packages. */
 async function publishedModels(services: Services, userId: number, count: number): Promise<string[]> {
   const reusable = await publishedComponents(services, 5);
@@ -142,17 +165,19 @@ async function publishedModels(services: Services, userId: number, count: number
 }
 
 /** (b): `count` generate_package jobs (one per published model: a package is generated once) queued through
- * POST generate/?async=1 on a gateway that works no jobs, then worked by two `ROLE=worker` processes; beside it
- * the same number of no-op jobs through bare pg-boss (its own schema, same database) with two worker processes. */
+ * POST generate/?async=1 on a gateway that works no jobs, then worked by two `ROLE=worker` processes; then, with
+ * those workers idle, IDLE_SENDS more sent one at a time (job row written → a worker in the other process took
+ * it); beside it the same number of no-op jobs through bare pg-boss (its own schema, same database) with two
+ * worker processes. */
 async function generateThroughput(count: number) {
   const service = await startBenchService({}, { workers: false });
   const children: ChildProcess[] = [];
   try {
     const { services } = service;
     const { userId, key } = await benchCaller(services, 0);
-    const models = await publishedModels(services, userId, count);
-    // pg-boss 10 waits out its polling interval (0.5 s) after every fetch, fruitful or not: each worker loop
-    // takes at most two jobs a second, whatever the handler costs.
+    const models = await publishedModels(services, userId, count + IDLE_SENDS);
+    // Bare pg-boss 10 waits out its polling interval (0.5 s) after every fetch, fruitful or not: each worker loop
+    // takes at most two jobs a second. The service's loops fetch again at once after a job, so it is not bound.
     const pollingCeiling = 2 * services.settings.workerConcurrency * 2;
     const enqueueStart = performance.now();
     const { peakRssMb: gatewayPeakRssMb } = await withPeakRss(() =>
@@ -180,9 +205,10 @@ async function generateThroughput(count: number) {
     await until(finished, 10 * 60_000, `${count} generate jobs`);
     const wallSeconds = (performance.now() - spawnedAt) / 1000;
     const failed = Number((await one<{ n: string }>(services.db, `SELECT count(*) AS n FROM jobs WHERE status = 'failed'`))!.n);
+    const generate = await bossRate(services, QUEUE_SCHEMA, 'generate_package');
+    const idlePickup = await pickupWhileIdle(service, key, models.slice(count));
     const workerPeakRssMb = children.map((child) => processPeakRssMb(child.pid!));
     await stopProcesses(children.splice(0));
-    const generate = await bossRate(services, QUEUE_SCHEMA, 'generate_package');
 
     const boss = new PgBoss({ connectionString: service.databaseUrl, schema: BARE_SCHEMA, supervise: false, schedule: false, max: 8 });
     boss.on('error', () => undefined);
@@ -209,6 +235,7 @@ async function generateThroughput(count: number) {
         failed,
         enqueuePerSecond: Math.round(count / enqueueSeconds),
         ...generate,
+        idlePickup,
         wallSecondsWithWorkerStartup: Number(wallSeconds.toFixed(2)),
         pollingCeilingJobsPerSecond: pollingCeiling,
         gatewayPeakRssMb,
@@ -236,8 +263,10 @@ export async function benchJobs(options: { quick?: boolean } = {}): Promise<Reco
   ]);
   console.log('step written → subscriber received (ms):', mixed.subscriptionLatency);
   const queue = await generateThroughput(quick ? 200 : 1000);
+  printTable([{ measure: `generate job row written → worker in another process took it (idle workers, ${IDLE_SENDS} sends)`, ...queue.generateJobs.idlePickup }]);
+  const { idlePickup: _, ...generateJobs } = queue.generateJobs;
   printTable([
-    { loop: 'generate_package jobs (2 worker processes)', ...queue.generateJobs, workerPeakRssMb: queue.generateJobs.workerPeakRssMb.join(' / ') },
+    { loop: 'generate_package jobs (2 worker processes)', ...generateJobs, workerPeakRssMb: queue.generateJobs.workerPeakRssMb.join(' / ') },
     { loop: 'bare pg-boss no-op (2 processes)', ...queue.barePgBoss, workerPeakRssMb: queue.barePgBoss.workerPeakRssMb.join(' / ') },
   ]);
   console.log(`bare pg-boss / generate jobs: ${queue.bareOverGenerateRatio}× in jobs/s; a generate job is held ${queue.generateOverBareHeldRatio}× as long as a no-op`);
