@@ -53,6 +53,8 @@ export async function readMultipart(req: IncomingMessage, store: FileStore, limi
   return new Promise((resolve, reject) => {
     const fields = new Map<string, string>();
     const files: IncomingFile[] = [];
+    /** Files finish staging in any order; the caller gets them in the order they were sent. */
+    const arrival = new Map<IncomingFile, number>();
     const streams = new Set<Readable>();
     const pending: Array<Promise<unknown>> = [];
     let failure: unknown = null;
@@ -86,9 +88,11 @@ export async function readMultipart(req: IncomingMessage, store: FileStore, limi
       // Errors reach the upload through receiveStream; busboy may emit another after the pipeline settled.
       stream.on('error', () => undefined);
       streams.add(stream);
+      const position = pending.length;
       const staged = receiveStream(store, stream, { fieldName, filename: info.filename ?? '' }, limits.maxFileBytes).then(
         (file) => {
           streams.delete(stream);
+          arrival.set(file, position);
           files.push(file);
         },
         (error: unknown) => {
@@ -111,7 +115,7 @@ export async function readMultipart(req: IncomingMessage, store: FileStore, limi
         req.off('data', onData);
         req.off('close', onClose);
         if (failure) void discardAll(store, files);
-        else resolve({ fields, files });
+        else resolve({ fields, files: files.sort((a, b) => arrival.get(a)! - arrival.get(b)!) });
       }, fail);
     });
     req.pipe(parser);

@@ -103,7 +103,7 @@ export class DataSourcesService {
     await this.jobs.update(job.id, {
       status: 'completed',
       step: 'done',
-      result: { ...this.pipeline.links(model.dmCtId, null), published: false, generated: false, columns },
+      result: { ...this.pipeline.links(model.dmCtId, null), published: false, generated: false, columns: columns.map((c) => ({ label: c.label, data_type: c.dataType })) },
     });
   }
 }

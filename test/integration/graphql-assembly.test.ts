@@ -224,10 +224,10 @@ describe('GraphQL uploadDataSource', () => {
     const done = await waitForJob(client, job.ctId);
     expect(done.status).toBe('completed');
     expect(done.result.columns).toEqual([
-      { label: 'State', dataType: 'XdString' },
-      { label: 'Total Population', dataType: 'XdCount' },
-      { label: 'Adult Population', dataType: 'XdCount' },
-      { label: 'Adult Population Percentage', dataType: 'XdQuantity' },
+      { label: 'State', data_type: 'XdString' },
+      { label: 'Total Population', data_type: 'XdCount' },
+      { label: 'Adult Population', data_type: 'XdCount' },
+      { label: 'Adult Population Percentage', data_type: 'XdQuantity' },
     ]);
   });
 

@@ -194,10 +194,10 @@ describe('uploads', () => {
     const job = await waitForJob(client, res.body.job.ct_id);
     expect(job.status).toBe('completed');
     expect(job.result.columns).toEqual([
-      { label: 'State', dataType: 'XdString' },
-      { label: 'Total Population', dataType: 'XdCount' },
-      { label: 'Adult Population', dataType: 'XdCount' },
-      { label: 'Adult Population Percentage', dataType: 'XdQuantity' },
+      { label: 'State', data_type: 'XdString' },
+      { label: 'Total Population', data_type: 'XdCount' },
+      { label: 'Adult Population', data_type: 'XdCount' },
+      { label: 'Adult Population Percentage', data_type: 'XdQuantity' },
     ]);
     const components = await app.services.db.query('SELECT label, data_type, status FROM components WHERE owner_id = $1 ORDER BY id', [user.id]);
     expect(components).toEqual([
