@@ -9,6 +9,8 @@ import { checkRdfFilename, checkSchemaFilename, isZipFilename, RDF_EXTENSIONS, s
 import { discardAll, readIncoming, type IncomingFile } from './incoming-file';
 import { parseRdf, RdfParseError, toNTriples, type RdfFormat } from './rdf-parse';
 import { inspectZip } from './zip-inspector';
+import { checkSize, decodeXmlBytes, scanXml } from '../xml/safe-parse';
+import { XmlParseError } from '../xml/xml-errors';
 
 export type TriplestoreStatus = 'synced' | 'disabled' | 'failed';
 
@@ -46,8 +48,8 @@ export class UploadsService {
     }
   }
 
-  /** upload/schema: per file, a bad extension or name goes into `errors` and the rest are stored under dmlib/;
-   * a replaced schema leaves the compiled-schema cache. */
+  /** upload/schema: per file, a bad extension or name, or an XSD that is not safe well-formed XML, goes into
+   * `errors` and the rest are stored under dmlib/; a replaced schema leaves the compiled-schema cache. */
   async uploadSchemas(incoming: IncomingFile[]): Promise<SchemaUploadResult> {
     if (incoming.length === 0) throw filesRequired();
     const result: SchemaUploadResult = { stored_files: [], errors: [] };
@@ -56,6 +58,11 @@ export class UploadsService {
         const check = checkSchemaFilename(file.filename);
         if (!check.ok) {
           result.errors.push({ filename: file.filename, error: check.error });
+          continue;
+        }
+        const unsafe = file.filename.endsWith('.xsd') ? unsafeSchema(await readIncoming(file)) : null;
+        if (unsafe) {
+          result.errors.push({ filename: file.filename, error: unsafe });
           continue;
         }
         const stored = await this.files.commit(file.tempPath, 'dmlib', file.filename);
@@ -121,5 +128,19 @@ export class UploadsService {
       this.logger.warn({ err: error, graphUri }, 'triplestore upload failed; the file is kept');
       return 'failed';
     }
+  }
+}
+
+/** Why an uploaded XSD cannot be kept, or null: it must be well-formed XML under the parser's limits, without a
+ * DTD (so no entity of any kind), as every schema the validator will compile from it must be. */
+function unsafeSchema(bytes: Buffer): string | null {
+  try {
+    const xml = decodeXmlBytes(bytes);
+    checkSize(xml);
+    scanXml(xml);
+    return null;
+  } catch (error) {
+    if (error instanceof XmlParseError) return `Invalid XML schema: ${error.message}.`;
+    throw error;
   }
 }

@@ -138,15 +138,17 @@ describe('hostile XML on validate/xml and as an uploaded schema (20 MB upload li
     ['an external entity', `<!DOCTYPE xsd:schema [<!ENTITY e SYSTEM "file:///etc/passwd">]>${SP_XSD.replace(/^<\?xml[^>]*>/, '')}`],
     ['billion laughs', `<!DOCTYPE xsd:schema [${LAUGHS}]>${SP_XSD.replace(/^<\?xml[^>]*>/, '').replace('<xsd:schema ', '<!-- &l9; --><xsd:schema ')}`],
     ['nesting 100,000 deep', SP_XSD.replace('</xsd:schema>', `<xsd:annotation><xsd:documentation>${'<a>'.repeat(100_000)}${'</a>'.repeat(100_000)}</xsd:documentation></xsd:annotation></xsd:schema>`)],
-  ])('a schema with %s is never expanded: validating against it is a 4xx in the contract shape, no instance stored (the file itself is stored: schema uploads are checked by name only)', async (_label, xsd) => {
+  ])('a schema with %s goes into errors and is not stored; validating against it is then 404 SCHEMA_NOT_FOUND, no instance stored', async (_label, xsd) => {
     const other = 'hostile0schema0ct0id0000';
+    const storedBefore = await storageTree();
     const uploaded = await send('POST', '/api/v1/upload/schema/', { body: form([{ field: 'files', name: `dm-${other}.xsd`, content: xsd.replaceAll(SP_CT_ID, other) }]) });
-    expect(uploaded.status).toBeLessThan(500);
+    expect(uploaded.status).toBe(201);
+    expect(uploaded.body.data).toEqual({ stored_files: [], errors: [{ filename: `dm-${other}.xsd`, error: expect.stringMatching(/^Invalid XML schema: /) }] });
+    expect(await storageTree()).toEqual(storedBefore);
     const before = await instances();
     const res = await send('POST', '/api/v1/validate/xml/', { body: JSON.stringify({ xml_content: SP_XML.replaceAll(SP_CT_ID, other) }), headers: { 'content-type': 'application/json' } });
-    expect(res.status).toBeGreaterThanOrEqual(400);
-    expect(res.status).toBeLessThan(500);
-    expect(res.body).toMatchObject({ success: false, error: { code: expect.stringMatching(/^(INVALID_XML|VALIDATION_FAILED|SCHEMA_NOT_FOUND)$/), message: expect.any(String) } });
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ success: false, error: { code: 'SCHEMA_NOT_FOUND', message: expect.any(String) } });
     expect(res.text).not.toContain('root:');
     expect(await instances()).toBe(before);
   }, 30_000);

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { form, makeZip, SP_CT_ID, startAppUnderTest, STATE_POPULATION, storedNames, type AppUnderTest } from './app-helpers';
 
@@ -109,10 +109,33 @@ describe('upload/schema/', () => {
 
   it('replaces a re-uploaded name with the new content', async () => {
     const name = 'dm-replacedmodel000000000001.xsd';
-    await app.call('POST', '/api/v1/upload/schema/', { body: form([{ field: 'files', name, content: 'first' }]) });
-    const second = await app.call('POST', '/api/v1/upload/schema/', { body: form([{ field: 'files', name, content: 'second version' }]) });
-    expect(second.body.data.stored_files[0].size).toBe(14);
-    expect(readFileSync(path.join(app.storageDir, 'dmlib', name), 'utf8')).toBe('second version');
+    await app.call('POST', '/api/v1/upload/schema/', { body: form([{ field: 'files', name, content: '<first/>' }]) });
+    const second = await app.call('POST', '/api/v1/upload/schema/', { body: form([{ field: 'files', name, content: '<second-version/>' }]) });
+    expect(second.body.data.stored_files[0].size).toBe(17);
+    expect(readFileSync(path.join(app.storageDir, 'dmlib', name), 'utf8')).toBe('<second-version/>');
+  });
+
+  it('lists an XSD that is not well-formed XML, or carries a DTD, in errors and stores the rest', async () => {
+    const broken = 'dm-brokenschema00000000001.xsd';
+    const dtd = 'dm-dtdschema0000000000000001.xsd';
+    const good = 'dm-goodschema0000000000001.xsd';
+    const res = await app.call('POST', '/api/v1/upload/schema/', {
+      body: form([
+        { field: 'files', name: broken, content: '<xsd:schema xmlns:xsd="http://www.w3.org/2001/XMLSchema">' },
+        { field: 'files', name: dtd, content: '<!DOCTYPE x [<!ENTITY e "e">]><x>&e;</x>' },
+        { field: 'files', name: good, content: '<xsd:schema xmlns:xsd="http://www.w3.org/2001/XMLSchema"/>' },
+      ]),
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.data).toEqual({
+      stored_files: [{ filename: good, path: `dmlib/${good}`, size: 58 }],
+      errors: [
+        { filename: broken, error: expect.stringMatching(/^Invalid XML schema: .+\.$/) },
+        { filename: dtd, error: 'Invalid XML schema: DOCTYPE declarations are not allowed (no DTDs, no entities).' },
+      ],
+    });
+    expect(existsSync(path.join(app.storageDir, 'dmlib', broken))).toBe(false);
+    expect(existsSync(path.join(app.storageDir, 'dmlib', dtd))).toBe(false);
   });
 });
 
