@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import { isDatabaseUnavailable } from '../lib/errors';
 import type { Logger } from '../lib/logger';
 import { AppError, AppGeneralError, fileTooLarge, invalidParameter, malformedBody } from './app-errors';
 
@@ -7,7 +8,10 @@ import { AppError, AppGeneralError, fileTooLarge, invalidParameter, malformedBod
 export function sendAppError(error: unknown, req: Request, res: Response, logger: Logger): void {
   let known: AppError | AppGeneralError;
   if (error instanceof AppError || error instanceof AppGeneralError) known = error;
-  else {
+  else if (isDatabaseUnavailable(error)) {
+    logger.warn({ err: error, reqId: req.id }, 'database unavailable');
+    known = new AppGeneralError(503, 'SERVICE_UNAVAILABLE', 'The database is unavailable right now; try again shortly.');
+  } else {
     logger.error({ err: error, reqId: req.id }, 'unhandled application API error');
     known = new AppGeneralError(500, 'SERVER_ERROR', 'Internal server error.');
   }

@@ -40,6 +40,7 @@ export class JobEventHub {
     await client.connect();
     await client.query(`LISTEN ${JOB_CHANNEL}`);
     this.client = client;
+    if (this.retryMs > 250) this.logger.info('job event connection restored');
     this.retryMs = 250;
     this.emitter.emit('reconnected');
   }

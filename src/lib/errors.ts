@@ -48,7 +48,35 @@ export const PG = {
   foreignKeyViolation: '23503',
   serializationFailure: '40001',
   deadlockDetected: '40P01',
+  adminShutdown: '57P01',
+  crashShutdown: '57P02',
+  cannotConnectNow: '57P03',
+  tooManyConnections: '53300',
 } as const;
+
+/** SQLSTATEs and socket errors meaning the database cannot be reached right now, not that the request is wrong. */
+const UNREACHABLE_SQLSTATES = new Set<string>([PG.adminShutdown, PG.crashShutdown, PG.cannotConnectNow, PG.tooManyConnections]);
+const UNREACHABLE_SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH']);
+// node-postgres and pg-pool say "connection lost" and "pool timed out" in messages only.
+const UNREACHABLE_MESSAGE = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable)/;
+
+/** True when `error` (or a cause it wraps) says the database is down, restarting or out of connections. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current && typeof current === 'object' && depth < 5; depth++) {
+    const { code, message, name } = current as { code?: unknown; message?: unknown; name?: unknown };
+    // TypeORM releases a transaction's query runner when its connection fails; the next query throws this.
+    if (name === 'QueryRunnerAlreadyReleasedError') return true;
+    if (typeof code === 'string' && (UNREACHABLE_SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code) || UNREACHABLE_SOCKET_CODES.has(code))) return true;
+    if (typeof message === 'string' && UNREACHABLE_MESSAGE.test(message)) return true;
+    current = (current as { driverError?: unknown; cause?: unknown }).driverError ?? (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/** A database outage as a domain error: 503, so clients retry instead of reading a masked 500. */
+export const databaseUnavailable = (cause: unknown) =>
+  new DomainError(503, 'database_unavailable', 'The database is unavailable right now; try again shortly.', {}, { cause });
 
 export function pgCode(error: unknown): string | undefined {
   let current: unknown = error;

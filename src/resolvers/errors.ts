@@ -1,6 +1,6 @@
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
-import { DomainError } from '../lib/errors';
+import { databaseUnavailable, DomainError, isDatabaseUnavailable } from '../lib/errors';
 import type { Logger } from '../lib/logger';
 
 const CLIENT_CODES = new Set([
@@ -20,6 +20,7 @@ export function formatGraphQLError(logger: Logger) {
     let original = unwrapResolverError(error);
     // graphql-ws hands over the GraphQLError itself; its cause sits in originalError.
     while (original instanceof GraphQLError && original.originalError) original = original.originalError;
+    if (isDatabaseUnavailable(original)) original = databaseUnavailable(original);
     if (original instanceof DomainError) {
       return {
         message: original.message,

@@ -25,8 +25,9 @@ export async function toJobType(services: Services, job: Job): Promise<JobType> 
 }
 
 /** Streams the caller's job states: the current state first (a reconnecting client misses no final state),
- * then one item per change, re-read after a lost database connection. Ends after a final state when `ctId`
- * names one job. */
+ * then one item per change. After a lost database connection the job (or, for all jobs, every job changed since
+ * the subscription began) is re-read, since changes made while the listener was away were not announced to it.
+ * Ends after a final state when `ctId` names one job. */
 async function* jobStream(services: Services, caller: Caller, ctId: string | null): AsyncGenerator<Job> {
   const queue: Array<JobEvent | 'resync'> = [];
   let wake: (() => void) | null = null;
@@ -41,6 +42,12 @@ async function* jobStream(services: Services, caller: Caller, ctId: string | nul
     () => push('resync'),
   );
   const final = (job: Job) => ctId !== null && (job.status === 'completed' || job.status === 'failed');
+  const since = services.clock.now();
+  const changedSinceStart = async () =>
+    (await services.jobs.listFor(caller, {}))
+      .filter((job) => job.updatedAt >= since)
+      .reverse()
+      .map((job) => job.ctId);
   try {
     if (ctId) {
       const job = await services.jobs.getFor(caller, ctId);
@@ -52,7 +59,7 @@ async function* jobStream(services: Services, caller: Caller, ctId: string | nul
       if (!queue.length) await new Promise<void>((resolve) => (wake = resolve));
       wake = null;
       const item = queue.shift()!;
-      const targets = item === 'resync' ? (ctId ? [ctId] : []) : [item.ctId];
+      const targets = item === 'resync' ? (ctId ? [ctId] : await changedSinceStart()) : [item.ctId];
       for (const target of targets) {
         const job = await services.jobs.getFor(caller, target);
         const signature = `${job.status}|${job.step}|${job.updatedAt.toISOString()}`;

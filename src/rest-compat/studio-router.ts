@@ -1,7 +1,7 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { Services } from '../container';
 import { strictUtf8 } from '../http/json-body';
-import { DomainError } from '../lib/errors';
+import { databaseUnavailable, DomainError, isDatabaseUnavailable } from '../lib/errors';
 import type { Caller } from '../services/auth.service';
 import { SESSION_COOKIE } from './auth.routes';
 import type { StudioRoute } from './route-table';
@@ -16,6 +16,7 @@ export function credentialsOf(req: Request): { authorization?: string; sessionTo
 
 /** Interface A error body: `{error, error_type, ...fields}`; unknown errors are logged and masked. */
 export function sendStudioError(error: unknown, req: Request, res: Response, services: Services): void {
+  if (isDatabaseUnavailable(error)) error = databaseUnavailable(error);
   if (error instanceof DomainError) {
     if (error.status >= 500) services.logger.error({ err: error, cause: error.cause, reqId: req.id }, error.message);
     if (error.status === 429 && typeof error.fields.retry_after_seconds === 'number') {
