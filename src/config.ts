@@ -40,6 +40,8 @@ export interface Settings {
     user: string | null;
     password: string | null;
   };
+  /** How often instances whose triplestore sync failed are retried once the triplestore answers again. */
+  rdfResyncSeconds: number;
   loadBfoAlignment: boolean;
   reasoning: 'none' | 'owl2rl';
 }
@@ -104,6 +106,7 @@ export function loadSettings(env: Env = process.env): Settings {
       user: env.TRIPLESTORE_USER || null,
       password: env.TRIPLESTORE_PASSWORD || null,
     },
+    rdfResyncSeconds: int(env, 'RDF_RESYNC_SECONDS', 30),
     loadBfoAlignment: bool(env, 'LOAD_BFO_ALIGNMENT', false),
     reasoning: oneOf(env, 'REASONING', ['none', 'owl2rl'] as const, 'none'),
   };

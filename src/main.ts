@@ -54,7 +54,10 @@ async function main(): Promise<void> {
     stops.push(async () => stopWorkers());
     logger.info({ concurrency: settings.workerConcurrency }, 'workers started');
   }
-  if (settings.role === 'app') await startRdfSyncWorker(services);
+  if (settings.role === 'app') {
+    const stopRdfSync = await startRdfSyncWorker(services);
+    stops.push(async () => stopRdfSync());
+  }
 
   if (settings.role !== 'worker') {
     const server = await startHttpServer(services, { port: settings.port, host: settings.host });

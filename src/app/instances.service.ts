@@ -8,8 +8,12 @@ import type { TriplestoreClient } from '../rdf/triplestore';
 import type { Clock } from '../services/clock';
 import { instanceNotFound } from './app-errors';
 
-/** Failed instances queued again after a successful sync (the triplestore is back). */
+/** Waiting instances queued again at a time, after a successful sync (the triplestore is back). */
 const RESYNC_BATCH = 100;
+
+/** Instances waiting for the triplestore: failed for good, or pending after a failed attempt (whose next retry may
+ * be many minutes away by then). Matches the partial index app_instances_sync_waiting_idx. */
+const WAITING = `(rdf_sync_status = 'failed' OR (rdf_sync_status = 'pending' AND rdf_sync_error IS NOT NULL))`;
 
 /** Stored instances and the sync of their graphs to the external triplestore. */
 export class InstancesService {
@@ -30,8 +34,8 @@ export class InstancesService {
 
   /**
    * One attempt of the rdf_sync job. A failure is thrown so pg-boss retries with backoff; the last attempt marks
-   * the instance `failed`. A success also requeues failed instances, so a triplestore that was down for longer
-   * than the retries still receives every graph once it answers again.
+   * the instance `failed`. A success also requeues the waiting instances, so none of them waits out its backoff
+   * (or, once failed, forever) after the triplestore answers again.
    */
   async sync(instanceId: string, attempt: { retryCount: number; retryLimit: number }): Promise<void> {
     const row = await one<{ graph_uri: string; ntriples: string; rdf_sync_status: string }>(
@@ -55,7 +59,30 @@ export class InstancesService {
       throw error;
     }
     await this.mark(instanceId, 'synced', null);
-    await this.requeueFailed();
+    await this.requeueWaiting();
+  }
+
+  /**
+   * The resync sweep: offers the oldest waiting instance's graph to the triplestore; when it is taken, the other
+   * waiting instances are queued again at once. Without it, instances whose retries ran out would wait for the
+   * next validation's successful sync. Returns how many were queued.
+   */
+  async resyncWaiting(): Promise<number> {
+    if (!this.triplestore) return 0;
+    const probe = await one<{ instance_id: string; graph_uri: string; ntriples: string }>(
+      this.db,
+      `SELECT i.instance_id, i.graph_uri, g.ntriples FROM app_instances i JOIN app_graphs g ON g.graph_uri = i.graph_uri
+        WHERE ${WAITING} ORDER BY i.id LIMIT 1`,
+    );
+    if (!probe) return 0;
+    try {
+      await this.triplestore.replaceGraph(probe.graph_uri, probe.ntriples, 'text/turtle');
+    } catch (error) {
+      this.logger.debug({ err: error, instanceId: probe.instance_id }, 'triplestore still unavailable');
+      return 0;
+    }
+    await this.mark(probe.instance_id, 'synced', null);
+    return this.requeueWaiting();
   }
 
   private async mark(instanceId: string, status: 'pending' | 'synced' | 'failed' | 'disabled', error: string | null): Promise<void> {
@@ -68,15 +95,16 @@ export class InstancesService {
     );
   }
 
-  private async requeueFailed(): Promise<void> {
-    await this.db.transaction(async (manager) => {
-      const failed = await rows<{ instance_id: string }>(
+  private async requeueWaiting(): Promise<number> {
+    return this.db.transaction(async (manager) => {
+      const waiting = await rows<{ instance_id: string }>(
         manager,
-        `UPDATE app_instances SET rdf_sync_status = 'pending' WHERE id IN (
-           SELECT id FROM app_instances WHERE rdf_sync_status = 'failed' ORDER BY id LIMIT ${RESYNC_BATCH} FOR UPDATE SKIP LOCKED)
+        `UPDATE app_instances SET rdf_sync_status = 'pending', rdf_sync_error = NULL WHERE id IN (
+           SELECT id FROM app_instances WHERE ${WAITING} ORDER BY id LIMIT ${RESYNC_BATCH} FOR UPDATE SKIP LOCKED)
          RETURNING instance_id`,
       );
-      for (const { instance_id } of failed) await this.queue.send('rdf_sync', { instanceId: instance_id }, transactionDb(manager));
+      for (const { instance_id } of waiting) await this.queue.send('rdf_sync', { instanceId: instance_id }, transactionDb(manager));
+      return waiting.length;
     });
   }
 }
