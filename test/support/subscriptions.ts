@@ -8,16 +8,21 @@ export interface Collected<T> {
   /** Resolves when an item satisfies `predicate` (or rejects after `timeoutMs`). */
   until: (predicate: (item: T) => boolean, timeoutMs?: number) => Promise<T>;
   close: () => Promise<void>;
+  /** How many times the client connected (more than 1 after a reconnect). */
+  connections: () => number;
 }
 
-/** Subscribes over graphql-ws (real WebSocket) and collects every `data[field]`. */
+/** Subscribes over graphql-ws (real WebSocket) and collects every `data[field]`. With `retryAttempts`, the client
+ * reconnects like a browser's would (every 300 ms, whatever closed the socket) and subscribes again. */
 export function subscribe<T = any>(
   baseUrl: string,
   query: string,
   field: string,
   auth: { token?: string; cookie?: string },
   variables: Record<string, unknown> = {},
+  options: { retryAttempts?: number } = {},
 ): Collected<T> {
+  let connections = 0;
   const client: Client = createClient({
     url: baseUrl.replace(/^http/, 'ws') + '/graphql',
     webSocketImpl: class extends WebSocket {
@@ -26,7 +31,10 @@ export function subscribe<T = any>(
       }
     },
     connectionParams: auth.token ? { authorization: `Token ${auth.token}` } : {},
-    retryAttempts: 0,
+    retryAttempts: options.retryAttempts ?? 0,
+    retryWait: () => new Promise((resolve) => setTimeout(resolve, 300)),
+    shouldRetry: () => true,
+    on: { connected: () => void connections++ },
     lazy: false,
   });
   const items: T[] = [];
@@ -67,6 +75,7 @@ export function subscribe<T = any>(
       });
     },
     close: () => client.dispose() as Promise<void>,
+    connections: () => connections,
   };
 }
 
