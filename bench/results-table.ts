@@ -52,10 +52,13 @@ function rows(name: string, r: Result): { rows: Row[]; ratios: string[] } {
           { feature: 'Mixed assembly (10 new)', measure: 'of which: job row written → worker took it (queue pickup)', p50: r.mixedAssembly.queuePickup?.medianMs, p99: r.mixedAssembly.queuePickup?.p99Ms },
           { feature: 'Subscription latency', measure: `job step written → subscriber received, ${r.subscriptionLatency.samples} steps`, p50: r.subscriptionLatency.p50Ms, p99: r.subscriptionLatency.p99Ms },
           { feature: 'Generate jobs', measure: `${n(g.jobs)} generate_package jobs, 2 worker processes (failed: ${g.failed})`, rate: `${g.jobsPerSecond} jobs/s`, rss: `workers ${g.workerPeakRssMb.join(' / ')}` },
+          ...(g.idlePickup
+            ? [{ feature: 'Generate jobs', measure: `job row written → idle worker in another process took it, ${g.idlePickup.runs} sends`, p50: g.idlePickup.medianMs, p99: g.idlePickup.p99Ms }]
+            : []),
           { feature: 'Generate jobs', measure: `bare pg-boss no-op loop, 2 processes, same polling`, rate: `${b.jobsPerSecond} jobs/s`, rss: `workers ${b.workerPeakRssMb.join(' / ')}` },
         ],
         ratios: [
-          `bare pg-boss / generate jobs throughput: **${r.bareOverGenerateRatio}×** (both at the polling ceiling of ${g.pollingCeilingJobsPerSecond} jobs/s when ≈ 1); time a job is held, generate / no-op: **${r.generateOverBareHeldRatio}×** (${g.meanJobMs} ms / ${b.meanJobMs} ms)`,
+          `bare pg-boss / generate jobs throughput: **${r.bareOverGenerateRatio}×** (bare pg-boss sleeps out its polling interval after each fetch, a ceiling of ${g.pollingCeilingJobsPerSecond} jobs/s; the service's workers are woken at commit and fetch again while there is work); time a job is held, generate / no-op: **${r.generateOverBareHeldRatio}×** (${g.meanJobMs} ms / ${b.meanJobMs} ms)`,
         ],
       };
     }
