@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { Client } from 'pg';
+import { PgListener } from '../db/pg-listener';
 import type { Logger } from '../lib/logger';
 import { JOB_CHANNEL, type JobEvent } from '../services/jobs.service';
 
@@ -7,58 +7,31 @@ import { JOB_CHANNEL, type JobEvent } from '../services/jobs.service';
  * gateway sees progress made by a worker in any process. Reconnects by itself after a database outage. */
 export class JobEventHub {
   private readonly emitter = new EventEmitter();
-  private client: Client | null = null;
-  private stopped = false;
-  private retryMs = 250;
+  private readonly listener: PgListener;
 
-  constructor(
-    private readonly databaseUrl: string,
-    private readonly logger: Logger,
-  ) {
+  constructor(databaseUrl: string, logger: Logger) {
     this.emitter.setMaxListeners(0);
+    this.listener = new PgListener(databaseUrl, JOB_CHANNEL, {
+      notify: (payload) => {
+        let event: JobEvent;
+        try {
+          event = JSON.parse(payload) as JobEvent;
+        } catch (error) {
+          logger.warn({ err: error }, 'unreadable job event');
+          return;
+        }
+        this.emitter.emit('job', event);
+      },
+      restored: () => {
+        logger.info('job event connection restored');
+        this.emitter.emit('reconnected');
+      },
+      problem: (message, error) => logger.warn({ err: error }, `job events: ${message}`),
+    });
   }
 
   async start(): Promise<void> {
-    await this.connect();
-  }
-
-  private async connect(): Promise<void> {
-    const client = new Client({ connectionString: this.databaseUrl });
-    client.on('notification', (message) => {
-      if (message.channel !== JOB_CHANNEL || !message.payload) return;
-      try {
-        this.emitter.emit('job', JSON.parse(message.payload) as JobEvent);
-      } catch (error) {
-        this.logger.warn({ err: error }, 'unreadable job event');
-      }
-    });
-    client.on('error', (error) => {
-      this.logger.warn({ err: error }, 'job event connection lost; reconnecting');
-      void this.reconnect(client);
-    });
-    client.on('end', () => void this.reconnect(client));
-    await client.connect();
-    await client.query(`LISTEN ${JOB_CHANNEL}`);
-    this.client = client;
-    if (this.retryMs > 250) this.logger.info('job event connection restored');
-    this.retryMs = 250;
-    this.emitter.emit('reconnected');
-  }
-
-  private async reconnect(failed: Client): Promise<void> {
-    if (this.stopped || this.client !== failed) return;
-    this.client = null;
-    failed.removeAllListeners('end');
-    await failed.end().catch(() => undefined);
-    while (!this.stopped && !this.client) {
-      await new Promise((r) => setTimeout(r, this.retryMs));
-      this.retryMs = Math.min(this.retryMs * 2, 5000);
-      try {
-        await this.connect();
-      } catch (error) {
-        this.logger.warn({ err: error }, 'job event reconnect failed');
-      }
-    }
+    await this.listener.start();
   }
 
   /** Calls `listener` for every event; returns the unsubscribe function. `onReconnect` lets a subscriber
@@ -73,13 +46,7 @@ export class JobEventHub {
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    const client = this.client;
-    this.client = null;
-    if (client) {
-      client.removeAllListeners('end');
-      await client.end().catch(() => undefined);
-    }
+    await this.listener.stop();
     this.emitter.removeAllListeners();
   }
 }

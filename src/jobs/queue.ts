@@ -1,5 +1,6 @@
 import PgBoss from 'pg-boss';
-import { QueueWakeListener, wakeQueueSql } from './queue-wake';
+import { PgListener } from '../db/pg-listener';
+import { QUEUE_WAKE_CHANNEL, wakeQueueSql } from './queue-wake';
 
 /** One typed payload per queue, shared by `send` and `work`. */
 export interface QueuePayloads {
@@ -46,7 +47,7 @@ export type QueueHandler<K extends QueueName> = (payload: QueuePayloads[K], meta
  * commit or roll back together ("a job is created before its task is sent"). */
 export class JobQueue {
   private readonly workerIds = new Map<string, string[]>();
-  private wakeListener: QueueWakeListener | null = null;
+  private wakeListener: PgListener | null = null;
 
   private constructor(
     private readonly boss: PgBoss,
@@ -104,8 +105,14 @@ export class JobQueue {
 
   private async listenForWakes(): Promise<void> {
     if (this.wakeListener) return;
-    this.wakeListener = new QueueWakeListener(this.databaseUrl, (queue) => this.wake(queue), this.onError);
-    await this.wakeListener.start();
+    // After a lost connection every queue is woken: announcements were missed meanwhile (polling would find
+    // those messages too, only later). A worker process starts even while the database refuses connections.
+    this.wakeListener = new PgListener(this.databaseUrl, QUEUE_WAKE_CHANNEL, {
+      notify: (queue) => this.wake(queue),
+      restored: () => this.wake(null),
+      problem: (message, error) => this.onError(new Error(`queue wake listener: ${message}: ${error.message}`, { cause: error })),
+    });
+    await this.wakeListener.start({ retryInBackground: true });
   }
 
   /** Wakes this process's loops on `queue` (every queue when null); a busy loop fetches again as soon as it is done. */
