@@ -62,18 +62,12 @@ async function mixedAssembly(runs: number) {
       for (let run = 3; run < runs + 3; run++) await once(run, true);
     });
     await subscriptions.close();
-    const pickup = await rows<{ ms: number }>(
-      service.services.db,
-      `SELECT (extract(epoch FROM q.started_on - j.created_at) * 1000)::float8 AS ms FROM jobs j
-         JOIN (SELECT id, started_on FROM ${QUEUE_SCHEMA}.job UNION ALL SELECT id, started_on FROM ${QUEUE_SCHEMA}.archive) q ON q.id::text = j.task_id
-        WHERE j.ct_id = ANY($1)`,
-      [measured],
-    );
+    const pickup = await queuePickupMs(service, measured);
     return {
       mixedAssembly: {
         newComponents: NEW_COMPONENTS,
         accepted202: summarize(accepted),
-        queuePickup: summarize(pickup.map((p) => p.ms)),
+        queuePickup: summarize(pickup),
         endToEnd: summarize(endToEnd),
         peakRssMb,
       },
@@ -128,6 +122,18 @@ async function stopProcesses(children: ChildProcess[]): Promise<void> {
   );
 }
 
+/** Queue pickup of each job: its row stamped → pg-boss started it (ms). */
+async function queuePickupMs(service: BenchService, ctIds: string[]): Promise<number[]> {
+  const found = await rows<{ ms: number }>(
+    service.services.db,
+    `SELECT (extract(epoch FROM q.started_on - j.created_at) * 1000)::float8 AS ms FROM jobs j
+       JOIN (SELECT id, started_on FROM ${QUEUE_SCHEMA}.job UNION ALL SELECT id, started_on FROM ${QUEUE_SCHEMA}.archive) q ON q.id::text = j.task_id
+      WHERE j.ct_id = ANY($1)`,
+    [ctIds],
+  );
+  return found.map((p) => p.ms);
+}
+
 /** Sends one generate job per model, one at a time at uneven gaps (never in step with a polling interval), each
  * once the one before has completed; returns job row written → pg-boss started_on. */
 async function pickupWhileIdle(service: BenchService, key: string, models: string[]) {
@@ -139,14 +145,7 @@ async function pickupWhileIdle(service: BenchService, key: string, models: strin
     const done = async () => (await one<{ status: string }>(service.services.db, 'SELECT status FROM jobs WHERE ct_id = $1', [answer.job_ct_id]))!.status === 'completed';
     await until(done, 60_000, `generate job ${answer.job_ct_id}`, 10);
   }
-  const pickup = await rows<{ ms: number }>(
-    service.services.db,
-    `SELECT (extract(epoch FROM q.started_on - j.created_at) * 1000)::float8 AS ms FROM jobs j
-       JOIN (SELECT id, started_on FROM ${QUEUE_SCHEMA}.job UNION ALL SELECT id, started_on FROM ${QUEUE_SCHEMA}.archive) q ON q.id::text = j.task_id
-      WHERE j.ct_id = ANY($1)`,
-    [sent],
-  );
-  return summarize(pickup.map((p) => p.ms));
+  return summarize(await queuePickupMs(service, sent));
 }
 
 /** Published models of five reused components each, owned by `userId`, without packages. */
