@@ -1,10 +1,11 @@
 import http from 'node:http';
-import { ApolloServer } from '@apollo/server';
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { unwrapResolverError } from '@apollo/server/errors';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { type Request, type Response } from 'express';
-import type { GraphQLSchema } from 'graphql';
+import { GraphQLError, type GraphQLSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { Services } from './container';
@@ -13,7 +14,7 @@ import { graphiqlRouter } from './http/graphiql';
 import { graphqlRequestGuard, graphqlTransportErrors } from './http/graphql-guards';
 import { strictUtf8 } from './http/json-body';
 import { parseCookies } from './lib/cookies';
-import { DomainError } from './lib/errors';
+import { databaseUnavailable, DomainError, isDatabaseUnavailable } from './lib/errors';
 import type { GraphQLContext } from './resolvers/context';
 import { startAppServer } from './app/app-server';
 import { buildAdminRouter } from './app/admin/admin.routes';
@@ -40,9 +41,25 @@ async function graphqlCaller(services: Services, credentials: { authorization?: 
     return { caller: await services.auth.authenticate(credentials), authError: null };
   } catch (error) {
     if (error instanceof DomainError) return { caller: null as Caller | null, authError: error };
+    if (isDatabaseUnavailable(error)) {
+      const outage = databaseUnavailable(error);
+      throw new GraphQLError(outage.message, { originalError: outage, extensions: { http: { status: outage.status } } });
+    }
     throw error;
   }
 }
+
+/** A GraphQL response that failed because the database is unreachable is a 503, as over REST, so clients
+ * retry (the context function says so itself when authentication already found the database down). */
+const databaseOutageStatus: ApolloServerPlugin<GraphQLContext> = {
+  async requestDidStart() {
+    return {
+      async willSendResponse({ errors, response }) {
+        if (errors?.some((error) => isDatabaseUnavailable(unwrapResolverError(error)))) response.http.status = 503;
+      },
+    };
+  },
+};
 
 export async function startHttpServer(services: Services, options: { port: number; host?: string; schema?: GraphQLSchema }): Promise<RunningServer> {
   if (services.settings.role === 'app') return startAppServer(services, options);
@@ -90,6 +107,7 @@ export async function startHttpServer(services: Services, options: { port: numbe
       ApolloServerPluginDrainHttpServer({ httpServer }),
       ApolloServerPluginLandingPageDisabled(),
       { serverWillStart: async () => ({ drainServer: async () => void (await wsCleanup.dispose()) }) },
+      databaseOutageStatus,
     ],
   });
   await apollo.start();

@@ -177,6 +177,15 @@ describe('Postgres stopped and started again under write traffic', () => {
       expect(down).toMatchObject({ status: 503, body: { status: 'unavailable', database: 'unreachable' } });
       // Keep writing into the outage until every writer has been refused at least once.
       await waitFor(async () => writers.every((w) => w.answers.some((a) => a.phase === 'outage' && a.status !== 200 && a.status !== 201)), Boolean, 30_000, 'refusals during the outage');
+      // GraphQL over the same services refuses the same way, in its own shape.
+      const graphql = await jobOwner.graphql('{ wallet { balanceCredits } }');
+      expect(graphql.status).toBe(503);
+      expect(graphql.body.data ?? null).toBeNull();
+      expect(graphql.body.errors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'database_unavailable' }) })]);
+      // Without credentials the context needs no database; the resolver then meets the outage.
+      const anonymous = await new HttpClient(baseUrl).graphql('mutation { login(email: "nobody@example.org", password: "x") { csrfToken } }');
+      expect(anonymous.status).toBe(503);
+      expect(anonymous.body.errors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'database_unavailable' }) })]);
       await new Promise((r) => setTimeout(r, 4000));
       await pg.start();
       phase = 'after';
