@@ -32,19 +32,25 @@ export function buildAppRouter(services: Services): Router {
   const maxFileBytes = settings.maxUploadBytes;
 
   const endpoint = (handler: Handler) => async (req: Request, res: Response) => {
+    let outcome: Outcome | null = null;
+    let failure: unknown = null;
     try {
       const caller = await app.keys.authenticate(req.headers['x-api-key']);
       res.locals.appCaller = caller;
-      const outcome = await handler(req, caller, res);
-      res.status(outcome.status);
-      if (outcome.raw) res.type(outcome.raw.contentType).send(outcome.raw.text);
-      else res.json(outcome.body);
+      outcome = await handler(req, caller, res);
     } catch (error) {
-      sendAppError(error, req, res, logger);
-    } finally {
-      const staged = (res.locals.staged as IncomingFile[] | undefined) ?? [];
-      if (staged.length > 0) await discardAll(app.files, staged);
+      failure = error;
     }
+    // Staged uploads are gone before the client hears back: what it reads then is what is stored.
+    const staged = (res.locals.staged as IncomingFile[] | undefined) ?? [];
+    if (staged.length > 0) await discardAll(app.files, staged).catch((error: unknown) => logger.warn({ err: error }, 'staged upload not removed'));
+    if (outcome === null) {
+      sendAppError(failure, req, res, logger);
+      return;
+    }
+    res.status(outcome.status);
+    if (outcome.raw) res.type(outcome.raw.contentType).send(outcome.raw.text);
+    else res.json(outcome.body);
   };
 
   /** The multipart body of an upload; an empty body without a type counts as "no file". */

@@ -40,15 +40,11 @@ const hostileOn =
   };
 const hostile = hostileOn(() => app);
 
-/** Every file under a storage directory, relative paths, once staged uploads are gone (they are removed just
- * after the response is sent): hostile input must add nothing. */
+/** Every file under a storage directory, relative paths; staged uploads are removed before the answer is
+ * sent, so right after it hostile input must have added nothing. */
 async function storageTree(dir = app.storageDir): Promise<string[]> {
-  for (let waited = 0; ; waited += 20) {
-    const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-    const files = entries.filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name))).sort();
-    if (waited >= 2000 || !files.some((f) => f.startsWith('.incoming'))) return files;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries.filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name))).sort();
 }
 
 /** Sends raw bytes on a fresh connection and returns what came back before the server closed it (or `waitMs`). */
