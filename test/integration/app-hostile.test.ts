@@ -1,9 +1,8 @@
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import http from 'node:http';
-import net from 'node:net';
 import path from 'node:path';
+import { HostileInputs, rawBody as bodyOf, rawExchange, rawStatus as statusOf } from '../support/hostile';
 import { form, makeZip, SP_CT_ID, startAppUnderTest, STATE_POPULATION, storedNames, type AppUnderTest } from './app-helpers';
 
 const LIMIT = 1024 * 1024;
@@ -17,25 +16,13 @@ afterAll(async () => {
   await app?.close();
 });
 
-/** Digests of the distinct hostile requests sent (method, route, headers and body): repeats count once. */
-const hostileInputs = new Set<string>();
-async function countHostile(...parts: unknown[]): Promise<void> {
-  const hash = createHash('sha256');
-  for (const part of parts) {
-    if (part instanceof FormData) {
-      const entries: Array<[string, FormDataEntryValue]> = [];
-      part.forEach((value, name) => entries.push([name, value]));
-      for (const [name, value] of entries) hash.update(name).update(typeof value === 'string' ? value : Buffer.from(await value.arrayBuffer()));
-    } else hash.update(Buffer.isBuffer(part) || part instanceof Uint8Array ? part : JSON.stringify(part ?? null));
-  }
-  hostileInputs.add(hash.digest('hex'));
-}
+const hostileInputs = new HostileInputs();
 
 /** `target.call` for a hostile request: counted, then sent. */
 const hostileOn =
   (target: () => AppUnderTest): AppUnderTest['call'] =>
   async (method, route, init = {}) => {
-    await countHostile(method, route, init.headers, init.body);
+    await hostileInputs.add(method, route, init.headers, init.body);
     return target().call(method, route, init);
   };
 const hostile = hostileOn(() => app);
@@ -47,29 +34,12 @@ async function storageTree(dir = app.storageDir): Promise<string[]> {
   return entries.filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name))).sort();
 }
 
-/** Sends raw bytes on a fresh connection and returns what came back before the server closed it (or `waitMs`). */
+/** A raw request, counted, then sent on a fresh connection. */
 function raw(request: Buffer | string, options: { halfClose?: boolean; waitMs?: number } = {}): Promise<string> {
-  void countHostile('raw', request);
-  const { port } = new URL(app.url);
-  return new Promise((resolve) => {
-    const socket = net.connect(Number(port), '127.0.0.1');
-    let received = '';
-    const finish = () => {
-      socket.destroy();
-      resolve(received);
-    };
-    const timer = setTimeout(finish, options.waitMs ?? 5000);
-    socket.on('data', (chunk) => (received += chunk.toString('latin1')));
-    socket.on('close', () => (clearTimeout(timer), finish()));
-    socket.on('error', () => undefined);
-    socket.write(request, () => {
-      if (options.halfClose) socket.end();
-    });
-  });
+  void hostileInputs.add('raw', request);
+  return rawExchange(app.url, request, options);
 }
 
-const statusOf = (response: string) => Number(/^HTTP\/1\.1 (\d{3})/.exec(response)?.[1]);
-const bodyOf = (response: string) => JSON.parse(response.slice(response.indexOf('\r\n\r\n') + 4));
 
 /** Replaces bytes of equal length everywhere in an archive (local headers and central directory). */
 function patchName(zip: Buffer, from: string, to: Buffer): Buffer {
@@ -199,7 +169,7 @@ describe('multipart abuse', () => {
     const before = await storageTree();
     const { port } = new URL(app.url);
     let sent = 0;
-    await countHostile('an endless multipart part');
+    await hostileInputs.add('an endless multipart part');
     const outcome = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = http.request({
         host: '127.0.0.1',

@@ -1,11 +1,10 @@
-import { createHash } from 'node:crypto';
 import http from 'node:http';
-import net from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { getIntrospectionQuery } from 'graphql';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { startTestApp, type TestApp } from '../support/app';
+import { HostileInputs, rawBody as bodyOf, rawExchange, rawStatus as statusOf } from '../support/hostile';
 import { issueKey, makeUser, PASSWORD, signedIn } from '../support/factories';
 import type { HttpClient } from '../support/http';
 
@@ -28,14 +27,8 @@ afterAll(async () => {
   await app?.close();
 });
 
-/** Digests of the distinct hostile inputs sent (method, path, headers, body, sender): repeats count once, and the
- * control requests that show the limits let legitimate use through are not counted. */
-const hostileInputs = new Set<string>();
-function countHostile(...parts: unknown[]): void {
-  const hash = createHash('sha256');
-  for (const part of parts) hash.update(Buffer.isBuffer(part) ? part : JSON.stringify(part ?? null, (_k, v) => (v?.type === 'Buffer' ? Buffer.from(v.data).toString('hex') : v)));
-  hostileInputs.add(hash.digest('hex'));
-}
+/** The control requests that show the limits let legitimate use through are not counted. */
+const hostileInputs = new HostileInputs();
 
 const STORED_TABLES = ['components', 'clusters', 'data_models', 'jobs', 'data_sources', 'ledger_entries', 'api_keys', 'projects', 'users'];
 
@@ -54,7 +47,7 @@ interface Answer {
 
 /** One request over node:http (bytes sent as given), optionally from another loopback address. */
 function send(method: string, path: string, options: { body?: Buffer | string; headers?: Record<string, string | Buffer>; from?: string; control?: boolean } = {}): Promise<Answer> {
-  if (!options.control) countHostile(method, path, options.headers, options.body, options.from);
+  if (!options.control) void hostileInputs.add(method, path, options.headers, options.body, options.from);
   const { port } = new URL(app.url);
   return new Promise((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port, method, path, localAddress: options.from, headers: options.headers as http.OutgoingHttpHeaders });
@@ -79,27 +72,12 @@ function send(method: string, path: string, options: { body?: Buffer | string; h
 
 const asKey = (extra: Record<string, string | Buffer> = {}) => ({ authorization: `Token ${key}`, 'content-type': 'application/json', ...extra });
 
-/** Raw bytes on a fresh connection; what came back before the server closed it (or `waitMs`). */
+/** A raw request, counted, then sent on a fresh connection. */
 function raw(request: Buffer): Promise<string> {
-  countHostile('raw', request);
-  const { port } = new URL(app.url);
-  return new Promise((resolve) => {
-    const socket = net.connect(Number(port), '127.0.0.1');
-    let received = '';
-    const finish = () => {
-      socket.destroy();
-      resolve(received);
-    };
-    const timer = setTimeout(finish, 5000);
-    socket.on('data', (chunk) => (received += chunk.toString('latin1')));
-    socket.on('close', () => (clearTimeout(timer), finish()));
-    socket.on('error', () => undefined);
-    socket.write(request);
-  });
+  void hostileInputs.add('raw', request);
+  return rawExchange(app.url, request);
 }
 
-const statusOf = (response: string) => Number(/^HTTP\/1\.1 (\d{3})/.exec(response)?.[1]);
-const bodyOf = (response: string) => JSON.parse(response.slice(response.indexOf('\r\n\r\n') + 4));
 
 async function stillServing(): Promise<void> {
   const res = await fetch(`${app.url}/api/v1/auth/me/`, { headers: { authorization: `Token ${key}` } });
@@ -183,7 +161,7 @@ describe('JSON trees on the estimate and assemble routes', () => {
 
 /** One operation over graphql-ws (no retry); resolves with what the server sent: data or errors. */
 function overWebSocket(query: string, options: { control?: boolean } = {}): Promise<{ data?: unknown; errors?: any[] }> {
-  if (!options.control) countHostile('ws', query);
+  if (!options.control) void hostileInputs.add('ws', query);
   const ws = createClient({
     url: app.url.replace(/^http/, 'ws') + '/graphql',
     webSocketImpl: WebSocket,
@@ -289,7 +267,7 @@ describe('oversized and unreadable headers', () => {
   });
 
   it('a 900 kB key in the WebSocket init payload is refused and the socket closed', async () => {
-    countHostile('ws init', 900 * 1024);
+    void hostileInputs.add('ws init', 900 * 1024);
     const socket = new WebSocket(app.url.replace(/^http/, 'ws') + '/graphql', 'graphql-transport-ws');
     await new Promise((resolve) => socket.once('open', resolve));
     socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Token ${'k'.repeat(900 * 1024)}` } }));
