@@ -1,6 +1,7 @@
 import { libraryComponent } from '../support/catalog-factories';
 import { issueKey, signedIn } from '../support/factories';
 import { startTestApp, type TestApp } from '../support/app';
+import { failInserts } from '../support/database';
 
 const ESTIMATE = '/api/v1/dmgen/assemble/estimate/';
 const ASSEMBLE = '/api/v1/dmgen/assemble/';
@@ -243,11 +244,7 @@ describe('assemble, reuse path', () => {
 
   it('refunds the charge as its own ledger entry when the build fails', async () => {
     const { client, user } = await signedIn(app.url, app.services, { credits: 5000 });
-    await app.services.db.query(`
-      CREATE OR REPLACE FUNCTION fail_build() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN IF NEW.title = 'Doomed' THEN RAISE EXCEPTION 'disk on fire'; END IF; RETURN NEW; END $$;
-      DROP TRIGGER IF EXISTS fail_build ON data_models;
-      CREATE TRIGGER fail_build BEFORE INSERT ON data_models FOR EACH ROW EXECUTE FUNCTION fail_build();`);
+    await failInserts(app.services.db, 'data_models', 'title', 'Doomed', 'disk on fire');
     const res = await client.post(ASSEMBLE, reuseBody({ title: 'Doomed' }));
     expect(res.status).toBe(500);
     expect(res.body).toEqual({ error: 'The model could not be built; the charge was refunded.', error_type: 'build_failed' });

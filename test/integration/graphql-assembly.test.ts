@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { libraryComponent } from '../support/catalog-factories';
-import { issueKey, signedIn } from '../support/factories';
+import { issueKey, signedIn, STATE_POPULATION_COLUMNS } from '../support/factories';
 import { HttpClient } from '../support/http';
 import { startTestApp, type TestApp } from '../support/app';
 
@@ -223,12 +223,7 @@ describe('GraphQL uploadDataSource', () => {
     expect(job).toMatchObject({ kind: 'upload', dataSourceCtId: dataSource.ctId });
     const done = await waitForJob(client, job.ctId);
     expect(done.status).toBe('completed');
-    expect(done.result.columns).toEqual([
-      { label: 'State', data_type: 'XdString' },
-      { label: 'Total Population', data_type: 'XdCount' },
-      { label: 'Adult Population', data_type: 'XdCount' },
-      { label: 'Adult Population Percentage', data_type: 'XdQuantity' },
-    ]);
+    expect(done.result.columns).toEqual(STATE_POPULATION_COLUMNS);
   });
 
   it('refuses a non-CSV with the REST error and a read-only key with key_scope', async () => {

@@ -2,10 +2,11 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { libraryComponent } from '../support/catalog-factories';
-import { issueKey, signedIn } from '../support/factories';
+import { issueKey, signedIn, STATE_POPULATION_COLUMNS } from '../support/factories';
 import { HttpClient } from '../support/http';
 import { startTestApp, type TestApp } from '../support/app';
 import { JOB_FIELDS, subscribe } from '../support/subscriptions';
+import { failInserts } from '../support/database';
 
 const ASSEMBLE = '/api/v1/dmgen/assemble/';
 const FIXTURES = path.resolve(__dirname, '../../../shared/fixtures');
@@ -105,11 +106,7 @@ describe('mixed assembly', () => {
 
   it('fails before the model exists and charges nothing', async () => {
     const { client, user } = await signedIn(app.url, app.services, { credits: 5000 });
-    await app.services.db.query(`
-      CREATE OR REPLACE FUNCTION fail_mint() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN IF NEW.label = 'Explodes' THEN RAISE EXCEPTION 'minting service down'; END IF; RETURN NEW; END $$;
-      DROP TRIGGER IF EXISTS fail_mint ON components;
-      CREATE TRIGGER fail_mint BEFORE INSERT ON components FOR EACH ROW EXECUTE FUNCTION fail_mint();`);
+    await failInserts(app.services.db, 'components', 'label', 'Explodes', 'minting service down');
     const res = await client.post(ASSEMBLE, { title: 'T', data: { label: 'R', components: [{ label: 'Explodes', data_type: 'XdString' }] } });
     const job = await waitForJob(client, res.body.job_ct_id);
     expect(job.status).toBe('failed');
@@ -193,12 +190,7 @@ describe('uploads', () => {
     expect(res.body.job).toMatchObject({ kind: 'upload', status: 'queued', data_source_ct_id: res.body.data_source.ct_id });
     const job = await waitForJob(client, res.body.job.ct_id);
     expect(job.status).toBe('completed');
-    expect(job.result.columns).toEqual([
-      { label: 'State', data_type: 'XdString' },
-      { label: 'Total Population', data_type: 'XdCount' },
-      { label: 'Adult Population', data_type: 'XdCount' },
-      { label: 'Adult Population Percentage', data_type: 'XdQuantity' },
-    ]);
+    expect(job.result.columns).toEqual(STATE_POPULATION_COLUMNS);
     const components = await app.services.db.query('SELECT label, data_type, status FROM components WHERE owner_id = $1 ORDER BY id', [user.id]);
     expect(components).toEqual([
       { label: 'State', data_type: 'XdString', status: 'draft' },

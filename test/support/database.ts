@@ -34,3 +34,15 @@ export async function createTestDatabase(): Promise<{ url: string; drop: () => P
     },
   };
 }
+
+/** Makes every insert into `table` whose `column` equals `value` fail with `message`: a build or mint step that
+ * breaks inside the real transaction, for failure and refund tests. */
+export async function failInserts(db: { query: (sql: string) => Promise<unknown> }, table: string, column: string, value: string, message: string): Promise<void> {
+  const name = `fail_${table}_insert`;
+  const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
+  await db.query(`
+    CREATE OR REPLACE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN IF NEW.${column} = ${literal(value)} THEN RAISE EXCEPTION ${literal(message)}; END IF; RETURN NEW; END $$;
+    DROP TRIGGER IF EXISTS ${name} ON ${table};
+    CREATE TRIGGER ${name} BEFORE INSERT ON ${table} FOR EACH ROW EXECUTE FUNCTION ${name}();`);
+}

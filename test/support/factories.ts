@@ -25,3 +25,11 @@ export async function issueKey(client: HttpClient, body: Record<string, unknown>
   if (res.status !== 201) throw new Error(`key creation failed: ${res.status} ${res.text}`);
   return res.body as { id: number; key: string; [k: string]: unknown };
 }
+
+/** The column types an upload job must infer from ../shared/fixtures/sdc4/sources/StatePopulation.csv (issue text). */
+export const STATE_POPULATION_COLUMNS = [
+  { label: 'State', data_type: 'XdString' },
+  { label: 'Total Population', data_type: 'XdCount' },
+  { label: 'Adult Population', data_type: 'XdCount' },
+  { label: 'Adult Population Percentage', data_type: 'XdQuantity' },
+];
