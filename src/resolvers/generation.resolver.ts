@@ -29,7 +29,7 @@ const text = (value: unknown): string | null => (typeof value === 'string' ? val
 
 async function generate(ctx: GraphQLContext, kind: GenerationKind, dmCtId: string, profile: string | null | undefined, runAsync: boolean | null | undefined) {
   const { services } = ctx;
-  const request = { kind, dmCtId, profile: kind === 'generate_app' ? services.generation.parseProfile(profile) : ('os' as const) };
+  const request = services.generation.request(kind, dmCtId, profile);
   if (runAsync) return toJobType(services, await services.generation.enqueue(ctx.caller!, request));
   const result = await services.generation.runInline(ctx.caller!, request);
   return {

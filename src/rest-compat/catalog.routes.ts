@@ -75,7 +75,7 @@ export const catalogRoutes = [
     path: '/api/v1/catalog/dm/:ctId/app/',
     requirement: 'read',
     handle: async (ctx) => {
-      const stored = await ctx.services.packages.downloadApp(ctx.params.ctId!, ctx.query.profile ?? 'os', { ...viewer(ctx), isStaff: ctx.caller!.user.isStaff });
+      const stored = await ctx.services.packages.downloadApp(ctx.params.ctId!, ctx.query.profile, { ...viewer(ctx), isStaff: ctx.caller!.user.isStaff });
       return {
         status: 200,
         raw: stored.content,

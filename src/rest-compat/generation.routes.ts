@@ -15,11 +15,7 @@ function isAsync(ctx: RouteContext): boolean {
 const generate = (kind: GenerationKind) => async (ctx: RouteContext) => {
   const body = ctx.body && typeof ctx.body === 'object' ? (ctx.body as Record<string, unknown>) : {};
   const { services, caller } = ctx;
-  const request = {
-    kind,
-    dmCtId: ctx.params.ctId!,
-    profile: kind === 'generate_app' ? services.generation.parseProfile(body.profile ?? ctx.query.profile) : ('os' as const),
-  };
+  const request = services.generation.request(kind, ctx.params.ctId!, body.profile ?? ctx.query.profile);
   if (isAsync(ctx)) {
     const job = await services.generation.enqueue(caller!, request);
     return { status: 202, body: { job_ct_id: job.ctId, job_url: `${services.settings.publicBaseUrl}/api/v1/jobs/${job.ctId}/`, task_id: job.taskId, job: presentJob(job, 0, services.settings.publicBaseUrl) } };

@@ -1,15 +1,15 @@
 import type { DataSource } from 'typeorm';
 import type { Job, JobKind } from '../entities/job.entity';
-import { conflict, DomainError, forbidden, keyScope } from '../lib/errors';
+import { conflict, forbidden, keyScope } from '../lib/errors';
 import type { Caller } from './auth.service';
 import type { CatalogService } from './catalog.service';
 import type { JobsService } from './jobs.service';
 import type { LedgerService } from './ledger.service';
-import type { PackageService } from './package.service';
+import type { AppProfile } from '../packages/app-compose';
+import { parseAppProfile, type PackageService } from './package.service';
 import type { PipelineService } from './pipeline.service';
 
 export type GenerationKind = Extract<JobKind, 'generate_package' | 'generate_app'>;
-export type AppProfile = 'os' | 'enterprise';
 
 export interface GenerationRequest {
   kind: GenerationKind;
@@ -29,12 +29,9 @@ export class GenerationService {
     private readonly appDownloadCredits: () => number,
   ) {}
 
-  parseProfile(value: unknown): AppProfile {
-    if (value === undefined || value === null || value === '') return 'os';
-    if (value !== 'os' && value !== 'enterprise') {
-      throw new DomainError(400, 'invalid_request', 'profile must be os or enterprise.', { details: { profile: ['os or enterprise'] } });
-    }
-    return value;
+  /** What a generate request asks for: a package has no profile; an application's defaults to `os`. */
+  request(kind: GenerationKind, dmCtId: string, profile: unknown): GenerationRequest {
+    return { kind, dmCtId, profile: kind === 'generate_app' ? parseAppProfile(profile) : 'os' };
   }
 
   /** Published model, owner or staff; a package only once (409 with the existing package_url); an application

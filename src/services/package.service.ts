@@ -38,9 +38,16 @@ export interface StoredFile {
   path: string;
 }
 
-export const APP_PROFILES: readonly AppProfile[] = ['os', 'enterprise'];
+const APP_PROFILES: readonly AppProfile[] = ['os', 'enterprise'];
 
-export const isAppProfile = (value: unknown): value is AppProfile => APP_PROFILES.includes(value as AppProfile);
+/** An application profile as a request names it: absent or empty is `os`; anything but os or enterprise is a 400. */
+export function parseAppProfile(value: unknown): AppProfile {
+  if (value === undefined || value === null || value === '') return 'os';
+  if (!APP_PROFILES.includes(value as AppProfile)) {
+    throw new DomainError(400, 'invalid_request', 'profile must be os or enterprise.', { details: { profile: ['os or enterprise'] } });
+  }
+  return value as AppProfile;
+}
 
 export interface PackageSettings {
   storageDir: string;
@@ -148,7 +155,6 @@ export class PackageService {
 
   /** Builds and stores the application of a published model for one profile, once; its name is the model's title. */
   async generateApp(dmCtId: string, profile: AppProfile): Promise<{ appName: string; appUrl: string; path: string }> {
-    if (!isAppProfile(profile)) throw new DomainError(400, 'invalid_request', 'profile must be os or enterprise.', { details: { profile: ['os or enterprise'] } });
     return this.db.transaction(async (manager) => {
       const model = await this.lockModel(manager, dmCtId);
       if (!model.published) throw conflict('not_published', 'An application is generated for a published model only: publish it first.', { dm_ct_id: dmCtId });
@@ -164,8 +170,8 @@ export class PackageService {
   }
 
   /** The stored application of a model, for its owner or staff (who generated it, and paid at generation). */
-  async downloadApp(dmCtId: string, profile: unknown, viewer: Viewer & { isStaff: boolean }): Promise<StoredFile & { content: Buffer }> {
-    if (!isAppProfile(profile)) throw new DomainError(400, 'invalid_request', 'profile must be os or enterprise.', { details: { profile: ['os or enterprise'] } });
+  async downloadApp(dmCtId: string, requested: unknown, viewer: Viewer & { isStaff: boolean }): Promise<StoredFile & { content: Buffer }> {
+    const profile = parseAppProfile(requested);
     const model = await this.catalog.requireVisibleModel(dmCtId, viewer);
     if (model.ownerId !== viewer.userId && !viewer.isStaff) throw forbidden('Only the model’s owner or staff can download its application.');
     const file = path.join(this.settings.storageDir, 'apps', appFileName(dmCtId, profile));

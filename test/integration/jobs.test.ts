@@ -308,6 +308,16 @@ describe('generation', () => {
     expect(inline.body).toMatchObject({ profile: 'os', dm_ct_id: ctId });
   });
 
+  it('refuses an unknown application profile with 400 before charging (GraphQL: graphql-assembly.test.ts)', async () => {
+    const { client } = await signedIn(app.url, app.services, { credits: 5000 });
+    const ctId = await publishedModel(client);
+    const balance = (await client.get('/api/v1/wallet/')).body.balance_credits;
+    const rest = await client.post(`/api/v1/dmgen/dms/${ctId}/generate_app/`, { profile: 'cloud' });
+    expect(rest.status).toBe(400);
+    expect(rest.body).toMatchObject({ error_type: 'invalid_request', details: { profile: ['os or enterprise'] } });
+    expect((await client.get('/api/v1/wallet/')).body.balance_credits).toBe(balance);
+  });
+
   it('refuses an async generate_app up front when the wallet or the key limit cannot cover it (402 / 403): nothing charged, no job', async () => {
     const { client, user } = await signedIn(app.url, app.services, { credits: 500 + 249 });
     const ctId = await publishedModel(client);
