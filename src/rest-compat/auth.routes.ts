@@ -2,7 +2,6 @@ import type { Response } from 'express';
 import { presentUser } from '../presenters/user.presenter';
 import { presentIssuedKey, presentKey } from '../presenters/key.presenter';
 import { presentWallet } from '../presenters/wallet.presenter';
-import { badRequest } from '../lib/errors';
 import { route, type RouteContext } from './route-table';
 
 export const SESSION_COOKIE = 'sessionid';
@@ -121,9 +120,7 @@ export const authRoutes = [
     path: '/api/v1/wallet/auto-reload/',
     requirement: 'session',
     handle: async (ctx) => {
-      const input = body(ctx);
-      if (Object.keys(input).length === 0) throw badRequest('Send at least one of enabled, threshold_credits, amount_credits.');
-      const wallet = await ctx.services.ledger.updateAutoReload(ctx.caller!.user.id, input);
+      const wallet = await ctx.services.ledger.updateAutoReload(ctx.caller!.user.id, body(ctx));
       return { status: 200, body: presentWallet(wallet) };
     },
   }),

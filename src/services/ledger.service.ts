@@ -175,6 +175,9 @@ export class LedgerService {
   }
 
   async updateAutoReload(userId: number, input: { enabled?: unknown; threshold_credits?: unknown; amount_credits?: unknown }): Promise<Wallet> {
+    if (input.enabled === undefined && input.threshold_credits === undefined && input.amount_credits === undefined) {
+      throw badRequest('Send at least one of enabled, threshold_credits, amount_credits.');
+    }
     const wallet = await this.wallet(userId);
     const patch: Partial<Wallet> = {};
     if (input.enabled !== undefined) {

@@ -233,6 +233,14 @@ describe('scope enforcement', () => {
     const bySession = await client.patch('/api/v1/wallet/auto-reload/', { enabled: true, threshold_credits: 100, amount_credits: 5000 });
     expect(bySession.status).toBe(200);
     expect(bySession.body.auto_reload).toEqual({ enabled: true, threshold_credits: 100, amount_credits: 5000 });
+    for (const nothing of [{}, { enable: false }]) {
+      const refused = await client.patch('/api/v1/wallet/auto-reload/', nothing);
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toBe('Send at least one of enabled, threshold_credits, amount_credits.');
+    }
+    const gql = await client.graphql('mutation { updateAutoReload(input: {}) { autoReload { enabled } } }');
+    expect(gql.body.errors[0]).toMatchObject({ message: 'Send at least one of enabled, threshold_credits, amount_credits.', extensions: { status: 400 } });
+    expect((await client.get('/api/v1/wallet/')).body.auto_reload).toEqual({ enabled: true, threshold_credits: 100, amount_credits: 5000 });
   });
 });
 
