@@ -1,8 +1,9 @@
 import { GraphQLUpload, type FileUpload } from 'graphql-upload-ts';
 import { Arg, Authorized, Ctx, Mutation, Resolver } from 'type-graphql';
 import type { AppCaller } from '../app/app-keys.service';
-import { discardAll, readIncoming, receiveStream, type IncomingFile } from '../app/incoming-file';
+import { readIncoming } from '../app/incoming-file';
 import type { GraphQLContext } from './context';
+import { stage, stageAll } from './uploads';
 import { RdfUploadResultType, SchemaUploadResultType, StoredFileType, ValidationResultType } from './app.types';
 
 /** The requirement of Interface B fields: an active X-API-Key (checked by the schema's authChecker). */
@@ -20,23 +21,6 @@ export function appCallerOf(context: GraphQLContext): Promise<AppCaller> {
     callers.set(context, caller);
   }
   return caller;
-}
-
-async function stage(context: GraphQLContext, upload: Promise<FileUpload>, fieldName: string): Promise<IncomingFile> {
-  const file = await upload;
-  const { app, settings } = context.services;
-  return receiveStream(app.files, file.createReadStream(), { fieldName, filename: file.filename }, settings.maxUploadBytes);
-}
-
-async function stageAll(context: GraphQLContext, uploads: Array<Promise<FileUpload>>, fieldName: string): Promise<IncomingFile[]> {
-  const staged: IncomingFile[] = [];
-  try {
-    for (const upload of uploads) staged.push(await stage(context, upload, fieldName));
-    return staged;
-  } catch (error) {
-    await discardAll(context.services.app.files, staged);
-    throw error;
-  }
 }
 
 /** Interface B over GraphQL: the same services as the REST routes (multipart requests per the GraphQL multipart

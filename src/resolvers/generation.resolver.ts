@@ -1,29 +1,12 @@
 import { GraphQLUpload, type FileUpload } from 'graphql-upload-ts';
 import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
-import { fileTooLarge } from '../app/app-errors';
+import { discardAll, readIncoming } from '../app/incoming-file';
 import type { GenerationKind } from '../services/generation.service';
 import { Requires, type GraphQLContext } from './context';
+import { stage } from './uploads';
 import { DataSourceUploadType, GenerateResult, GenerationType } from './generation.types';
 import { toJobType } from './jobs.resolver';
 import type { JobType } from './jobs.types';
-
-/** The upload's bytes, refused past MAX_UPLOAD_BYTES with the REST route's error (413 FILE_TOO_LARGE). */
-async function readCapped(upload: FileUpload, maxBytes: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of upload.createReadStream()) {
-      size += (chunk as Buffer).length;
-      if (size > maxBytes) throw fileTooLarge(maxBytes);
-      chunks.push(chunk as Buffer);
-    }
-  } catch (error) {
-    // graphql-upload-ts reports its own cut-off (the same limit) as an HTTP 413 error.
-    if ((error as { status?: number }).status === 413) throw fileTooLarge(maxBytes);
-    throw error;
-  }
-  return Buffer.concat(chunks, size);
-}
 
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
@@ -72,9 +55,14 @@ export class GenerationResolver {
   })
   async uploadDataSource(@Arg('file', () => GraphQLUpload) file: Promise<FileUpload>, @Ctx() ctx: GraphQLContext): Promise<DataSourceUploadType> {
     const { services } = ctx;
-    const upload = await file;
-    const content = await readCapped(upload, services.settings.maxUploadBytes);
-    const { source, job } = await services.dataSources.accept(ctx.caller!, { filename: upload.filename, contentType: '', content });
+    const staged = await stage(ctx, file, 'file');
+    let accepted;
+    try {
+      accepted = await services.dataSources.accept(ctx.caller!, { filename: staged.filename, contentType: '', content: await readIncoming(staged) });
+    } finally {
+      await discardAll(services.app.files, [staged]);
+    }
+    const { source, job } = accepted;
     return {
       dataSource: { ctId: source.ctId, filename: source.filename, size: source.sizeBytes, created: source.createdAt },
       job: await toJobType(services, job),

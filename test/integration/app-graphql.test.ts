@@ -75,6 +75,29 @@ describe('GraphQL mutations over the same services', () => {
     expect(await storedNames(app.storageDir, '.incoming')).toEqual([]);
   });
 
+  it('refuses a file over MAX_UPLOAD_BYTES with FILE_TOO_LARGE (413), as REST does, and keeps nothing', async () => {
+    const small = await startAppUnderTest({ maxUploadBytes: 64 });
+    try {
+      const res = await fetch(`${small.url}/graphql`, {
+        method: 'POST',
+        body: (() => {
+          const data = new FormData();
+          data.append('operations', JSON.stringify({ query: 'mutation ($file: Upload!) { uploadZip(file: $file) { path } }', variables: { file: null } }));
+          data.append('map', JSON.stringify({ 0: ['variables.file'] }));
+          data.append('0', new Blob(['x'.repeat(200)]), 'big.zip');
+          return data;
+        })(),
+        headers: { 'x-api-key': small.key, 'apollo-require-preflight': 'true' },
+      });
+      const body = (await res.json()) as any;
+      expect(body.errors[0].extensions).toMatchObject({ code: 'FILE_TOO_LARGE', status: 413 });
+      expect(await storedNames(small.storageDir, 'zip')).toEqual([]);
+      expect(await storedNames(small.storageDir, '.incoming')).toEqual([]);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('needs an active X-API-Key: none, a studio token or a deactivated key is AUTHENTICATION_ERROR', async () => {
     const issued = await app.services.app.keys.create({ organization: 'Old', contactEmail: 'old@org.test' });
     await app.services.app.keys.deactivate(issued.key.id);
