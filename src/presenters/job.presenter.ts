@@ -1,10 +1,11 @@
 import type { Job } from '../entities/job.entity';
+import { jobUrl } from '../services/jobs.service';
 
 /** The contract's job fields; `cost_credits` is read from the ledger by the caller. */
 export function presentJob(job: Job, costCredits: number, baseUrl: string) {
   return {
     ct_id: job.ctId,
-    url: `${baseUrl}/api/v1/jobs/${job.ctId}/`,
+    url: jobUrl(baseUrl, job.ctId),
     kind: job.kind,
     status: job.status,
     step: job.step,

@@ -11,6 +11,7 @@ import {
 import { CatalogResolver } from './catalog.resolver';
 import { Requires, type GraphQLContext } from './context';
 import { toJobType } from './jobs.resolver';
+import { jobUrl } from '../services/jobs.service';
 
 type Json = Record<string, unknown>;
 
@@ -85,7 +86,7 @@ export class AssemblyResolver {
     if (outcome.mode === 'mixed') {
       return {
         jobCtId: outcome.job.ctId,
-        jobUrl: `${services.settings.publicBaseUrl}/api/v1/jobs/${outcome.job.ctId}/`,
+        jobUrl: jobUrl(services.settings.publicBaseUrl, outcome.job.ctId),
         taskId: outcome.job.taskId,
         dataSourceCtId: outcome.dataSourceCtId,
         ...costs,

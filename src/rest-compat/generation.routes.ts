@@ -5,6 +5,7 @@ import { badRequest } from '../lib/errors';
 import { presentJob } from '../presenters/job.presenter';
 import type { GenerationKind } from '../services/generation.service';
 import { route, type RouteContext } from './route-table';
+import { jobUrl } from '../services/jobs.service';
 
 function isAsync(ctx: RouteContext): boolean {
   const flag = ctx.query.async;
@@ -18,7 +19,7 @@ const generate = (kind: GenerationKind) => async (ctx: RouteContext) => {
   const request = services.generation.request(kind, ctx.params.ctId!, body.profile ?? ctx.query.profile);
   if (isAsync(ctx)) {
     const job = await services.generation.enqueue(caller!, request);
-    return { status: 202, body: { job_ct_id: job.ctId, job_url: `${services.settings.publicBaseUrl}/api/v1/jobs/${job.ctId}/`, task_id: job.taskId, job: presentJob(job, 0, services.settings.publicBaseUrl) } };
+    return { status: 202, body: { job_ct_id: job.ctId, job_url: jobUrl(services.settings.publicBaseUrl, job.ctId), task_id: job.taskId, job: presentJob(job, 0, services.settings.publicBaseUrl) } };
   }
   return { status: 200, body: await services.generation.runInline(caller!, request) };
 };

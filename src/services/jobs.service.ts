@@ -28,6 +28,13 @@ export interface JobPatch {
 }
 
 const JOB_KINDS: JobKind[] = ['assemble', 'upload', 'generate_package', 'generate_app'];
+
+/** Where a job is read over REST (`job_url`, a job's `url`). */
+export const jobUrl = (baseUrl: string, ctId: string) => `${baseUrl}/api/v1/jobs/${ctId}/`;
+
+/** A job is its owner's, and staff see any; to anyone else it does not exist. */
+export const jobVisibleTo = (caller: Caller, ownerId: number) => ownerId === caller.user.id || caller.user.isStaff;
+
 export const MAX_LISTED_JOBS = 100;
 
 export class JobsService {
@@ -78,7 +85,7 @@ export class JobsService {
   /** Owner or staff; anyone else gets 404, so job ids do not leak. */
   async getFor(caller: Caller, ctId: string): Promise<Job> {
     const job = typeof ctId === 'string' && ctId.length <= 64 ? await this.db.manager.findOneBy(Job, { ctId }) : null;
-    if (!job || (job.userId !== caller.user.id && !caller.user.isStaff)) throw notFound('Job');
+    if (!job || !jobVisibleTo(caller, job.userId)) throw notFound('Job');
     return job;
   }
 

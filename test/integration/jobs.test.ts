@@ -177,6 +177,21 @@ describe('the job resource', () => {
     expect(mine.items).toEqual([]);
     await mine.close();
   });
+
+  it("streams any job to staff who name it, but a staff member's myJobs carries only their own", async () => {
+    const owner = await signedIn(app.url, app.services, { credits: 5000 });
+    const staff = await signedIn(app.url, app.services, { staff: true });
+    const staffKey = await issueKey(staff.client);
+    const theirs = subscribe(app.url, `subscription { myJobs { ${JOB_FIELDS} } }`, 'myJobs', { token: staffKey.key });
+    const res = await owner.client.post(ASSEMBLE, mixedBody({ publish: false }));
+    const watched = subscribe(app.url, `subscription($id: String!) { jobUpdated(ctId: $id) { ${JOB_FIELDS} } }`, 'jobUpdated', { token: staffKey.key }, { id: res.body.job_ct_id });
+    await watched.done;
+    expect(watched.errors).toEqual([]);
+    expect(watched.items.at(-1)).toMatchObject({ ctId: res.body.job_ct_id, status: 'completed' });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(theirs.items).toEqual([]);
+    await theirs.close();
+  });
 });
 
 describe('uploads', () => {

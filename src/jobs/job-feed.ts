@@ -1,0 +1,55 @@
+import type { Services } from '../container';
+import type { Job } from '../entities/job.entity';
+import type { Caller } from '../services/auth.service';
+import { jobVisibleTo, type JobEvent } from '../services/jobs.service';
+
+/** Streams the caller's job states: the current state first (a reconnecting client misses no final state),
+ * then one item per change. After a lost database connection the job (or, for all jobs, every job changed since
+ * the subscription began) is re-read, since changes made while the listener was away were not announced to it.
+ * Ends after a final state when `ctId` names one job. */
+export async function* watchJobs(services: Pick<Services, 'events' | 'jobs' | 'clock'>, caller: Caller, ctId: string | null): AsyncGenerator<Job> {
+  const queue: Array<JobEvent | 'resync'> = [];
+  let wake: (() => void) | null = null;
+  const push = (item: JobEvent | 'resync') => {
+    queue.push(item);
+    wake?.();
+  };
+  const unsubscribe = services.events!.subscribe(
+    (event) => {
+      // One job: as its REST resource shows it (staff see any); all jobs: the caller's own.
+      if (ctId ? event.ctId === ctId && jobVisibleTo(caller, event.userId) : event.userId === caller.user.id) push(event);
+    },
+    () => push('resync'),
+  );
+  const final = (job: Job) => ctId !== null && (job.status === 'completed' || job.status === 'failed');
+  const since = services.clock.now();
+  const changedSinceStart = async () =>
+    (await services.jobs.listFor(caller, {}))
+      .filter((job) => job.updatedAt >= since)
+      .reverse()
+      .map((job) => job.ctId);
+  try {
+    if (ctId) {
+      const job = await services.jobs.getFor(caller, ctId);
+      yield job;
+      if (final(job)) return;
+    }
+    let lastSeen = new Map<string, string>();
+    for (;;) {
+      if (!queue.length) await new Promise<void>((resolve) => (wake = resolve));
+      wake = null;
+      const item = queue.shift()!;
+      const targets = item === 'resync' ? (ctId ? [ctId] : await changedSinceStart()) : [item.ctId];
+      for (const target of targets) {
+        const job = await services.jobs.getFor(caller, target);
+        const signature = `${job.status}|${job.step}|${job.updatedAt.toISOString()}`;
+        if (lastSeen.get(target) === signature) continue;
+        lastSeen = new Map(lastSeen).set(target, signature);
+        yield job;
+        if (final(job)) return;
+      }
+    }
+  } finally {
+    unsubscribe();
+  }
+}
