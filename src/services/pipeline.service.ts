@@ -6,6 +6,7 @@ import type { AssemblyService, CatalogForAssembly } from './assembly.service';
 import type { Caller } from './auth.service';
 import type { JobsService } from './jobs.service';
 import type { LedgerService } from './ledger.service';
+import { modelUrl } from './package.service';
 
 /** What finishing a model needs: publishing its tree and building its package. */
 export interface PackagesForPipeline {
@@ -39,8 +40,8 @@ export class PipelineService {
     const base = this.baseUrl();
     return {
       dm_ct_id: dmCtId,
-      model_url: `${base}/api/v1/catalog/dm/${dmCtId}/`,
-      catalog_url: `${base}/api/v1/catalog/dms/?search=${dmCtId}`,
+      model_url: modelUrl(base, dmCtId),
+      catalog_url: `${base}/api/v1/catalog/dms/?search=${encodeURIComponent(dmCtId)}`,
       package_url: packageUrl,
     };
   }
