@@ -6,14 +6,16 @@ import { jobUrl } from '../services/jobs.service';
 import { Requires, type GraphQLContext } from './context';
 import { JobType } from './jobs.types';
 
-export async function toJobType(services: Services, job: Job): Promise<JobType> {
-  return {
+/** Jobs as GraphQL shows them, with `costCredits` read from the ledger in one query for all of them. */
+export async function toJobTypes(services: Services, jobs: Job[]): Promise<JobType[]> {
+  const costs = await services.ledger.jobCosts(jobs.map((job) => job.id));
+  return jobs.map((job) => ({
     ctId: job.ctId,
     url: jobUrl(services.settings.publicBaseUrl, job.ctId),
     kind: job.kind,
     status: job.status,
     step: job.step,
-    costCredits: await services.ledger.jobCost(job.id),
+    costCredits: costs.get(job.id) ?? 0,
     result: job.result,
     error: job.error,
     dataSourceCtId: job.dataSourceCtId,
@@ -21,7 +23,11 @@ export async function toJobType(services: Services, job: Job): Promise<JobType> 
     taskId: job.taskId,
     created: job.createdAt,
     updated: job.updatedAt,
-  };
+  }));
+}
+
+export async function toJobType(services: Services, job: Job): Promise<JobType> {
+  return (await toJobTypes(services, [job]))[0]!;
 }
 
 @Resolver()
@@ -40,7 +46,7 @@ export class JobsResolver {
     @Arg('dataSource', () => String, { nullable: true }) dataSource?: string,
   ): Promise<JobType[]> {
     const jobs = await ctx.services.jobs.listFor(ctx.caller!, { kind: kind ?? undefined, dataSource: dataSource ?? undefined });
-    return Promise.all(jobs.map((j) => toJobType(ctx.services, j)));
+    return toJobTypes(ctx.services, jobs);
   }
 
   @Requires('read')
