@@ -170,8 +170,8 @@ describe('GraphQL assemble', () => {
     const job = await waitForJob(client, queued.jobCtId);
     expect(job).toMatchObject({ status: 'completed', step: 'done', costCredits: 800, error: null });
     expect(job.result).toMatchObject({ dm_ct_id: job.dmCtId, published: true, generated: true });
-    const listed = await client.graphql('{ jobs(kind: "assemble") { ctId } }');
-    expect(listed.body.data.jobs).toEqual([{ ctId: queued.jobCtId }]);
+    const listed = await client.graphql('{ jobs(kind: "assemble") { ctId costCredits } }');
+    expect(listed.body.data.jobs).toEqual([{ ctId: queued.jobCtId, costCredits: 800 }]);
   });
 });
 
