@@ -3,6 +3,7 @@ import { createAppServices, type AppServices } from './app/app.service';
 import type { Settings } from './config';
 import type { JobEventHub } from './jobs/job-events';
 import type { JobQueue } from './jobs/queue';
+import { Links } from './lib/links';
 import type { Logger } from './lib/logger';
 import { AuthService } from './services/auth.service';
 import { AssemblyService } from './services/assembly.service';
@@ -23,6 +24,7 @@ export interface Services {
   db: DataSource;
   logger: Logger;
   clock: Clock;
+  links: Links;
   queue: JobQueue;
   /** Job changes from every process (LISTEN/NOTIFY); null where nothing subscribes (workers, CLI). */
   events: JobEventHub | null;
@@ -57,6 +59,7 @@ export function createServices(args: { settings: Settings; db: DataSource; logge
     db,
     logger,
     clock,
+    links: new Links(settings.publicBaseUrl),
     queue,
     events: args.events ?? null,
     users: new UsersService(db),

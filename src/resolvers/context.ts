@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
-import { Authorized } from 'type-graphql';
+import { Authorized, createParameterDecorator } from 'type-graphql';
+import { unauthenticated } from '../lib/errors';
 import type { Services } from '../container';
 import type { Caller, Requirement } from '../services/auth.service';
 
@@ -14,3 +15,10 @@ export interface GraphQLContext {
 
 /** Declares what a field needs (same vocabulary as REST routes); enforced by the schema's authChecker. */
 export const Requires = (requirement: Requirement) => Authorized(requirement);
+
+/** The signed-in caller of a field whose `@Requires` is not public (the authChecker refused it otherwise). */
+export const CurrentCaller = () =>
+  createParameterDecorator<GraphQLContext>(({ context }) => {
+    if (!context.caller) throw unauthenticated();
+    return context.caller;
+  });

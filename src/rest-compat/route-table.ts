@@ -4,11 +4,14 @@ import type { Caller, Requirement } from '../services/auth.service';
 
 export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 
-export interface RouteContext {
+/** The caller a handler receives: non-null whenever its route is not public (the glue refused it otherwise). */
+export type CallerFor<R extends Requirement> = R extends 'public' ? Caller | null : Caller;
+
+export interface RouteContext<C extends Caller | null = Caller | null> {
   req: Request;
   res: Response;
   services: Services;
-  caller: Caller | null;
+  caller: C;
   params: Record<string, string>;
   query: Record<string, unknown>;
   body: unknown;
@@ -24,13 +27,14 @@ export interface RouteResult {
 
 /** A REST-compat route of Interface A. `requirement` is declarative: the glue enforces it before the handler
  * runs, and a test fails if a route declares none. */
-export interface StudioRoute {
+export interface StudioRoute<R extends Requirement = Requirement> {
   method: Method;
   path: string;
-  requirement: Requirement;
+  requirement: R;
   /** Routes whose body is a multipart stream, read by the handler itself. */
   raw?: boolean;
-  handle: (ctx: RouteContext) => Promise<RouteResult>;
+  handle: (ctx: RouteContext<CallerFor<R>>) => Promise<RouteResult>;
 }
 
-export const route = (r: StudioRoute): StudioRoute => r;
+/** Declares a route; the handler's `ctx.caller` is typed from the requirement. */
+export const route = <R extends Requirement>(r: StudioRoute<R>): StudioRoute => r as unknown as StudioRoute;
