@@ -1,5 +1,6 @@
 import { load, printTable, startBenchService } from './support';
 import { recordResults } from './results';
+import { parseCreateKey } from '../src/parsers/keys.parser';
 
 /** bench:auth — the cost of authentication: a key-authenticated GET of the key list beside /healthz, in the
  * same process, concurrency 16, 10 s each. */
@@ -7,7 +8,7 @@ export async function benchAuth(durationSeconds = 10): Promise<Record<string, un
   const service = await startBenchService();
   try {
     const user = await service.services.users.create({ email: 'bench@example.org', password: 'bench-password' });
-    const { plaintext } = await service.services.keys.create(user.id, { name: 'bench' });
+    const { key: plaintext } = await service.services.keys.create(user.id, parseCreateKey({ name: 'bench' }));
     const healthz = await load('GET /healthz (no auth)', { url: `${service.url}/healthz`, connections: 16, durationSeconds });
     const keyed = await load('GET /api/v1/auth/api-tokens/ (key)', {
       url: `${service.url}/api/v1/auth/api-tokens/`,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { Services } from '../src/container';
+import { parseCreateKey } from '../src/parsers/keys.parser';
 
 export type Summary = { runs: number; medianMs: number; p99Ms: number; minMs: number; maxMs: number };
 
@@ -70,7 +71,7 @@ export async function pool(count: number, concurrency: number, fn: (i: number) =
 /** A user with a key holding every scope (read, build, spend) and a wallet credited with `credits`. */
 export async function benchCaller(services: Services, credits: number): Promise<{ userId: number; key: string }> {
   const user = await services.users.create({ email: `bench-${randomBytes(4).toString('hex')}@example.org`, password: 'bench-password' });
-  const { plaintext } = await services.keys.create(user.id, { name: 'bench' });
+  const { key: plaintext } = await services.keys.create(user.id, parseCreateKey({ name: 'bench' }));
   if (credits > 0) await services.ledger.credit(user.id, credits, 'bench credits');
   return { userId: user.id, key: plaintext };
 }

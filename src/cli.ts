@@ -9,8 +9,8 @@ import { openDatabase } from './db/connect';
 import { migrateDatabase } from './db/migrate';
 import { DomainError } from './lib/errors';
 import { createLogger } from './lib/logger';
-import { presentUser } from './presenters/user.presenter';
-import { presentWallet } from './presenters/wallet.presenter';
+import { renderUser, userView } from './presenters/user.presenter';
+import { renderWallet, walletView } from './presenters/wallet.presenter';
 
 export function buildCli(): Command {
   const program = new Command('sdc-gateway').description('sdc-gateway administration').exitOverride();
@@ -43,7 +43,7 @@ export function buildCli(): Command {
       const created = await withServices((s) =>
         s.users.create({ email: opts.email, password: opts.password, name: opts.name, isStaff: !!opts.staff }),
       );
-      output(!!opts.json, { user: presentUser(created) }, `created user ${created.email} (id ${created.id}${created.isStaff ? ', staff' : ''})`);
+      output(!!opts.json, { user: renderUser(userView(created)) }, `created user ${created.email} (id ${created.id}${created.isStaff ? ', staff' : ''})`);
     });
 
   const wallet = program.command('wallet').description('manage wallets');
@@ -59,7 +59,7 @@ export function buildCli(): Command {
         const target = await s.users.requireByEmail(opts.email);
         return s.ledger.credit(target.id, credits, opts.reason);
       });
-      output(!!opts.json, { wallet: presentWallet(result) }, `balance: ${result.balanceCredits} credits`);
+      output(!!opts.json, { wallet: renderWallet(walletView(result)) }, `balance: ${result.balanceCredits} credits`);
     });
 
   registerCatalogCommands(program);

@@ -24,7 +24,7 @@ import { formatGraphQLError } from './resolvers/errors';
 import { guardedSubscribe, queryLimitsRule } from './resolvers/limits';
 import { buildGatewaySchema } from './resolvers/schema';
 import { STUDIO_ROUTES } from './rest-compat/routes';
-import { SESSION_COOKIE } from './rest-compat/auth.routes';
+import { SESSION_COOKIE } from './http/session-cookies';
 import { buildStudioRouter, credentialsOf } from './rest-compat/studio-router';
 import type { Caller } from './services/auth.service';
 

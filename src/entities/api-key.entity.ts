@@ -3,6 +3,7 @@ import { bigintNumber } from './transformers';
 
 export const SCOPES = ['read', 'build', 'spend'] as const;
 export type Scope = (typeof SCOPES)[number];
+export type KeyStatus = 'active' | 'revoked' | 'expired';
 
 @Entity('api_keys')
 export class ApiKey {
@@ -44,4 +45,10 @@ export class ApiKey {
 
   @Column('timestamptz', { name: 'created_at' })
   createdAt!: Date;
+}
+
+export function keyStatus(key: Pick<ApiKey, 'revokedAt' | 'expiresAt'>, now: Date): KeyStatus {
+  if (key.revokedAt) return 'revoked';
+  if (key.expiresAt && key.expiresAt <= now) return 'expired';
+  return 'active';
 }

@@ -1,25 +1,71 @@
-import type { ApiKey } from '../entities/api-key.entity';
-import { keyStatus } from '../services/keys.service';
+import { keyStatus, type ApiKey, type KeyStatus, type Scope } from '../entities/api-key.entity';
 
-/** The fields of a listed key that leave the process; never the hash. */
-export function presentKey(key: ApiKey, now: Date) {
+/** The fields of a key that leave the process; never the hash. */
+export interface KeyView {
+  id: number;
+  name: string | null;
+  prefix: string;
+  scopes: Scope[];
+  spendLimitCredits: number | null;
+  spentCredits: number;
+  expiresAt: Date | null;
+  expired: boolean;
+  revoked: boolean;
+  status: KeyStatus;
+  created: Date;
+  lastUsed: Date | null;
+}
+
+/** A key just issued: the plaintext is shown this once and never stored. */
+export interface IssuedKeyView extends KeyView {
+  key: string;
+}
+
+export interface LegacyKeyView {
+  token: string;
+  prefix: string;
+  created: Date;
+}
+
+export function keyView(key: ApiKey, now: Date): KeyView {
   const status = keyStatus(key, now);
   return {
     id: key.id,
     name: key.name,
     prefix: key.prefix,
     scopes: key.scopes,
-    spend_limit_credits: key.spendLimitCredits,
-    spent_credits: key.spentCredits,
-    expires_at: key.expiresAt ? key.expiresAt.toISOString() : null,
+    spendLimitCredits: key.spendLimitCredits,
+    spentCredits: key.spentCredits,
+    expiresAt: key.expiresAt,
     expired: status === 'expired',
     revoked: status === 'revoked',
     status,
-    created: key.createdAt.toISOString(),
-    last_used: key.lastUsedAt ? key.lastUsedAt.toISOString() : null,
+    created: key.createdAt,
+    lastUsed: key.lastUsedAt,
   };
 }
 
-export function presentIssuedKey(key: ApiKey, plaintext: string, now: Date) {
-  return { ...presentKey(key, now), key: plaintext };
+export function renderKey(view: KeyView) {
+  return {
+    id: view.id,
+    name: view.name,
+    prefix: view.prefix,
+    scopes: view.scopes,
+    spend_limit_credits: view.spendLimitCredits,
+    spent_credits: view.spentCredits,
+    expires_at: view.expiresAt ? view.expiresAt.toISOString() : null,
+    expired: view.expired,
+    revoked: view.revoked,
+    status: view.status,
+    created: view.created.toISOString(),
+    last_used: view.lastUsed ? view.lastUsed.toISOString() : null,
+  };
+}
+
+export function renderIssuedKey(view: IssuedKeyView) {
+  return { ...renderKey(view), key: view.key };
+}
+
+export function renderLegacyKey(view: LegacyKeyView) {
+  return { token: view.token, prefix: view.prefix, created: view.created.toISOString() };
 }

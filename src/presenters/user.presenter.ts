@@ -1,5 +1,28 @@
 import type { User } from '../entities/user.entity';
 
-export function presentUser(user: User) {
-  return { id: user.id, email: user.email, name: user.name, is_staff: user.isStaff };
+/** The fields of a user that leave the process; never the password hash. */
+export interface UserView {
+  id: number;
+  email: string;
+  name: string;
+  isStaff: boolean;
+}
+
+/** A new session's public part; its token travels only in the HttpOnly cookie. */
+export interface SessionView {
+  user: UserView;
+  csrfToken: string;
+  expiresAt: Date;
+}
+
+export function userView(user: User): UserView {
+  return { id: user.id, email: user.email, name: user.name, isStaff: user.isStaff };
+}
+
+export function renderUser(view: UserView) {
+  return { id: view.id, email: view.email, name: view.name, is_staff: view.isStaff };
+}
+
+export function renderSession(view: SessionView) {
+  return { user: renderUser(view.user), csrf_token: view.csrfToken, expires_at: view.expiresAt.toISOString() };
 }

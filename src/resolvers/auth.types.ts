@@ -1,7 +1,13 @@
 import { Field, GraphQLISODateTime, InputType, Int, ObjectType } from 'type-graphql';
+import type { KeyStatus, Scope } from '../entities/api-key.entity';
+import type { CreateKeyFields } from '../parsers/keys.parser';
+import type { AutoReloadFields } from '../parsers/wallet.parser';
+import type { IssuedKeyView, KeyView } from '../presenters/key.presenter';
+import type { SessionView, UserView } from '../presenters/user.presenter';
+import type { AutoReloadView, WalletView } from '../presenters/wallet.presenter';
 
 @ObjectType('User')
-export class UserType {
+export class UserType implements UserView {
   @Field(() => Int) id!: number;
   @Field() email!: string;
   @Field() name!: string;
@@ -9,30 +15,30 @@ export class UserType {
 }
 
 @ObjectType('SessionPayload')
-export class SessionPayload {
+export class SessionPayload implements SessionView {
   @Field(() => UserType) user!: UserType;
   @Field() csrfToken!: string;
   @Field(() => GraphQLISODateTime) expiresAt!: Date;
 }
 
 @ObjectType('ApiKey')
-export class ApiKeyType {
+export class ApiKeyType implements KeyView {
   @Field(() => Int) id!: number;
   @Field(() => String, { nullable: true }) name!: string | null;
   @Field() prefix!: string;
-  @Field(() => [String]) scopes!: string[];
+  @Field(() => [String]) scopes!: Scope[];
   @Field(() => Int, { nullable: true }) spendLimitCredits!: number | null;
   @Field(() => Int) spentCredits!: number;
   @Field(() => GraphQLISODateTime, { nullable: true }) expiresAt!: Date | null;
   @Field() expired!: boolean;
   @Field() revoked!: boolean;
-  @Field() status!: string;
+  @Field(() => String) status!: KeyStatus;
   @Field(() => GraphQLISODateTime) created!: Date;
   @Field(() => GraphQLISODateTime, { nullable: true }) lastUsed!: Date | null;
 }
 
 @ObjectType('IssuedApiKey')
-export class IssuedApiKeyType extends ApiKeyType {
+export class IssuedApiKeyType extends ApiKeyType implements IssuedKeyView {
   @Field({ description: 'The key itself: shown once, never stored.' }) key!: string;
 }
 
@@ -43,7 +49,7 @@ export class LegacyKeyType {
 }
 
 @InputType()
-export class CreateApiKeyInput {
+export class CreateApiKeyInput implements CreateKeyFields {
   @Field() name!: string;
   @Field(() => [String], { nullable: true }) scopes?: string[];
   @Field(() => Int, { nullable: true }) spendLimitCredits?: number;
@@ -51,14 +57,14 @@ export class CreateApiKeyInput {
 }
 
 @ObjectType('AutoReload')
-export class AutoReloadType {
+export class AutoReloadType implements AutoReloadView {
   @Field() enabled!: boolean;
   @Field(() => Int) thresholdCredits!: number;
   @Field(() => Int) amountCredits!: number;
 }
 
 @ObjectType('Wallet')
-export class WalletType {
+export class WalletType implements WalletView {
   @Field({ description: 'Dollars as a decimal string (1,000 credits per dollar).' }) balance!: string;
   @Field(() => Int) balanceCredits!: number;
   @Field(() => AutoReloadType) autoReload!: AutoReloadType;
@@ -66,7 +72,7 @@ export class WalletType {
 }
 
 @InputType()
-export class AutoReloadInput {
+export class AutoReloadInput implements AutoReloadFields {
   @Field({ nullable: true }) enabled?: boolean;
   @Field(() => Int, { nullable: true }) thresholdCredits?: number;
   @Field(() => Int, { nullable: true }) amountCredits?: number;

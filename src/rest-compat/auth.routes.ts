@@ -1,29 +1,16 @@
-import type { Response } from 'express';
-import { presentUser } from '../presenters/user.presenter';
-import { presentIssuedKey, presentKey } from '../presenters/key.presenter';
-import { presentWallet } from '../presenters/wallet.presenter';
+import { clearSessionCookies, SESSION_COOKIE, setSessionCookies } from '../http/session-cookies';
+import { parseLogin } from '../parsers/auth.parser';
+import { parseCreateKey } from '../parsers/keys.parser';
+import { parseProfileUpdate } from '../parsers/users.parser';
+import { parseAutoReload } from '../parsers/wallet.parser';
+import { renderIssuedKey, renderKey, renderLegacyKey } from '../presenters/key.presenter';
+import { renderSession, renderUser, userView } from '../presenters/user.presenter';
+import { renderWallet } from '../presenters/wallet.presenter';
 import { route, type RouteContext } from './route-table';
-
-export const SESSION_COOKIE = 'sessionid';
-export const CSRF_COOKIE = 'csrftoken';
-
-function setSessionCookies(ctx: RouteContext, token: string, csrfToken: string, expiresAt: Date): void {
-  const secure = ctx.services.settings.cookieSecure;
-  ctx.res.cookie(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'lax', secure, expires: expiresAt, path: '/' });
-  ctx.res.cookie(CSRF_COOKIE, csrfToken, { httpOnly: false, sameSite: 'lax', secure, expires: expiresAt, path: '/' });
-}
-
-export function clearSessionCookies(res: Response): void {
-  res.clearCookie(SESSION_COOKIE, { path: '/' });
-  res.clearCookie(CSRF_COOKIE, { path: '/' });
-}
 
 function keyId(ctx: RouteContext): number {
   return Number(ctx.params.id);
 }
-
-const body = (ctx: RouteContext): Record<string, unknown> =>
-  ctx.body && typeof ctx.body === 'object' && !Array.isArray(ctx.body) ? (ctx.body as Record<string, unknown>) : {};
 
 export const authRoutes = [
   route({
@@ -31,10 +18,10 @@ export const authRoutes = [
     path: '/api/v1/auth/login/',
     requirement: 'public',
     handle: async (ctx) => {
-      const { email, password } = body(ctx);
+      const { email, password } = parseLogin(ctx.body);
       const session = await ctx.services.auth.login(email, password, ctx.req.ip ?? 'unknown');
-      setSessionCookies(ctx, session.token, session.csrfToken, session.expiresAt);
-      return { status: 200, body: { user: presentUser(session.user), csrf_token: session.csrfToken, expires_at: session.expiresAt.toISOString() } };
+      setSessionCookies(ctx.res, session, { secure: ctx.services.settings.cookieSecure });
+      return { status: 200, body: renderSession(session) };
     },
   }),
   route({
@@ -51,77 +38,63 @@ export const authRoutes = [
     method: 'get',
     path: '/api/v1/auth/me/',
     requirement: 'read',
-    handle: async (ctx) => ({ status: 200, body: { user: presentUser(ctx.caller!.user), via: ctx.caller!.via } }),
+    handle: async (ctx) => ({ status: 200, body: { user: renderUser(userView(ctx.caller.user)), via: ctx.caller.via } }),
   }),
   route({
     method: 'patch',
     path: '/api/v1/auth/profile/',
     requirement: 'session',
     handle: async (ctx) => {
-      const { name, email } = body(ctx);
-      const user = await ctx.services.users.updateProfile(ctx.caller!.user.id, { name, email });
-      return { status: 200, body: presentUser(user) };
+      const user = await ctx.services.users.updateProfile(ctx.caller.user.id, parseProfileUpdate(ctx.body));
+      return { status: 200, body: renderUser(user) };
     },
   }),
   route({
     method: 'get',
     path: '/api/v1/auth/api-tokens/',
     requirement: 'read',
-    handle: async (ctx) => {
-      const now = ctx.services.clock.now();
-      const keys = await ctx.services.keys.list(ctx.caller!.user.id);
-      return { status: 200, body: keys.map((k) => presentKey(k, now)) };
-    },
+    handle: async (ctx) => ({ status: 200, body: (await ctx.services.keys.list(ctx.caller.user.id)).map(renderKey) }),
   }),
   route({
     method: 'post',
     path: '/api/v1/auth/api-tokens/',
     requirement: 'session',
     handle: async (ctx) => {
-      const { key, plaintext } = await ctx.services.keys.create(ctx.caller!.user.id, body(ctx));
-      return { status: 201, body: presentIssuedKey(key, plaintext, ctx.services.clock.now()) };
+      const issued = await ctx.services.keys.create(ctx.caller.user.id, parseCreateKey(ctx.body));
+      return { status: 201, body: renderIssuedKey(issued) };
     },
   }),
   route({
     method: 'post',
     path: '/api/v1/auth/api-tokens/:id/rotate/',
     requirement: 'session',
-    handle: async (ctx) => {
-      const { key, plaintext } = await ctx.services.keys.rotate(ctx.caller!.user.id, keyId(ctx));
-      return { status: 201, body: presentIssuedKey(key, plaintext, ctx.services.clock.now()) };
-    },
+    handle: async (ctx) => ({ status: 201, body: renderIssuedKey(await ctx.services.keys.rotate(ctx.caller.user.id, keyId(ctx))) }),
   }),
   route({
     method: 'post',
     path: '/api/v1/auth/api-tokens/:id/revoke/',
     requirement: 'read',
-    handle: async (ctx) => {
-      const key = await ctx.services.keys.revoke(ctx.caller!, keyId(ctx));
-      return { status: 200, body: { revoked: true, key: presentKey(key, ctx.services.clock.now()) } };
-    },
+    handle: async (ctx) => ({ status: 200, body: { revoked: true, key: renderKey(await ctx.services.keys.revoke(ctx.caller, keyId(ctx))) } }),
   }),
   route({
     method: 'post',
     path: '/api/v1/auth/token/',
     requirement: 'session',
-    handle: async (ctx) => {
-      const { key, plaintext } = await ctx.services.keys.generateLegacy(ctx.caller!.user.id);
-      return { status: 201, body: { token: plaintext, prefix: key.prefix, created: key.createdAt.toISOString() } };
-    },
+    handle: async (ctx) => ({ status: 201, body: renderLegacyKey(await ctx.services.keys.generateLegacy(ctx.caller.user.id)) }),
   }),
   route({
     method: 'get',
     path: '/api/v1/wallet/',
     requirement: 'read',
-    handle: async (ctx) => ({ status: 200, body: presentWallet(await ctx.services.ledger.wallet(ctx.caller!.user.id)) }),
+    handle: async (ctx) => ({ status: 200, body: renderWallet(await ctx.services.ledger.walletView(ctx.caller.user.id)) }),
   }),
   route({
     method: 'patch',
     path: '/api/v1/wallet/auto-reload/',
     requirement: 'session',
     handle: async (ctx) => {
-      const wallet = await ctx.services.ledger.updateAutoReload(ctx.caller!.user.id, body(ctx));
-      return { status: 200, body: presentWallet(wallet) };
+      const wallet = await ctx.services.ledger.updateAutoReload(ctx.caller.user.id, parseAutoReload(ctx.body));
+      return { status: 200, body: renderWallet(wallet) };
     },
   }),
 ];

@@ -3,7 +3,7 @@ import type { Services } from '../container';
 import { strictUtf8 } from '../http/json-body';
 import { databaseUnavailable, DomainError, isDatabaseUnavailable } from '../lib/errors';
 import type { Caller } from '../services/auth.service';
-import { SESSION_COOKIE } from './auth.routes';
+import { SESSION_COOKIE } from '../http/session-cookies';
 import type { StudioRoute } from './route-table';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

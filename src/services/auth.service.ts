@@ -1,4 +1,4 @@
-import { one, rows } from '../db/sql';
+import { rows } from '../db/sql';
 import type { DataSource } from 'typeorm';
 import { ApiKey, type Scope } from '../entities/api-key.entity';
 import { Session } from '../entities/session.entity';
@@ -13,14 +13,17 @@ import {
   tooManyAttempts,
   unauthenticated,
 } from '../lib/errors';
+import { userView, type SessionView } from '../presenters/user.presenter';
 import type { Clock } from './clock';
 
 /** Who is calling: a signed-in session or an Interface A API key, always on behalf of one user. */
-export interface Caller {
-  user: User;
-  via: 'session' | 'key';
-  key: ApiKey | null;
-  session: Session | null;
+export type Caller =
+  | { user: User; via: 'session'; key: null; session: Session }
+  | { user: User; via: 'key'; key: ApiKey; session: null };
+
+/** A new session: its public view, and the token that only the HttpOnly cookie carries. */
+export interface SignedIn extends SessionView {
+  token: string;
 }
 
 /** What an operation declares it needs. Every REST route and GraphQL field names exactly one. */
@@ -38,6 +41,11 @@ export interface AuthSettings {
   loginWindowSeconds: number;
 }
 
+interface FailureCountsRow {
+  account: number;
+  address: number;
+}
+
 const MAX_CREDENTIAL_LENGTH = 512;
 /** last_used_at is written at most this often per key, so reads do not each cost a write. */
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -51,13 +59,12 @@ export class AuthService {
 
   /** Signs in; failures are throttled per account and per address within a sliding window, so a guesser is
    * slowed down but the real user is never locked out for longer than the window. */
-  async login(email: unknown, password: unknown, address: string): Promise<{ user: User; token: string; csrfToken: string; expiresAt: Date }> {
-    if (typeof email !== 'string' || typeof password !== 'string' || email.length > 254 || password.length > 1024) {
-      throw new DomainError(400, 'invalid_request', 'email and password are required.');
-    }
+  async login(email: string, password: string, address: string): Promise<SignedIn> {
     const now = this.clock.now();
     const since = new Date(now.getTime() - this.settings.loginWindowSeconds * 1000);
-    const counts = await one<any>(this.db, 
+    // An aggregate without GROUP BY always yields one row.
+    const [counts] = await rows<FailureCountsRow>(
+      this.db,
       `SELECT count(*) FILTER (WHERE lower(email) = lower($1))::int AS account,
               count(*) FILTER (WHERE address = $2)::int AS address
          FROM login_attempts WHERE NOT succeeded AND created_at > $3 AND (lower(email) = lower($1) OR address = $2)`,
@@ -82,11 +89,12 @@ export class AuthService {
     const token = randomToken(48);
     const csrfToken = randomToken(32);
     const expiresAt = new Date(now.getTime() + this.settings.sessionTtlHours * 3600 * 1000);
-    await rows(this.db, 
+    await rows(
+      this.db,
       'INSERT INTO sessions (token_hash, csrf_token, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)',
       [sha256Hex(token), csrfToken, user.id, now, expiresAt],
     );
-    return { user, token, csrfToken, expiresAt };
+    return { user: userView(user), token, csrfToken, expiresAt };
   }
 
   async logout(sessionToken: string | undefined): Promise<void> {
@@ -141,7 +149,7 @@ export class AuthService {
     if (requirement === 'public') return caller;
     if (!caller) throw unauthenticated();
     if (caller.via === 'session' && csrf?.unsafe) {
-      if (!csrf.token || !constantTimeEqual(csrf.token, caller.session!.csrfToken)) throw csrfFailed();
+      if (!csrf.token || !constantTimeEqual(csrf.token, caller.session.csrfToken)) throw csrfFailed();
     }
     if (requirement === 'staff') {
       if (!caller.user.isStaff) throw forbidden();
@@ -151,7 +159,7 @@ export class AuthService {
       if (caller.via !== 'session') throw sessionRequired();
       return caller;
     }
-    if (caller.via === 'key' && !caller.key!.scopes.includes(requirement)) throw keyScope(requirement, caller.key!.scopes);
+    if (caller.via === 'key' && !caller.key.scopes.includes(requirement)) throw keyScope(requirement, caller.key.scopes);
     return caller;
   }
 }

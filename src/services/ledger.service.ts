@@ -1,17 +1,40 @@
 import { one, rows } from '../db/sql';
 import type { DataSource, EntityManager } from 'typeorm';
+import type { LedgerKind } from '../entities/ledger-entry.entity';
 import { Wallet } from '../entities/wallet.entity';
 import { badRequest, DomainError, notFound, pgCode, PG } from '../lib/errors';
+import type { AutoReloadUpdate } from '../parsers/wallet.parser';
+import { walletView, type WalletView } from '../presenters/wallet.presenter';
 import type { Caller } from './auth.service';
 import type { Clock } from './clock';
 
-export const CREDITS_PER_DOLLAR = 1000;
+// Kept here for the features that price work in dollars; the presenter owns the formatting.
+export { CREDITS_PER_DOLLAR, creditsToUsd } from '../presenters/wallet.presenter';
 
-/** Credits as a dollar decimal string at 1,000 credits per dollar ("12.345"). */
-export function creditsToUsd(credits: number): string {
-  const sign = credits < 0 ? '-' : '';
-  const abs = Math.abs(credits);
-  return `${sign}${Math.floor(abs / CREDITS_PER_DOLLAR)}.${String(abs % CREDITS_PER_DOLLAR).padStart(3, '0')}`;
+/** Raw rows as node-postgres returns them: bigint columns arrive as strings. */
+interface BalanceRow {
+  balance_credits: string;
+}
+interface IdRow {
+  id: string;
+}
+interface EarlierChargeRow {
+  id: string;
+  balance_after_credits: string;
+}
+interface KeySpendRow {
+  spend_limit_credits: string | null;
+  spent_credits: string;
+}
+interface ChargeEntryRow {
+  user_id: string;
+  amount_credits: string;
+  api_key_id: string | null;
+  job_id: string | null;
+}
+interface JobCostRow {
+  job_id: string;
+  cost: string;
 }
 
 export interface ChargeRequest {
@@ -61,7 +84,8 @@ export class LedgerService {
   async credit(userId: number, amount: number, reason: string, idempotencyKey?: string): Promise<Wallet> {
     if (!Number.isSafeInteger(amount) || amount <= 0) throw badRequest('credits must be a positive integer.');
     return this.db.transaction(async (manager) => {
-      const row = await one<any>(manager, 
+      const row = await one<BalanceRow>(
+        manager,
         'UPDATE wallets SET balance_credits = balance_credits + $2, updated_at = $3 WHERE user_id = $1 RETURNING balance_credits',
         [userId, amount, this.clock.now()],
       );
@@ -87,7 +111,7 @@ export class LedgerService {
     if (!manager) return this.db.transaction((m) => this.charge(request, m));
     const { userId, amount, apiKeyId } = request;
     if (request.idempotencyKey) {
-      const existing = await one<any>(manager, 'SELECT id, balance_after_credits FROM ledger_entries WHERE idempotency_key = $1', [
+      const existing = await one<EarlierChargeRow>(manager, 'SELECT id, balance_after_credits FROM ledger_entries WHERE idempotency_key = $1', [
         request.idempotencyKey,
       ]);
       if (existing) return { ledgerEntryId: Number(existing.id), balanceCredits: Number(existing.balance_after_credits), alreadyCharged: true };
@@ -97,17 +121,20 @@ export class LedgerService {
       return { ledgerEntryId: null, balanceCredits: wallet.balanceCredits, alreadyCharged: false };
     }
     if (apiKeyId) {
-      const updated = await rows<any>(manager, 
+      const updated = await rows<IdRow>(
+        manager,
         `UPDATE api_keys SET spent_credits = spent_credits + $2
           WHERE id = $1 AND (spend_limit_credits IS NULL OR spent_credits + $2 <= spend_limit_credits) RETURNING id`,
         [apiKeyId, amount],
       );
       if (updated.length === 0) {
-        const key = await one<any>(manager, 'SELECT spend_limit_credits, spent_credits FROM api_keys WHERE id = $1', [apiKeyId]);
+        const key = await one<KeySpendRow>(manager, 'SELECT spend_limit_credits, spent_credits FROM api_keys WHERE id = $1', [apiKeyId]);
+        if (!key) throw notFound('API key');
         throw keySpendLimit(Number(key.spend_limit_credits), Number(key.spent_credits), amount);
       }
     }
-    const row = await one<any>(manager, 
+    const row = await one<BalanceRow>(
+      manager,
       `UPDATE wallets SET balance_credits = balance_credits - $2, updated_at = $3
         WHERE user_id = $1 AND balance_credits >= $2 RETURNING balance_credits`,
       [userId, amount, this.clock.now()],
@@ -137,13 +164,19 @@ export class LedgerService {
   /** Returns a charge to the wallet and to the key's spent count, once. */
   async refund(chargeEntryId: number, reason: string, manager?: EntityManager): Promise<void> {
     if (!manager) return this.db.transaction((m) => this.refund(chargeEntryId, reason, m));
-    const charge = await one<any>(manager, 'SELECT * FROM ledger_entries WHERE id = $1 AND kind = $2', [chargeEntryId, 'charge']);
+    const charge = await one<ChargeEntryRow>(
+      manager,
+      'SELECT user_id, amount_credits, api_key_id, job_id FROM ledger_entries WHERE id = $1 AND kind = $2',
+      [chargeEntryId, 'charge'],
+    );
     if (!charge) throw notFound('Charge');
     const amount = -Number(charge.amount_credits);
-    const row = await one<any>(manager, 
+    const row = await one<BalanceRow>(
+      manager,
       'UPDATE wallets SET balance_credits = balance_credits + $2, updated_at = $3 WHERE user_id = $1 RETURNING balance_credits',
       [charge.user_id, amount, this.clock.now()],
     );
+    if (!row) throw notFound('Wallet');
     if (charge.api_key_id) {
       await rows(manager, 'UPDATE api_keys SET spent_credits = greatest(spent_credits - $2, 0) WHERE id = $1', [charge.api_key_id, amount]);
     }
@@ -166,7 +199,7 @@ export class LedgerService {
 
   async jobCosts(jobIds: number[]): Promise<Map<number, number>> {
     if (!jobIds.length) return new Map();
-    const found = await rows<{ job_id: string; cost: string }>(
+    const found = await rows<JobCostRow>(
       this.db,
       'SELECT job_id, coalesce(-sum(amount_credits), 0)::bigint AS cost FROM ledger_entries WHERE job_id = ANY($1) GROUP BY job_id',
       [jobIds],
@@ -174,34 +207,24 @@ export class LedgerService {
     return new Map(found.map((r) => [Number(r.job_id), Number(r.cost)]));
   }
 
-  async updateAutoReload(userId: number, input: { enabled?: unknown; threshold_credits?: unknown; amount_credits?: unknown }): Promise<Wallet> {
-    if (input.enabled === undefined && input.threshold_credits === undefined && input.amount_credits === undefined) {
-      throw badRequest('Send at least one of enabled, threshold_credits, amount_credits.');
-    }
+  async walletView(userId: number): Promise<WalletView> {
+    return walletView(await this.wallet(userId));
+  }
+
+  /** Auto-reload may only be enabled with a positive amount, judged on the wallet as it will be after the update. */
+  async updateAutoReload(userId: number, update: AutoReloadUpdate): Promise<WalletView> {
     const wallet = await this.wallet(userId);
-    const patch: Partial<Wallet> = {};
-    if (input.enabled !== undefined) {
-      if (typeof input.enabled !== 'boolean') throw badRequest('enabled must be a boolean.', { details: { enabled: ['Must be a boolean.'] } });
-      patch.autoReloadEnabled = input.enabled;
-    }
-    for (const [field, column] of [
-      ['threshold_credits', 'autoReloadThresholdCredits'],
-      ['amount_credits', 'autoReloadAmountCredits'],
-    ] as const) {
-      const value = input[field];
-      if (value === undefined) continue;
-      if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-        throw badRequest(`${field} must be an integer of at least 0.`, { details: { [field]: ['Must be an integer ≥ 0.'] } });
-      }
-      patch[column] = value;
-    }
-    const enabled = patch.autoReloadEnabled ?? wallet.autoReloadEnabled;
-    const amount = patch.autoReloadAmountCredits ?? wallet.autoReloadAmountCredits;
+    const enabled = update.enabled ?? wallet.autoReloadEnabled;
+    const amount = update.amountCredits ?? wallet.autoReloadAmountCredits;
     if (enabled && amount <= 0) {
       throw badRequest('amount_credits must be positive when auto-reload is enabled.', { details: { amount_credits: ['Must be positive.'] } });
     }
+    const patch: Partial<Wallet> = {};
+    if (update.enabled !== undefined) patch.autoReloadEnabled = update.enabled;
+    if (update.thresholdCredits !== undefined) patch.autoReloadThresholdCredits = update.thresholdCredits;
+    if (update.amountCredits !== undefined) patch.autoReloadAmountCredits = update.amountCredits;
     await this.db.manager.update(Wallet, { userId }, { ...patch, updatedAt: this.clock.now() });
-    return this.wallet(userId);
+    return this.walletView(userId);
   }
 
   private async append(
@@ -209,7 +232,7 @@ export class LedgerService {
     entry: {
       userId: number;
       amount: number;
-      kind: 'credit' | 'charge' | 'refund';
+      kind: LedgerKind;
       reason: string;
       idempotencyKey?: string;
       apiKeyId?: number | null;
@@ -217,7 +240,8 @@ export class LedgerService {
       balanceAfter: number;
     },
   ): Promise<number> {
-    const row = await one<any>(manager, 
+    const [row] = await rows<IdRow>(
+      manager,
       `INSERT INTO ledger_entries (user_id, amount_credits, kind, reason, idempotency_key, api_key_id, job_id, balance_after_credits)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
       [entry.userId, entry.amount, entry.kind, entry.reason, entry.idempotencyKey ?? null, entry.apiKeyId ?? null, entry.jobId ?? null, entry.balanceAfter],

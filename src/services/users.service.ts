@@ -3,22 +3,25 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { User } from '../entities/user.entity';
 import { badRequest, conflict, notFound, pgCode, PG } from '../lib/errors';
 import { hashPassword } from '../lib/crypto';
+import { normaliseEmail, type ProfileUpdate } from '../parsers/users.parser';
+import { userView, type UserView } from '../presenters/user.presenter';
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const MIN_PASSWORD_LENGTH = 8;
 
-export function normaliseEmail(email: unknown): string {
-  if (typeof email !== 'string' || !EMAIL.test(email.trim()) || email.length > 254) {
-    throw badRequest('A valid email address is required.', { details: { email: ['Enter a valid email address.'] } });
-  }
-  return email.trim();
+export interface NewUser {
+  email: string;
+  password: string;
+  name?: string;
+  isStaff?: boolean;
 }
 
 export class UsersService {
   constructor(private readonly db: DataSource) {}
 
-  async create(input: { email: string; password: string; name?: string; isStaff?: boolean }): Promise<User> {
+  /** Creates a user and their empty wallet together; the email is checked here because the CLI is an edge too. */
+  async create(input: NewUser): Promise<User> {
     const email = normaliseEmail(input.email);
-    if (typeof input.password !== 'string' || input.password.length < 8) {
+    if (input.password.length < MIN_PASSWORD_LENGTH) {
       throw badRequest('The password must have at least 8 characters.', { details: { password: ['Too short.'] } });
     }
     const passwordHash = await hashPassword(input.password);
@@ -53,17 +56,12 @@ export class UsersService {
   }
 
   /** PATCH profile: name and the account's recovery email. */
-  async updateProfile(userId: number, input: { name?: unknown; email?: unknown }): Promise<User> {
+  async updateProfile(userId: number, update: ProfileUpdate): Promise<UserView> {
     const user = await this.get(userId);
-    if (input.name !== undefined) {
-      if (typeof input.name !== 'string' || input.name.length > 150) {
-        throw badRequest('name must be a string of at most 150 characters.', { details: { name: ['Invalid name.'] } });
-      }
-      user.name = input.name;
-    }
-    if (input.email !== undefined) user.email = normaliseEmail(input.email);
+    if (update.name !== undefined) user.name = update.name;
+    if (update.email !== undefined) user.email = update.email;
     try {
-      return await this.db.manager.save(user);
+      return userView(await this.db.manager.save(user));
     } catch (error) {
       if (pgCode(error) === PG.uniqueViolation) throw conflict('email_taken', 'A user with this email already exists.');
       throw error;

@@ -2,7 +2,8 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import type { Services } from '../../container';
 import { constantTimeEqual, randomToken } from '../../lib/crypto';
 import { DomainError } from '../../lib/errors';
-import { CSRF_COOKIE, SESSION_COOKIE } from '../../rest-compat/auth.routes';
+import { clearSessionCookies, SESSION_COOKIE, setSessionCookies } from '../../http/session-cookies';
+import { parseLogin } from '../../parsers/auth.parser';
 import type { Caller } from '../../services/auth.service';
 import { forbiddenPage, keysPage, loginPage, type KeysPageOptions } from './admin-pages';
 
@@ -48,14 +49,14 @@ export function buildAdminRouter(services: Services): Router {
       return;
     }
     try {
-      const session = await services.auth.login(fields.username, fields.password, req.ip ?? 'unknown');
+      const credentials = parseLogin({ email: fields.username, password: fields.password });
+      const session = await services.auth.login(credentials.email, credentials.password, req.ip ?? 'unknown');
       if (!session.user.isStaff) {
         await services.auth.logout(session.token);
         again(403, 'This account is not a staff account.');
         return;
       }
-      res.cookie(SESSION_COOKIE, session.token, { httpOnly: true, sameSite: 'lax', secure, expires: session.expiresAt, path: '/' });
-      res.cookie(CSRF_COOKIE, session.csrfToken, { httpOnly: false, sameSite: 'lax', secure, expires: session.expiresAt, path: '/' });
+      setSessionCookies(res, session, { secure });
       res.clearCookie(LOGIN_CSRF_COOKIE, { path: '/admin/login/' });
       res.redirect(303, next);
     } catch (error) {
@@ -99,8 +100,7 @@ export function buildAdminRouter(services: Services): Router {
 
   router.post('/admin/logout/', form, staff, async (req, res) => {
     await services.auth.logout(req.cookies?.[SESSION_COOKIE]);
-    res.clearCookie(SESSION_COOKIE, { path: '/' });
-    res.clearCookie(CSRF_COOKIE, { path: '/' });
+    clearSessionCookies(res);
     res.redirect(303, '/admin/login/');
   });
 

@@ -1,5 +1,6 @@
 import { rows } from '../../../src/db/sql';
 import type { User } from '../../../src/entities/user.entity';
+import { parseCreateKey } from '../../../src/parsers/keys.parser';
 import type { TestApp } from '../app';
 import { libraryComponent } from '../catalog-factories';
 import { issueKey, makeUser, PASSWORD, signedIn } from '../factories';
@@ -133,7 +134,7 @@ export async function buildWorld(app: TestApp): Promise<World> {
     victimAppKeyId: victimAppKey.key.id,
     loginUser: { email: loginUser.email, password: PASSWORD },
     assemblyBody,
-    freshOwnerKey: async () => (await services.keys.create(owner.user.id, { name: nextName('fresh') })).key.id,
+    freshOwnerKey: async () => (await services.keys.create(owner.user.id, parseCreateKey({ name: nextName('fresh') }))).id,
     freshAppKey: async () => (await services.app.keys.create({ organization: appOrganization, contactEmail: 'matrix@example.org' })).key.id,
   };
 }

@@ -1,0 +1,20 @@
+import { DomainError } from '../lib/errors';
+
+export interface LoginInput {
+  email: string;
+  password: string;
+}
+
+/** A JSON body's fields; any other body (an array, a string, none) has none, so each field reads as missing. */
+export function bodyFields(body: unknown): Record<string, unknown> {
+  return body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+}
+
+/** Sign-in fields (GraphQL's arguments and the admin form pass theirs as the same record). */
+export function parseLogin(body: unknown): LoginInput {
+  const { email, password } = bodyFields(body);
+  if (typeof email !== 'string' || typeof password !== 'string' || email.length > 254 || password.length > 1024) {
+    throw new DomainError(400, 'invalid_request', 'email and password are required.');
+  }
+  return { email, password };
+}
