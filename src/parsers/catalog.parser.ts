@@ -6,8 +6,8 @@ import { badRequest } from '../lib/errors';
  * or today's 400 bodies. */
 
 export const DEFAULT_PAGE_SIZE = 20;
-export const MAX_PAGE_SIZE = 100;
-export const MAX_SEARCH_LENGTH = 200;
+const MAX_PAGE_SIZE = 100;
+const MAX_SEARCH_LENGTH = 200;
 
 const STATUSES: readonly CatalogStatus[] = ['draft', 'published', 'retired'];
 

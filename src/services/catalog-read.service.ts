@@ -1,5 +1,5 @@
 import { In, type DataSource, type EntityManager } from 'typeorm';
-import { modelDocument, visibleClusters, visibleComponents, visibleModelDetail, visibleModels, visibleProjects } from '../db/queries/catalog.sql';
+import { modelDocument, type CountRow, visibleClusters, visibleComponents, visibleModelDetail, visibleModels, visibleProjects } from '../db/queries/catalog.sql';
 import { query, queryOne, type Sql } from '../db/sql';
 import type { DataModelDocument, DataType } from '../domain/model-tree';
 import type { CatalogStatus } from '../entities/catalog-entry';
@@ -130,7 +130,7 @@ export class CatalogReader {
   }
 
   private async page<Row, View>(
-    statements: { count: Sql<{ n: number }>; page: Sql<Row> },
+    statements: { count: Sql<CountRow>; page: Sql<Row> },
     request: { page: number; pageSize: number },
     view: (row: Row) => View,
   ): Promise<PageView<View>> {
