@@ -46,7 +46,8 @@ export interface Services {
 export function createServices(args: { settings: Settings; db: DataSource; logger: Logger; queue: JobQueue; events?: JobEventHub | null; clock?: Clock }): Services {
   const { settings, db, logger, queue } = args;
   const clock = args.clock ?? systemClock;
-  const catalog = new CatalogService(db, clock);
+  const links = new Links(settings);
+  const catalog = new CatalogService(db, clock, links);
   const ledger = new LedgerService(db, clock);
   const jobs = new JobsService(db, queue, clock);
   const packages = new PackageService(db, catalog, clock, settings);
@@ -59,7 +60,7 @@ export function createServices(args: { settings: Settings; db: DataSource; logge
     db,
     logger,
     clock,
-    links: new Links(settings.publicBaseUrl),
+    links,
     queue,
     events: args.events ?? null,
     users: new UsersService(db),

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { output, withServices } from '../cli-support';
-import { presentImport, presentLifecycle } from '../presenters/catalog.presenter';
+import { renderImport, renderLifecycle } from '../presenters/catalog.presenter';
 
 /** `catalog import|publish|retire`: seeding the library from real packages and the publish/retire lifecycle. */
 export function registerCatalogCommands(program: Command): void {
@@ -16,7 +16,7 @@ export function registerCatalogCommands(program: Command): void {
       const result = await withServices((s) => s.packages.importPackage(path.resolve(pkg)));
       const created = result.components.created.length + result.clusters.created.length;
       const existing = result.components.existing.length + result.clusters.existing.length;
-      output(!!opts.json, { import: presentImport(result) }, `imported dm-${result.dmCtId} "${result.title}": ${created} entries created, ${existing} already registered`);
+      output(!!opts.json, { import: renderImport(result) }, `imported dm-${result.dmCtId} "${result.title}": ${created} entries created, ${existing} already registered`);
     });
 
   catalog
@@ -26,7 +26,7 @@ export function registerCatalogCommands(program: Command): void {
     .option('--json', 'print one JSON object')
     .action(async (ctId: string, opts: { json?: boolean }) => {
       const result = await withServices((s) => s.catalog.publish(ctId));
-      output(!!opts.json, presentLifecycle(result), `published ${result.kind} ${result.ctId}`);
+      output(!!opts.json, renderLifecycle(result), `published ${result.kind} ${result.ctId}`);
     });
 
   catalog
@@ -37,6 +37,6 @@ export function registerCatalogCommands(program: Command): void {
     .option('--json', 'print one JSON object')
     .action(async (ctId: string, opts: { successor?: string; json?: boolean }) => {
       const result = await withServices((s) => s.catalog.retire(ctId, opts.successor ?? null));
-      output(!!opts.json, presentLifecycle(result), `retired ${result.kind} ${result.ctId}${result.successorCtId ? ` (successor ${result.successorCtId})` : ''}`);
+      output(!!opts.json, renderLifecycle(result), `retired ${result.kind} ${result.ctId}${result.successorCtId ? ` (successor ${result.successorCtId})` : ''}`);
     });
 }

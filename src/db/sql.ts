@@ -21,3 +21,21 @@ export async function rows<T = Record<string, unknown>>(
 export async function one<T = Record<string, unknown>>(on: DataSource | EntityManager, text: string, values: unknown[] = []): Promise<T | undefined> {
   return (await rows<T>(on, text, values))[0];
 }
+
+/** A raw statement and its parameters, built by a small pure function in src/db/queries. `Row` types what one
+ * returned row holds; it is never set at run time, it only ties the builder to its row interface. */
+export interface Sql<Row> {
+  text: string;
+  values: unknown[];
+  readonly row?: Row;
+}
+
+export const sql = <Row = never>(text: string, values: unknown[] = []): Sql<Row> => ({ text, values });
+
+export async function query<Row>(on: DataSource | EntityManager, statement: Sql<Row>): Promise<Row[]> {
+  return rows<Row>(on, statement.text, statement.values);
+}
+
+export async function queryOne<Row>(on: DataSource | EntityManager, statement: Sql<Row>): Promise<Row | undefined> {
+  return (await query(on, statement))[0];
+}

@@ -1,6 +1,11 @@
 /** Every absolute URL the service hands out, built from PUBLIC_BASE_URL in one place. */
 export class Links {
-  constructor(readonly base: string) {}
+  /** PUBLIC_BASE_URL is read on every call: a test server learns its URL only after the services are built. */
+  constructor(private readonly settings: { readonly publicBaseUrl: string }) {}
+
+  get base(): string {
+    return this.settings.publicBaseUrl;
+  }
 
   job(ctId: string): string {
     return `${this.base}/api/v1/jobs/${ctId}/`;
@@ -9,5 +14,10 @@ export class Links {
   /** A model's catalog page, or one of its artefacts (`xsd`, `package`, `app`, …). */
   model(dmCtId: string, suffix = ''): string {
     return `${this.base}/api/v1/catalog/dm/${encodeURIComponent(dmCtId)}/${suffix ? `${suffix}/` : ''}`;
+  }
+
+  /** A catalog endpoint (`components`, `dms`, the template `dm/{ct_id}`, …), unencoded. */
+  catalog(path: string): string {
+    return `${this.base}/api/v1/catalog/${path}/`;
   }
 }

@@ -1,111 +1,234 @@
-import type { TreeNode } from '../domain/model-tree';
-import type { CatalogIndex, ClusterListing, ComponentListing, ImportResult, LifecycleResult, ModelDetail, ModelSummary, Page } from '../services/catalog.service';
-import { ARTIFACTS, modelUrl } from '../services/package.service';
+import type { ClusterRow, ComponentRow, ModelDetailRow, ModelSummaryRow, ProjectCountRow } from '../db/queries/catalog.sql';
+import { DATA_TYPES, type ClusterNode, type TreeNode } from '../domain/model-tree';
+import type { CatalogStatus } from '../entities/catalog-entry';
+import type { Links } from '../lib/links';
+import type { ImportResult, LifecycleResult } from '../services/catalog-lifecycle.service';
+import { ARTIFACTS, type ArtifactKind } from '../services/package.service';
 
-/** Catalog output fields (snake_case, absolute URLs from PUBLIC_BASE_URL) for REST, CLI and the assembly's
- * 200 response. */
+/** The catalog's views (camelCase, absolute URLs), built once here from its rows; GraphQL returns them as they
+ * are and REST renders them to the contract's snake_case bodies with the `render*` functions below. */
 
-export const reuseRef = (projectName: string, label: string) => `@${projectName}:${label}`;
-
-export interface PresentedNode {
+/** A place in a model tree; `type` is a component's reference-model type (XdString, …) or `Cluster`. */
+export interface NodeView {
   type: string;
-  ct_id: string;
+  ctId: string;
   label: string;
   description: string | null;
   units: string | null;
-  children: PresentedNode[];
+  children: NodeView[];
 }
 
-/** `type` is the reference-model type of a component (XdString, …) or `Cluster`. */
-export function presentTree(node: TreeNode): PresentedNode {
+export interface ModelSummaryView {
+  ctId: string;
+  identifier: string;
+  title: string;
+  description: string | null;
+  projectName: string;
+  about: string;
+  created: Date;
+  updated: Date;
+}
+
+export interface ModelView extends ModelSummaryView {
+  published: boolean;
+  generated: boolean;
+  packageUrl: string | null;
+  contextual: Record<string, unknown>;
+  artifacts: Record<ArtifactKind, string>;
+  /** The root cluster, with the whole tree below it. */
+  root: NodeView;
+}
+
+export interface ComponentView {
+  ctId: string;
+  label: string;
+  description: string | null;
+  componentType: string;
+  projectName: string;
+  reuseRef: string;
+  units: string | null;
+  status: CatalogStatus;
+  successor: string | null;
+}
+
+export interface ClusterView {
+  ctId: string;
+  label: string;
+  description: string | null;
+  projectName: string;
+  reuseRef: string;
+  status: CatalogStatus;
+  successor: string | null;
+  childCount: number;
+}
+
+export interface PageView<T> {
+  count: number;
+  page: number;
+  pageSize: number;
+  results: T[];
+}
+
+export interface ProjectView {
+  name: string;
+  isLibrary: boolean;
+  components: number;
+  clusters: number;
+  dataModels: number;
+}
+
+export interface CatalogIndexView {
+  dataTypes: string[];
+  components: number;
+  clusters: number;
+  dataModels: number;
+  projects: ProjectView[];
+}
+
+const reuseRef = (projectName: string, label: string) => `@${projectName}:${label}`;
+
+export function nodeView(node: TreeNode): NodeView {
   if (node.kind === 'component') {
-    return { type: node.dataType, ct_id: node.ctId, label: node.label, description: node.description, units: node.units, children: [] };
+    return { type: node.dataType, ctId: node.ctId, label: node.label, description: node.description, units: node.units, children: [] };
   }
-  return { type: 'Cluster', ct_id: node.ctId, label: node.label, description: node.description, units: null, children: node.children.map(presentTree) };
+  return { type: 'Cluster', ctId: node.ctId, label: node.label, description: node.description, units: null, children: node.children.map(nodeView) };
 }
 
-export function presentModelSummary(model: ModelSummary, base: string) {
+export function modelSummaryView(row: ModelSummaryRow, links: Links): ModelSummaryView {
+  return {
+    ctId: row.ct_id,
+    identifier: `dm-${row.ct_id}`,
+    title: row.title,
+    description: row.description,
+    projectName: row.project_name,
+    about: links.model(row.ct_id),
+    created: row.created_at,
+    updated: row.updated_at,
+  };
+}
+
+export function modelView(row: ModelDetailRow, root: ClusterNode, links: Links): ModelView {
+  const kinds = Object.keys(ARTIFACTS) as ArtifactKind[];
+  return {
+    ...modelSummaryView(row, links),
+    published: row.published,
+    generated: row.generated,
+    packageUrl: row.generated ? links.model(row.ct_id, 'package') : null,
+    contextual: row.contextual,
+    artifacts: Object.fromEntries(kinds.map((kind) => [kind, links.model(row.ct_id, kind)])) as Record<ArtifactKind, string>,
+    root: nodeView(root),
+  };
+}
+
+export function componentView(row: ComponentRow): ComponentView {
+  return {
+    ctId: row.ct_id,
+    label: row.label,
+    description: row.description,
+    componentType: row.data_type,
+    projectName: row.project_name,
+    reuseRef: reuseRef(row.project_name, row.label),
+    units: row.units,
+    status: row.status,
+    successor: row.successor_ct_id,
+  };
+}
+
+export function clusterView(row: ClusterRow): ClusterView {
+  return {
+    ctId: row.ct_id,
+    label: row.label,
+    description: row.description,
+    projectName: row.project_name,
+    reuseRef: reuseRef(row.project_name, row.label),
+    status: row.status,
+    successor: row.successor_ct_id,
+    childCount: row.child_count,
+  };
+}
+
+export function catalogIndexView(rows: ProjectCountRow[]): CatalogIndexView {
+  const projects = rows.map((p) => ({ name: p.name, isLibrary: p.is_library, components: p.components, clusters: p.clusters, dataModels: p.data_models }));
+  const sum = (key: 'components' | 'clusters' | 'dataModels') => projects.reduce((n, p) => n + p[key], 0);
+  return { dataTypes: [...DATA_TYPES], components: sum('components'), clusters: sum('clusters'), dataModels: sum('dataModels'), projects };
+}
+
+export function renderNode(node: NodeView): Record<string, unknown> {
+  return { type: node.type, ct_id: node.ctId, label: node.label, description: node.description, units: node.units, children: node.children.map(renderNode) };
+}
+
+export function renderModelSummary(model: ModelSummaryView) {
   return {
     ct_id: model.ctId,
-    identifier: `dm-${model.ctId}`,
+    identifier: model.identifier,
     title: model.title,
     description: model.description,
     project_name: model.projectName,
-    about: modelUrl(base, model.ctId),
+    about: model.about,
     created: model.created.toISOString(),
     updated: model.updated.toISOString(),
   };
 }
 
-/** The catalog fields of one model: its summary, its tree from the root cluster, and its artefact URLs. */
-export function presentModel(detail: ModelDetail, base: string) {
-  const artifacts = Object.fromEntries(Object.keys(ARTIFACTS).map((kind) => [kind, modelUrl(base, detail.ctId, kind)])) as Record<
-    keyof typeof ARTIFACTS,
-    string
-  >;
+/** The catalog fields of one model (GET dm/{ct_id}/ and the model part of the assembly's 200 body). */
+export function renderModel(model: ModelView) {
   return {
-    ...presentModelSummary(detail, base),
-    published: detail.published,
-    generated: detail.generated,
-    package_url: detail.generated ? modelUrl(base, detail.ctId, 'package') : null,
-    contextual: detail.contextual,
-    artifacts,
-    components: [presentTree(detail.root)],
+    ...renderModelSummary(model),
+    published: model.published,
+    generated: model.generated,
+    package_url: model.packageUrl,
+    contextual: model.contextual,
+    artifacts: model.artifacts,
+    components: [renderNode(model.root)],
   };
 }
 
-export function presentComponent(component: ComponentListing) {
+export function renderComponent(component: ComponentView) {
   return {
     ct_id: component.ctId,
     label: component.label,
     description: component.description,
-    component_type: component.dataType,
+    component_type: component.componentType,
     project_name: component.projectName,
-    reuse_ref: reuseRef(component.projectName, component.label),
+    reuse_ref: component.reuseRef,
     units: component.units,
     status: component.status,
-    successor: component.successorCtId,
+    successor: component.successor,
   };
 }
 
-export function presentCluster(cluster: ClusterListing) {
+export function renderCluster(cluster: ClusterView) {
   return {
     ct_id: cluster.ctId,
     label: cluster.label,
     description: cluster.description,
     project_name: cluster.projectName,
-    reuse_ref: reuseRef(cluster.projectName, cluster.label),
+    reuse_ref: cluster.reuseRef,
     status: cluster.status,
-    successor: cluster.successorCtId,
+    successor: cluster.successor,
     child_count: cluster.childCount,
   };
 }
 
-export function presentPage<T, R>(page: Page<T>, present: (item: T) => R) {
-  return { count: page.count, page: page.page, page_size: page.pageSize, results: page.results.map(present) };
+export function renderPage<T, R>(page: PageView<T>, render: (item: T) => R) {
+  return { count: page.count, page: page.page, page_size: page.pageSize, results: page.results.map(render) };
 }
 
-export function presentIndex(index: CatalogIndex, base: string) {
+export function renderIndex(index: CatalogIndexView, links: Links) {
   return {
     endpoints: {
-      components: `${base}/api/v1/catalog/components/`,
-      clusters: `${base}/api/v1/catalog/clusters/`,
-      dms: `${base}/api/v1/catalog/dms/`,
-      dm: `${base}/api/v1/catalog/dm/{ct_id}/`,
+      components: links.catalog('components'),
+      clusters: links.catalog('clusters'),
+      dms: links.catalog('dms'),
+      dm: links.catalog('dm/{ct_id}'),
     },
     data_types: index.dataTypes,
-    counts: { components: index.counts.components, clusters: index.counts.clusters, dms: index.counts.dataModels },
-    projects: index.projects.map((p) => ({
-      name: p.name,
-      is_library: p.isLibrary,
-      components: p.components,
-      clusters: p.clusters,
-      dms: p.dataModels,
-    })),
+    counts: { components: index.components, clusters: index.clusters, dms: index.dataModels },
+    projects: index.projects.map((p) => ({ name: p.name, is_library: p.isLibrary, components: p.components, clusters: p.clusters, dms: p.dataModels })),
   };
 }
 
-export function presentImport(result: ImportResult & { xsdName: string }) {
+export function renderImport(result: ImportResult & { xsdName: string }) {
   return {
     dm_ct_id: result.dmCtId,
     title: result.title,
@@ -116,6 +239,6 @@ export function presentImport(result: ImportResult & { xsdName: string }) {
   };
 }
 
-export function presentLifecycle(result: LifecycleResult) {
+export function renderLifecycle(result: LifecycleResult) {
   return { kind: result.kind, ct_id: result.ctId, status: result.status, successor: result.successorCtId };
 }

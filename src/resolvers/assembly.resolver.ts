@@ -8,7 +8,6 @@ import {
   type BuiltModelType,
   EstimateType,
 } from './assembly.types';
-import { CatalogResolver } from './catalog.resolver';
 import { Requires, type GraphQLContext } from './context';
 import { toJobType } from './jobs.resolver';
 import { jobUrl } from '../services/jobs.service';
@@ -95,7 +94,7 @@ export class AssemblyResolver {
     }
     const { result } = outcome;
     return {
-      ...(await new CatalogResolver().catalogModel(result.dm_ct_id, ctx)),
+      ...(await services.catalog.modelDetail(result.dm_ct_id, { userId: ctx.caller!.user.id })),
       published: result.published,
       generated: result.generated,
       packageUrl: result.package_url,

@@ -1,112 +1,76 @@
-import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
-import type { TreeNode } from '../domain/model-tree';
-import { presentModel, presentModelSummary, presentTree, reuseRef } from '../presenters/catalog.presenter';
-import type { ClusterListing, ComponentListing, ModelSummary, Viewer } from '../services/catalog.service';
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { Arg, Args, Ctx, FieldResolver, Query, Resolver, Root } from 'type-graphql';
+import { parseClusterQuery, parseComponentQuery, parseModelQuery } from '../parsers/catalog.parser';
 import {
+  renderNode,
+  type CatalogIndexView,
+  type ClusterView,
+  type ComponentView,
+  type ModelSummaryView,
+  type ModelView,
+  type PageView,
+} from '../presenters/catalog.presenter';
+import type { Caller } from '../services/auth.service';
+import type { Viewer } from '../services/catalog.service';
+import {
+  CatalogClusterArgs,
   CatalogClusterPage,
+  CatalogComponentArgs,
   CatalogComponentPage,
   CatalogIndexType,
   CatalogModelSummaryType,
   CatalogModelType,
-  CatalogNodeType,
 } from './catalog.types';
-import { Requires, type GraphQLContext } from './context';
+import { CurrentCaller, Requires, type GraphQLContext } from './context';
 
-const viewer = (ctx: GraphQLContext): Viewer => ({ userId: ctx.caller!.user.id });
+const viewer = (caller: Caller): Viewer => ({ userId: caller.user.id });
 
-const toComponent = (c: ComponentListing) => ({
-  ctId: c.ctId,
-  label: c.label,
-  description: c.description,
-  componentType: c.dataType,
-  projectName: c.projectName,
-  reuseRef: reuseRef(c.projectName, c.label),
-  units: c.units,
-  status: c.status,
-  successor: c.successorCtId,
-});
-
-const toCluster = (c: ClusterListing) => ({
-  ctId: c.ctId,
-  label: c.label,
-  description: c.description,
-  projectName: c.projectName,
-  reuseRef: reuseRef(c.projectName, c.label),
-  status: c.status,
-  successor: c.successorCtId,
-  childCount: c.childCount,
-});
-
-function toNode(node: TreeNode): CatalogNodeType {
-  if (node.kind === 'component') {
-    return { type: node.dataType, ctId: node.ctId, label: node.label, description: node.description, units: node.units, children: [] };
-  }
-  return { type: 'Cluster', ctId: node.ctId, label: node.label, description: node.description, units: null, children: node.children.map(toNode) };
-}
-
-function toSummary(m: ModelSummary, base: string): CatalogModelSummaryType {
-  const { about, identifier } = presentModelSummary(m, base);
-  return { ctId: m.ctId, identifier, title: m.title, description: m.description, projectName: m.projectName, about, created: m.created, updated: m.updated };
-}
-
-@Resolver()
+@Resolver(() => CatalogModelType)
 export class CatalogResolver {
   @Requires('read')
   @Query(() => CatalogIndexType, { description: 'Counts and projects of the catalog as the caller sees it (drafts only their own).' })
-  async catalogIndex(@Ctx() ctx: GraphQLContext): Promise<CatalogIndexType> {
-    const index = await ctx.services.catalog.index(viewer(ctx));
-    return { dataTypes: [...index.dataTypes], ...index.counts, projects: index.projects };
+  async catalogIndex(@Ctx() { services }: GraphQLContext, @CurrentCaller() caller: Caller): Promise<CatalogIndexView> {
+    return services.catalog.index(viewer(caller));
   }
 
   @Requires('read')
   @Query(() => CatalogComponentPage, { description: 'Reusable components, by label; `search` matches label, description or ct_id.' })
   async catalogComponents(
-    @Ctx() ctx: GraphQLContext,
-    @Arg('type', () => String, { nullable: true }) type?: string,
-    @Arg('project', () => String, { nullable: true }) project?: string,
-    @Arg('search', () => String, { nullable: true }) search?: string,
-    @Arg('status', () => String, { nullable: true }) status?: string,
-    @Arg('page', () => Int, { nullable: true }) page?: number,
-    @Arg('pageSize', () => Int, { nullable: true }) pageSize?: number,
-  ): Promise<CatalogComponentPage> {
-    const found = await ctx.services.catalog.listComponents({ type, project, search, status, page, pageSize }, viewer(ctx));
-    return { ...found, results: found.results.map(toComponent) };
+    @Ctx() { services }: GraphQLContext,
+    @CurrentCaller() caller: Caller,
+    @Args(() => CatalogComponentArgs) args: CatalogComponentArgs,
+  ): Promise<PageView<ComponentView>> {
+    return services.catalog.listComponents(parseComponentQuery(args), viewer(caller));
   }
 
   @Requires('read')
   @Query(() => CatalogClusterPage)
   async catalogClusters(
-    @Ctx() ctx: GraphQLContext,
-    @Arg('project', () => String, { nullable: true }) project?: string,
-    @Arg('search', () => String, { nullable: true }) search?: string,
-    @Arg('page', () => Int, { nullable: true }) page?: number,
-    @Arg('pageSize', () => Int, { nullable: true }) pageSize?: number,
-  ): Promise<CatalogClusterPage> {
-    const found = await ctx.services.catalog.listClusters({ project, search, page, pageSize }, viewer(ctx));
-    return { ...found, results: found.results.map(toCluster) };
+    @Ctx() { services }: GraphQLContext,
+    @CurrentCaller() caller: Caller,
+    @Args(() => CatalogClusterArgs) args: CatalogClusterArgs,
+  ): Promise<PageView<ClusterView>> {
+    return services.catalog.listClusters(parseClusterQuery(args), viewer(caller));
   }
 
   @Requires('read')
   @Query(() => [CatalogModelSummaryType], { description: 'Data models, newest first, at most 100.' })
-  async catalogModels(@Ctx() ctx: GraphQLContext, @Arg('search', () => String, { nullable: true }) search?: string): Promise<CatalogModelSummaryType[]> {
-    const base = ctx.services.settings.publicBaseUrl;
-    return (await ctx.services.catalog.listModels({ search }, viewer(ctx))).map((m) => toSummary(m, base));
+  async catalogModels(
+    @Ctx() { services }: GraphQLContext,
+    @CurrentCaller() caller: Caller,
+    @Arg('search', () => String, { nullable: true }) search?: string,
+  ): Promise<ModelSummaryView[]> {
+    return services.catalog.listModels(parseModelQuery({ search }), viewer(caller));
   }
 
   @Requires('read')
   @Query(() => CatalogModelType, { description: "A data model with its tree; another user's draft is not found." })
-  async catalogModel(@Arg('ctId') ctId: string, @Ctx() ctx: GraphQLContext): Promise<CatalogModelType> {
-    const detail = await ctx.services.catalog.modelDetail(ctId, viewer(ctx));
-    const presented = presentModel(detail, ctx.services.settings.publicBaseUrl);
-    return {
-      ...toSummary(detail, ctx.services.settings.publicBaseUrl),
-      published: detail.published,
-      generated: detail.generated,
-      packageUrl: presented.package_url,
-      contextual: detail.contextual,
-      artifacts: presented.artifacts,
-      root: toNode(detail.root),
-      tree: { ...presentTree(detail.root) },
-    };
+  async catalogModel(@Arg('ctId') ctId: string, @Ctx() { services }: GraphQLContext, @CurrentCaller() caller: Caller): Promise<ModelView> {
+    return services.catalog.modelDetail(ctId, viewer(caller));
+  }
+
+  @FieldResolver(() => GraphQLJSONObject)
+  tree(@Root() model: ModelView): Record<string, unknown> {
+    return renderNode(model.root);
   }
 }

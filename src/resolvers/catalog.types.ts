@@ -1,8 +1,40 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { Field, GraphQLISODateTime, Int, ObjectType } from 'type-graphql';
+import { ArgsType, Field, GraphQLISODateTime, Int, ObjectType } from 'type-graphql';
+import type { CatalogStatus } from '../entities/catalog-entry';
+import type { RawListQuery } from '../parsers/catalog.parser';
+import type {
+  CatalogIndexView,
+  ClusterView,
+  ComponentView,
+  ModelSummaryView,
+  ModelView,
+  NodeView,
+  PageView,
+  ProjectView,
+} from '../presenters/catalog.presenter';
+
+/** The arguments of catalogClusters, fed to the catalog parser as they are; declared in the order the schema
+ * has always printed them. */
+@ArgsType()
+export class CatalogClusterArgs implements RawListQuery {
+  @Field(() => Int, { nullable: true }) pageSize?: number;
+  @Field(() => Int, { nullable: true }) page?: number;
+  @Field(() => String, { nullable: true }) search?: string;
+  @Field(() => String, { nullable: true }) project?: string;
+}
+
+@ArgsType()
+export class CatalogComponentArgs implements RawListQuery {
+  @Field(() => Int, { nullable: true }) pageSize?: number;
+  @Field(() => Int, { nullable: true }) page?: number;
+  @Field(() => String, { nullable: true }) status?: string;
+  @Field(() => String, { nullable: true }) search?: string;
+  @Field(() => String, { nullable: true }) project?: string;
+  @Field(() => String, { nullable: true }) type?: string;
+}
 
 @ObjectType('CatalogComponent', { description: 'A reusable leaf: one SDC4 reference-model type with a label.' })
-export class CatalogComponentType {
+export class CatalogComponentType implements ComponentView {
   @Field() ctId!: string;
   @Field() label!: string;
   @Field(() => String, { nullable: true }) description!: string | null;
@@ -10,12 +42,12 @@ export class CatalogComponentType {
   @Field() projectName!: string;
   @Field({ description: '@<project>:<label>' }) reuseRef!: string;
   @Field(() => String, { nullable: true }) units!: string | null;
-  @Field({ description: 'draft, published or retired' }) status!: string;
+  @Field(() => String, { description: 'draft, published or retired' }) status!: CatalogStatus;
   @Field(() => String, { nullable: true, description: 'The ct_id that replaces a retired entry.' }) successor!: string | null;
 }
 
 @ObjectType('CatalogComponentPage')
-export class CatalogComponentPage {
+export class CatalogComponentPage implements PageView<ComponentView> {
   @Field(() => Int) count!: number;
   @Field(() => Int) page!: number;
   @Field(() => Int) pageSize!: number;
@@ -23,19 +55,19 @@ export class CatalogComponentPage {
 }
 
 @ObjectType('CatalogCluster', { description: 'A reusable ordered group of components and clusters.' })
-export class CatalogClusterType {
+export class CatalogClusterType implements ClusterView {
   @Field() ctId!: string;
   @Field() label!: string;
   @Field(() => String, { nullable: true }) description!: string | null;
   @Field() projectName!: string;
   @Field() reuseRef!: string;
-  @Field() status!: string;
+  @Field(() => String) status!: CatalogStatus;
   @Field(() => String, { nullable: true }) successor!: string | null;
   @Field(() => Int) childCount!: number;
 }
 
 @ObjectType('CatalogClusterPage')
-export class CatalogClusterPage {
+export class CatalogClusterPage implements PageView<ClusterView> {
   @Field(() => Int) count!: number;
   @Field(() => Int) page!: number;
   @Field(() => Int) pageSize!: number;
@@ -43,7 +75,7 @@ export class CatalogClusterPage {
 }
 
 @ObjectType('CatalogNode', { description: 'A place in a model tree: a cluster (type Cluster) or a component.' })
-export class CatalogNodeType {
+export class CatalogNodeType implements NodeView {
   @Field() type!: string;
   @Field() ctId!: string;
   @Field() label!: string;
@@ -61,7 +93,7 @@ export class CatalogArtifactsType {
 }
 
 @ObjectType('CatalogModelSummary')
-export class CatalogModelSummaryType {
+export class CatalogModelSummaryType implements ModelSummaryView {
   @Field() ctId!: string;
   @Field({ description: 'dm-<ct_id>' }) identifier!: string;
   @Field() title!: string;
@@ -73,18 +105,19 @@ export class CatalogModelSummaryType {
 }
 
 @ObjectType('CatalogModel')
-export class CatalogModelType extends CatalogModelSummaryType {
+export class CatalogModelType extends CatalogModelSummaryType implements ModelView {
   @Field() published!: boolean;
   @Field() generated!: boolean;
   @Field(() => String, { nullable: true, description: 'The stored package ZIP, once generated.' }) packageUrl!: string | null;
   @Field(() => GraphQLJSONObject) contextual!: Record<string, unknown>;
   @Field(() => CatalogArtifactsType) artifacts!: CatalogArtifactsType;
   @Field(() => CatalogNodeType, { description: 'The root cluster; nest `children` as deep as you need.' }) root!: CatalogNodeType;
-  @Field(() => GraphQLJSONObject, { description: 'The whole tree at any depth, as the REST `components[0]`.' }) tree!: Record<string, unknown>;
+  /** Absent from the view: CatalogResolver renders it from `root`, so no REST-shaped copy of the tree is kept. */
+  @Field(() => GraphQLJSONObject, { description: 'The whole tree at any depth, as the REST `components[0]`.' }) tree?: Record<string, unknown>;
 }
 
 @ObjectType('CatalogProject')
-export class CatalogProjectType {
+export class CatalogProjectType implements ProjectView {
   @Field() name!: string;
   @Field() isLibrary!: boolean;
   @Field(() => Int) components!: number;
@@ -93,7 +126,7 @@ export class CatalogProjectType {
 }
 
 @ObjectType('CatalogIndex', { description: 'What the caller can see in the catalog.' })
-export class CatalogIndexType {
+export class CatalogIndexType implements CatalogIndexView {
   @Field(() => [String]) dataTypes!: string[];
   @Field(() => Int) components!: number;
   @Field(() => Int) clusters!: number;

@@ -1,4 +1,4 @@
-import { presentModel } from '../presenters/catalog.presenter';
+import { renderModel } from '../presenters/catalog.presenter';
 import { route } from './route-table';
 import { jobUrl } from '../services/jobs.service';
 
@@ -39,7 +39,7 @@ export const assemblyRoutes = [
         status: 200,
         headers,
         body: {
-          ...presentModel(detail, services.settings.publicBaseUrl),
+          ...renderModel(detail),
           published: outcome.result.published,
           generated: outcome.result.generated,
           model_url: outcome.result.model_url,

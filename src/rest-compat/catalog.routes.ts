@@ -1,68 +1,62 @@
-import {
-  presentCluster,
-  presentComponent,
-  presentIndex,
-  presentModel,
-  presentModelSummary,
-  presentPage,
-} from '../presenters/catalog.presenter';
+import { parseClusterQuery, parseComponentQuery, parseModelQuery } from '../parsers/catalog.parser';
+import { renderCluster, renderComponent, renderIndex, renderModel, renderModelSummary, renderPage } from '../presenters/catalog.presenter';
+import type { Caller } from '../services/auth.service';
 import type { Viewer } from '../services/catalog.service';
 import { ARTIFACTS, type ArtifactKind } from '../services/package.service';
-import { route, type RouteContext } from './route-table';
+import { route } from './route-table';
 
 const ARTIFACT_KINDS = Object.keys(ARTIFACTS) as ArtifactKind[];
 
-const viewer = (ctx: RouteContext): Viewer => ({ userId: ctx.caller!.user.id });
-const base = (ctx: RouteContext) => ctx.services.settings.publicBaseUrl;
+const viewer = (caller: Caller): Viewer => ({ userId: caller.user.id });
 
 export const catalogRoutes = [
   route({
     method: 'get',
     path: '/api/v1/catalog/',
     requirement: 'read',
-    handle: async (ctx) => ({ status: 200, body: presentIndex(await ctx.services.catalog.index(viewer(ctx)), base(ctx)) }),
+    handle: async ({ services, caller }) => ({ status: 200, body: renderIndex(await services.catalog.index(viewer(caller)), services.links) }),
   }),
   route({
     method: 'get',
     path: '/api/v1/catalog/components/',
     requirement: 'read',
-    handle: async (ctx) => {
-      const { type, project, search, status, page, page_size: pageSize } = ctx.query;
-      const found = await ctx.services.catalog.listComponents({ type, project, search, status, page, pageSize }, viewer(ctx));
-      return { status: 200, body: presentPage(found, presentComponent) };
+    handle: async ({ services, caller, query }) => {
+      const { type, project, search, status, page, page_size: pageSize } = query;
+      const found = await services.catalog.listComponents(parseComponentQuery({ type, project, search, status, page, pageSize }), viewer(caller));
+      return { status: 200, body: renderPage(found, renderComponent) };
     },
   }),
   route({
     method: 'get',
     path: '/api/v1/catalog/clusters/',
     requirement: 'read',
-    handle: async (ctx) => {
-      const { project, search, page, page_size: pageSize } = ctx.query;
-      const found = await ctx.services.catalog.listClusters({ project, search, page, pageSize }, viewer(ctx));
-      return { status: 200, body: presentPage(found, presentCluster) };
+    handle: async ({ services, caller, query }) => {
+      const { project, search, page, page_size: pageSize } = query;
+      const found = await services.catalog.listClusters(parseClusterQuery({ project, search, page, pageSize }), viewer(caller));
+      return { status: 200, body: renderPage(found, renderCluster) };
     },
   }),
   route({
     method: 'get',
     path: '/api/v1/catalog/dms/',
     requirement: 'read',
-    handle: async (ctx) => {
-      const models = await ctx.services.catalog.listModels({ search: ctx.query.search }, viewer(ctx));
-      return { status: 200, body: models.map((m) => presentModelSummary(m, base(ctx))) };
+    handle: async ({ services, caller, query }) => {
+      const models = await services.catalog.listModels(parseModelQuery(query), viewer(caller));
+      return { status: 200, body: models.map(renderModelSummary) };
     },
   }),
   route({
     method: 'get',
     path: '/api/v1/catalog/dm/:ctId/',
     requirement: 'read',
-    handle: async (ctx) => ({ status: 200, body: presentModel(await ctx.services.catalog.modelDetail(ctx.params.ctId!, viewer(ctx)), base(ctx)) }),
+    handle: async ({ services, caller, params }) => ({ status: 200, body: renderModel(await services.catalog.modelDetail(params.ctId!, viewer(caller))) }),
   }),
   route({
     method: 'get',
     path: '/api/v1/catalog/dm/:ctId/package/',
     requirement: 'read',
     handle: async (ctx) => {
-      const stored = await ctx.services.packages.storedPackage(ctx.params.ctId!, viewer(ctx));
+      const stored = await ctx.services.packages.storedPackage(ctx.params.ctId!, viewer(ctx.caller));
       return {
         status: 200,
         raw: stored.content,
@@ -75,7 +69,7 @@ export const catalogRoutes = [
     path: '/api/v1/catalog/dm/:ctId/app/',
     requirement: 'read',
     handle: async (ctx) => {
-      const stored = await ctx.services.packages.downloadApp(ctx.params.ctId!, ctx.query.profile, { ...viewer(ctx), isStaff: ctx.caller!.user.isStaff });
+      const stored = await ctx.services.packages.downloadApp(ctx.params.ctId!, ctx.query.profile, { ...viewer(ctx.caller), isStaff: ctx.caller.user.isStaff });
       return {
         status: 200,
         raw: stored.content,
@@ -89,7 +83,7 @@ export const catalogRoutes = [
       path: `/api/v1/catalog/dm/:ctId/${kind}/`,
       requirement: 'read',
       handle: async (ctx) => {
-        const artifact = await ctx.services.packages.artifact(ctx.params.ctId!, kind, viewer(ctx));
+        const artifact = await ctx.services.packages.artifact(ctx.params.ctId!, kind, viewer(ctx.caller));
         return {
           status: 200,
           raw: artifact.content,

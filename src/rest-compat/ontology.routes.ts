@@ -1,5 +1,5 @@
-import { badRequest } from '../lib/errors';
 import { ontologyRdfXml } from '../ontology/ontology-document';
+import { parseOntologyInclude } from '../parsers/catalog.parser';
 import { route } from './route-table';
 
 export const ontologyRoutes = [
@@ -7,12 +7,9 @@ export const ontologyRoutes = [
     method: 'get',
     path: '/api/v1/catalog/ontologies/sdc4/',
     requirement: 'read',
-    handle: async (ctx) => {
-      const include = ctx.query.include;
-      if (include !== undefined && include !== 'bfo') {
-        throw badRequest('Unknown include value: the only one is "bfo" (adds the SDC4-BFO mapping).', { include });
-      }
-      return { status: 200, raw: await ontologyRdfXml(include === 'bfo'), headers: { 'Content-Type': 'application/rdf+xml' } };
+    handle: async ({ query }) => {
+      const withBfo = parseOntologyInclude(query.include);
+      return { status: 200, raw: await ontologyRdfXml(withBfo), headers: { 'Content-Type': 'application/rdf+xml' } };
     },
   }),
 ];

@@ -1,0 +1,151 @@
+import { createId } from '@paralleldrive/cuid2';
+import type { DataSource, EntityManager } from 'typeorm';
+import { insertClusterChildren, insertOnce, mintedBefore, type CatalogTable } from '../db/queries/catalog.sql';
+import { query, queryOne } from '../db/sql';
+import { DATA_TYPES, isDataType } from '../domain/model-tree';
+import type { CatalogStatus } from '../entities/catalog-entry';
+import { Project } from '../entities/project.entity';
+import { invalid } from '../parsers/catalog.parser';
+import type { Clock } from './clock';
+
+/** Minting catalog entries: components, clusters and data models, idempotent by mint key (a retried job step)
+ * or by ct_id (an imported package). */
+
+export interface NewComponent {
+  label: string;
+  dataType: string;
+  description?: string | null;
+  units?: string | null;
+  status: CatalogStatus;
+  ownerId: number | null;
+  mintKey?: string;
+  /** Kept when importing a package; minted (CUID2) otherwise. */
+  ctId?: string;
+  projectId?: number;
+}
+
+export type ClusterChildRef = { componentId: number } | { clusterId: number };
+
+export interface NewCluster {
+  label: string;
+  description?: string | null;
+  status: CatalogStatus;
+  ownerId: number | null;
+  children: ClusterChildRef[];
+  mintKey?: string;
+  ctId?: string;
+  projectId?: number;
+}
+
+export interface NewDataModel {
+  title: string;
+  description?: string | null;
+  rootClusterId: number;
+  contextual?: Record<string, unknown>;
+  published: boolean;
+  ownerId: number | null;
+  mintKey?: string;
+  ctId?: string;
+  projectId?: number;
+}
+
+export interface Minted {
+  id: number;
+  ctId: string;
+  /** False when the mint key (or the imported ct_id) was already there. */
+  created: boolean;
+}
+
+/** "" means none (contract 4.17.5), as does whitespace. */
+function optionalText(value: string | null | undefined): string | null {
+  return value === undefined || value === null || value.trim() === '' ? null : value;
+}
+
+export class CatalogMinter {
+  private libraryId: Promise<number> | null = null;
+
+  constructor(
+    private readonly db: DataSource,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The library project's id, read once: migration 0002 creates it and nothing removes it. */
+  async libraryProjectId(manager: EntityManager = this.db.manager): Promise<number> {
+    this.libraryId ??= manager.findOneByOrFail(Project, { isLibrary: true }).then(
+      (project) => project.id,
+      (error: unknown) => {
+        this.libraryId = null;
+        throw new Error('The library project is missing: migration 0002-catalog was not applied.', { cause: error });
+      },
+    );
+    return this.libraryId;
+  }
+
+  async createComponent(manager: EntityManager, input: NewComponent): Promise<Minted> {
+    const label = input.label?.trim();
+    if (!label) throw invalid('label', 'A component needs a label.');
+    if (!isDataType(input.dataType)) throw invalid('data_type', `Unknown data_type "${input.dataType}": use one of ${DATA_TYPES.join(', ')}.`);
+    return this.insertOnce(manager, 'components', {
+      ...(await this.entryColumns(manager, label, input)),
+      data_type: input.dataType,
+      units: optionalText(input.units),
+    });
+  }
+
+  /** Children are written only by the call that created the cluster, so a retried mint never doubles them. */
+  async createCluster(manager: EntityManager, input: NewCluster): Promise<Minted> {
+    const label = input.label?.trim();
+    if (!label) throw invalid('label', 'A cluster needs a label.');
+    const minted = await this.insertOnce(manager, 'clusters', await this.entryColumns(manager, label, input));
+    if (minted.created && input.children.length > 0) {
+      const componentIds = input.children.map((c) => ('componentId' in c ? c.componentId : null));
+      const clusterIds = input.children.map((c) => ('clusterId' in c ? c.clusterId : null));
+      await query(manager, insertClusterChildren(minted.id, componentIds, clusterIds));
+    }
+    return minted;
+  }
+
+  async createDataModel(manager: EntityManager, input: NewDataModel): Promise<Minted> {
+    const title = input.title?.trim();
+    if (!title) throw invalid('title', 'A data model needs a title.');
+    const now = this.clock.now();
+    return this.insertOnce(manager, 'data_models', {
+      ct_id: input.ctId ?? createId(),
+      title,
+      description: optionalText(input.description),
+      root_cluster_id: input.rootClusterId,
+      contextual: JSON.stringify(input.contextual ?? {}),
+      published: input.published,
+      project_id: input.projectId ?? (await this.libraryProjectId(manager)),
+      owner_id: input.ownerId,
+      mint_key: input.mintKey ?? null,
+      created_at: now,
+      updated_at: now,
+    });
+  }
+
+  /** The columns components and clusters share, as a new row of either. */
+  private async entryColumns(manager: EntityManager, label: string, input: NewCluster | NewComponent) {
+    const now = this.clock.now();
+    return {
+      ct_id: input.ctId ?? createId(),
+      label,
+      description: optionalText(input.description),
+      status: input.status,
+      project_id: input.projectId ?? (await this.libraryProjectId(manager)),
+      owner_id: input.ownerId,
+      mint_key: input.mintKey ?? null,
+      created_at: now,
+      updated_at: now,
+    };
+  }
+
+  /** INSERT … ON CONFLICT DO NOTHING, then the row that was there (same mint key, or same ct_id on import). */
+  private async insertOnce(manager: EntityManager, table: CatalogTable, values: { ct_id: string; mint_key: string | null } & Record<string, unknown>): Promise<Minted> {
+    const inserted = await queryOne(manager, insertOnce(table, values));
+    if (inserted) return { id: Number(inserted.id), ctId: inserted.ct_id, created: true };
+    const existing = await queryOne(manager, mintedBefore(table, values.mint_key, values.ct_id));
+    if (!existing) throw new Error(`${table}: insert skipped but no row has mint key ${values.mint_key} or ct_id ${values.ct_id}`);
+    return { id: Number(existing.id), ctId: existing.ct_id, created: false };
+  }
+}

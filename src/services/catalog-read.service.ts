@@ -1,0 +1,145 @@
+import { In, type DataSource, type EntityManager } from 'typeorm';
+import { modelDocument, type CountRow, visibleClusters, visibleComponents, visibleModelDetail, visibleModels, visibleProjects } from '../db/queries/catalog.sql';
+import { query, queryOne, type Sql } from '../db/sql';
+import type { DataModelDocument, DataType } from '../domain/model-tree';
+import type { CatalogStatus } from '../entities/catalog-entry';
+import { Cluster } from '../entities/cluster.entity';
+import { Component } from '../entities/component.entity';
+import { DataModel } from '../entities/data-model.entity';
+import { notFound } from '../lib/errors';
+import type { Links } from '../lib/links';
+import type { ClusterQuery, ComponentQuery, ModelQuery } from '../parsers/catalog.parser';
+import {
+  catalogIndexView,
+  clusterView,
+  componentView,
+  modelSummaryView,
+  modelView,
+  type CatalogIndexView,
+  type ClusterView,
+  type ComponentView,
+  type ModelSummaryView,
+  type ModelView,
+  type PageView,
+} from '../presenters/catalog.presenter';
+import { loadClusterTree } from './catalog-tree';
+
+/** Reading the catalog: reuse references, model documents for the generators, and what a viewer may list and
+ * see (drafts only their owner's). */
+
+export interface ComponentRef {
+  ctId: string;
+  label: string;
+  dataType: DataType;
+  status: CatalogStatus;
+  successorCtId: string | null;
+  ownerId: number | null;
+  description: string | null;
+  units: string | null;
+}
+
+export interface ClusterRef {
+  ctId: string;
+  label: string;
+  status: CatalogStatus;
+  successorCtId: string | null;
+  ownerId: number | null;
+}
+
+/** Who is reading: drafts are visible only to their owner. */
+export interface Viewer {
+  userId: number;
+}
+
+export class CatalogReader {
+  constructor(
+    private readonly db: DataSource,
+    private readonly links: Links,
+  ) {}
+
+  /** One query for many reuse references. */
+  async findComponentsByCtIds(ctIds: string[], manager: EntityManager = this.db.manager): Promise<Map<string, ComponentRef>> {
+    const found = await manager.findBy(Component, { ctId: In([...new Set(ctIds)]) });
+    return new Map(
+      found.map((c) => [
+        c.ctId,
+        {
+          ctId: c.ctId,
+          label: c.label,
+          dataType: c.dataType,
+          status: c.status,
+          successorCtId: c.successorCtId,
+          ownerId: c.ownerId,
+          description: c.description,
+          units: c.units,
+        },
+      ]),
+    );
+  }
+
+  async findClustersByCtIds(ctIds: string[], manager: EntityManager = this.db.manager): Promise<Map<string, ClusterRef>> {
+    const found = await manager.findBy(Cluster, { ctId: In([...new Set(ctIds)]) });
+    return new Map(found.map((c) => [c.ctId, { ctId: c.ctId, label: c.label, status: c.status, successorCtId: c.successorCtId, ownerId: c.ownerId }]));
+  }
+
+  /** The model as every generator sees it, built from the stored rows in two queries. */
+  async loadModelDocument(dmCtId: string, manager: EntityManager | DataSource = this.db): Promise<DataModelDocument> {
+    const model = await queryOne(manager, modelDocument(dmCtId));
+    if (!model) throw notFound('Data model');
+    return {
+      ctId: model.ct_id,
+      title: model.title,
+      description: model.description,
+      language: 'en-US',
+      author: model.author || null,
+      created: model.created_at,
+      root: await loadClusterTree(manager, Number(model.root_cluster_id)),
+    };
+  }
+
+  /** 404 for a draft that is not the viewer's, so its ct_id does not leak. */
+  async modelDetail(dmCtId: string, viewer: Viewer): Promise<ModelView> {
+    const row = await queryOne(this.db, visibleModelDetail(dmCtId, viewer.userId));
+    if (!row) throw notFound('Data model');
+    return modelView(row, await loadClusterTree(this.db, Number(row.root_cluster_id)), this.links);
+  }
+
+  /** The viewer's document of a model, with the same visibility rule as its detail. */
+  async visibleModelDocument(dmCtId: string, viewer: Viewer): Promise<DataModelDocument> {
+    await this.requireVisibleModel(dmCtId, viewer);
+    return this.loadModelDocument(dmCtId);
+  }
+
+  async requireVisibleModel(dmCtId: string, viewer: Viewer): Promise<DataModel> {
+    const model = await this.db.manager.findOne(DataModel, { where: [{ ctId: dmCtId, published: true }, { ctId: dmCtId, ownerId: viewer.userId }] });
+    if (!model) throw notFound('Data model');
+    return model;
+  }
+
+  /** Newest first, at most MAX_MODELS_LISTED. */
+  async listModels(modelQuery: ModelQuery, viewer: Viewer): Promise<ModelSummaryView[]> {
+    return (await query(this.db, visibleModels(modelQuery, viewer.userId))).map((row) => modelSummaryView(row, this.links));
+  }
+
+  async listComponents(componentQuery: ComponentQuery, viewer: Viewer): Promise<PageView<ComponentView>> {
+    return this.page(visibleComponents(componentQuery, viewer.userId), componentQuery, componentView);
+  }
+
+  async listClusters(clusterQuery: ClusterQuery, viewer: Viewer): Promise<PageView<ClusterView>> {
+    return this.page(visibleClusters(clusterQuery, viewer.userId), clusterQuery, clusterView);
+  }
+
+  private async page<Row, View>(
+    statements: { count: Sql<CountRow>; page: Sql<Row> },
+    request: { page: number; pageSize: number },
+    view: (row: Row) => View,
+  ): Promise<PageView<View>> {
+    const [total, found] = await Promise.all([queryOne(this.db, statements.count), query(this.db, statements.page)]);
+    return { count: total!.n, page: request.page, pageSize: request.pageSize, results: found.map(view) };
+  }
+
+  /** What the viewer can see, per project: the library, the viewer's projects and any with visible entries. */
+  async index(viewer: Viewer): Promise<CatalogIndexView> {
+    return catalogIndexView(await query(this.db, visibleProjects(viewer.userId)));
+  }
+}

@@ -1,0 +1,166 @@
+import { DomainError } from '../../../src/lib/errors';
+import {
+  DEFAULT_PAGE_SIZE,
+  filterText,
+  parseClusterQuery,
+  parseComponentQuery,
+  parseDataType,
+  parseModelQuery,
+  parseOntologyInclude,
+  positiveInt,
+} from '../../../src/parsers/catalog.parser';
+
+/** The 400 a parser throws, as the REST body carries it: the message and the field it names. */
+function refusal(parse: () => unknown): { status: number; message: string; details: unknown } {
+  try {
+    parse();
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    return { status: error.status, message: error.message, details: error.fields.details };
+  }
+  throw new Error('the parser accepted the input');
+}
+
+describe('positiveInt', () => {
+  it.each([
+    [undefined, 7],
+    [null, 7],
+    ['', 7],
+    ['3', 3],
+    [3, 3],
+    ['100', 100],
+  ])('reads %p as %p', (value, expected) => {
+    expect(positiveInt(value, 'page', 7, 100)).toBe(expected);
+  });
+
+  it.each([['0'], ['x'], ['1.5'], ['-1'], [0], [2.5], ['101'], [['1', '2']]])('refuses %p naming the field and the range', (value) => {
+    expect(refusal(() => positiveInt(value, 'page_size', 20, 100))).toEqual({
+      status: 400,
+      message: 'page_size must be an integer from 1 to 100.',
+      details: { page_size: ['page_size must be an integer from 1 to 100.'] },
+    });
+  });
+});
+
+describe('filterText', () => {
+  it.each([
+    [undefined, null],
+    [null, null],
+    ['', null],
+    ['   ', null],
+    ['  heart rate ', 'heart rate'],
+    ['x'.repeat(200), 'x'.repeat(200)],
+  ])('reads %p as %p', (value, expected) => {
+    expect(filterText(value, 'search')).toBe(expected);
+  });
+
+  it.each([
+    [['a', 'b'], 'search must be given once, as text.'],
+    [5, 'search must be given once, as text.'],
+    ['x'.repeat(201), 'search must have at most 200 characters.'],
+  ])('refuses %p', (value, message) => {
+    expect(refusal(() => filterText(value, 'search'))).toEqual({ status: 400, message, details: { search: [message] } });
+  });
+});
+
+describe('parseDataType', () => {
+  it.each([
+    [undefined, null],
+    ['', null],
+    ['XdCount', 'XdCount'],
+    ['XdCountType', 'XdCount'],
+    [' XdString ', 'XdString'],
+  ])('reads %p as %p', (value, expected) => {
+    expect(parseDataType(value)).toBe(expected);
+  });
+
+  it.each([['XdNothing'], ['xdcount'], ['Type']])('refuses %p naming every known type', (value) => {
+    const refused = refusal(() => parseDataType(value, 'data_type'));
+    expect(refused.message).toMatch(/^data_type must be one of XdString, XdCount, .*XdTokenList\.$/);
+    expect(refused.details).toEqual({ data_type: [refused.message] });
+  });
+});
+
+describe('parseComponentQuery', () => {
+  it('defaults to the first page of every visible component', () => {
+    expect(parseComponentQuery({})).toEqual({ type: null, project: null, search: null, status: null, page: 1, pageSize: DEFAULT_PAGE_SIZE });
+  });
+
+  it('reads every filter', () => {
+    expect(parseComponentQuery({ type: 'XdQuantityType', project: 'library', search: ' weight ', status: 'retired', page: '2', pageSize: '5' })).toEqual({
+      type: 'XdQuantity',
+      project: 'library',
+      search: 'weight',
+      status: 'retired',
+      page: 2,
+      pageSize: 5,
+    });
+  });
+
+  it.each([
+    [{ type: 'XdNothing' }, 'type'],
+    [{ project: ['a', 'b'] }, 'project'],
+    [{ search: ['a', 'b'] }, 'search'],
+    [{ status: 'gone' }, 'status'],
+    [{ page: '0' }, 'page'],
+    [{ page: 'x' }, 'page'],
+    [{ pageSize: '101' }, 'page_size'],
+  ])('refuses %p naming %s', (raw, field) => {
+    expect(refusal(() => parseComponentQuery(raw)).details).toHaveProperty(field);
+  });
+
+  it('names the first bad field in a fixed order: type, project, search, status, page, page_size', () => {
+    const allBad = { type: 'X', project: [], search: [], status: 'x', page: '0', pageSize: '0' };
+    expect(Object.keys(refusal(() => parseComponentQuery(allBad)).details as object)).toEqual(['type']);
+    expect(Object.keys(refusal(() => parseComponentQuery({ ...allBad, type: undefined })).details as object)).toEqual(['project']);
+    expect(Object.keys(refusal(() => parseComponentQuery({ status: 'x', page: '0' })).details as object)).toEqual(['status']);
+    expect(refusal(() => parseComponentQuery({ status: 'x' })).message).toBe('status must be draft, published or retired.');
+  });
+});
+
+describe('parseClusterQuery', () => {
+  it('reads project, search and the page', () => {
+    expect(parseClusterQuery({ project: 'library', search: '', page: 3, pageSize: 100 })).toEqual({ project: 'library', search: null, page: 3, pageSize: 100 });
+  });
+
+  it.each([
+    [{ project: ['a', 'b'] }, 'project'],
+    [{ search: 'x'.repeat(201) }, 'search'],
+    [{ pageSize: 0 }, 'page_size'],
+  ])('refuses %p naming %s', (raw, field) => {
+    expect(refusal(() => parseClusterQuery(raw)).details).toHaveProperty(field);
+  });
+});
+
+describe('parseModelQuery', () => {
+  it.each([
+    [{}, null],
+    [{ search: '  ' }, null],
+    [{ search: ' StatePop ' }, 'StatePop'],
+  ])('reads %p', (raw, search) => {
+    expect(parseModelQuery(raw)).toEqual({ search });
+  });
+
+  it('refuses a repeated search', () => {
+    expect(refusal(() => parseModelQuery({ search: ['a', 'b'] })).details).toEqual({ search: ['search must be given once, as text.'] });
+  });
+});
+
+describe('parseOntologyInclude', () => {
+  it.each([
+    [undefined, false],
+    ['bfo', true],
+  ])('reads %p as %p', (value, withBfo) => {
+    expect(parseOntologyInclude(value)).toBe(withBfo);
+  });
+
+  it.each([['BFO'], [''], [['bfo', 'bfo']]])('refuses %p with 400 echoing the value', (value) => {
+    let caught: unknown;
+    try {
+      parseOntologyInclude(value);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toMatchObject({ status: 400, code: 'invalid_request', fields: { include: value } });
+  });
+});
