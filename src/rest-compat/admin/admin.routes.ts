@@ -2,7 +2,8 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import type { Services } from '../../container';
 import { constantTimeEqual, randomToken } from '../../lib/crypto';
 import { DomainError } from '../../lib/errors';
-import { CSRF_COOKIE, SESSION_COOKIE } from '../../rest-compat/auth.routes';
+import { CSRF_COOKIE, SESSION_COOKIE } from '../auth.routes';
+import { parseNewAppKey } from '../../parsers/app.parser';
 import type { Caller } from '../../services/auth.service';
 import { forbiddenPage, keysPage, loginPage, type KeysPageOptions } from './admin-pages';
 
@@ -109,7 +110,7 @@ export function buildAdminRouter(services: Services): Router {
   router.post(`${KEYS_PATH}add/`, form, staff, async (req, res) => {
     const fields = req.body as Record<string, unknown>;
     try {
-      const issued = await services.app.keys.create({ organization: fields.organization, contactEmail: fields.contact_email });
+      const issued = await services.app.keys.create(parseNewAppKey({ organization: fields.organization, contactEmail: fields.contact_email }));
       await render(res, 201, { issued });
     } catch (error) {
       await failure(res, error);
