@@ -21,8 +21,8 @@ async function pendingInstances(services: Services, caller: Caller, xml: string,
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     const result = await services.app.validation.validate({ xml, generateInstanceId: true, syncTriplestore: true, caller });
-    if (result.rdf_sync_status !== 'pending') throw new Error(`instance not queued for sync: ${JSON.stringify(result).slice(0, 300)}`);
-    ids.push(result.instance_id);
+    if (result.rdfSyncStatus !== 'pending') throw new Error(`instance not queued for sync: ${JSON.stringify(result).slice(0, 300)}`);
+    ids.push(result.instanceId);
   }
   return ids;
 }

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Command } from 'commander';
-import { registerAppKeyCommands } from './app/app-key.commands';
+import { registerAppKeyCommands } from './cli/app-key.cli';
 import { registerCatalogCommands } from './cli/catalog.cli';
 import { registerOntologyCommands } from './cli/ontology.cli';
 import { output, withServices } from './cli-support';

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { createAppServices, type AppServices } from './app/app.service';
+import { createAppServices, type AppServices } from './services/app-api.services';
 import type { Settings } from './config';
 import type { JobEventHub } from './jobs/job-events';
 import type { JobQueue } from './jobs/queue';

@@ -14,18 +14,16 @@ import { graphiqlRouter } from './http/graphiql';
 import { graphqlRequestGuard, graphqlTransportErrors } from './http/graphql-guards';
 import { strictUtf8 } from './http/json-body';
 import { parseCookies } from './lib/cookies';
-import { databaseUnavailable, DomainError, isDatabaseUnavailable } from './lib/errors';
+import { asDomainError } from './lib/errors';
 import type { GraphQLContext } from './resolvers/context';
-import { startAppServer } from './app/app-server';
-import { buildAdminRouter } from './app/admin/admin.routes';
-import { buildAppRouter } from './app/app.routes';
+import { buildAdminRouter } from './rest-compat/admin/admin.routes';
 import { graphqlUploadExpress } from 'graphql-upload-ts';
 import { formatGraphQLError } from './resolvers/errors';
 import { guardedSubscribe, queryLimitsRule } from './resolvers/limits';
 import { buildGatewaySchema } from './resolvers/schema';
-import { STUDIO_ROUTES } from './rest-compat/routes';
+import { APP_API_ROUTES, ROUTES } from './rest-compat/routes';
 import { SESSION_COOKIE } from './http/session-cookies';
-import { buildStudioRouter, credentialsOf } from './rest-compat/studio-router';
+import { appApiNotFound, buildRestRouter, credentialsOf } from './rest-compat/router';
 import type { Caller } from './services/auth.service';
 
 export interface RunningServer {
@@ -40,11 +38,9 @@ async function graphqlCaller(services: Services, credentials: { authorization?: 
   try {
     return { caller: await services.auth.authenticate(credentials), authError: null };
   } catch (error) {
-    if (error instanceof DomainError) return { caller: null as Caller | null, authError: error };
-    if (isDatabaseUnavailable(error)) {
-      const outage = databaseUnavailable(error);
-      throw new GraphQLError(outage.message, { originalError: outage, extensions: { http: { status: outage.status } } });
-    }
+    const known = asDomainError(error);
+    if (known?.code === 'database_unavailable') throw new GraphQLError(known.message, { originalError: known, extensions: { http: { status: known.status } } });
+    if (known) return { caller: null as Caller | null, authError: known };
     throw error;
   }
 }
@@ -55,11 +51,28 @@ const databaseOutageStatus: ApolloServerPlugin<GraphQLContext> = {
   async requestDidStart() {
     return {
       async willSendResponse({ errors, response }) {
-        if (errors?.some((error) => isDatabaseUnavailable(unwrapResolverError(error)))) response.http.status = 503;
+        if (errors?.some((error) => asDomainError(unwrapResolverError(error))?.code === 'database_unavailable')) response.http.status = 503;
       },
     };
   },
 };
+
+/** ROLE=app: the generated application alone (its API, the admin pages, health), with no studio routes. */
+async function startAppServer(services: Services, options: { port: number; host?: string }): Promise<RunningServer> {
+  const { app, httpServer } = createBaseApp(services);
+  app.use(buildAdminRouter(services));
+  app.use(buildRestRouter(services, APP_API_ROUTES));
+  app.use(appApiNotFound);
+  const url = await listen(httpServer, options.port, options.host);
+  return {
+    server: httpServer,
+    url,
+    close: async () => {
+      httpServer.closeAllConnections();
+      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+    },
+  };
+}
 
 export async function startHttpServer(services: Services, options: { port: number; host?: string; schema?: GraphQLSchema }): Promise<RunningServer> {
   if (services.settings.role === 'app') return startAppServer(services, options);
@@ -112,9 +125,8 @@ export async function startHttpServer(services: Services, options: { port: numbe
   });
   await apollo.start();
 
-  app.use(buildAppRouter(services));
   app.use(buildAdminRouter(services));
-  app.use(buildStudioRouter(services, STUDIO_ROUTES));
+  app.use(buildRestRouter(services, ROUTES));
   app.use(graphiqlRouter());
   app.use(
     '/graphql',

@@ -1,6 +1,6 @@
 import { defaultGraph, Store } from 'oxigraph';
 import type { DataSource } from 'typeorm';
-import { AppGraphStore, saveGraph } from '../app/app-graphs';
+import { AppGraphStore, saveGraph } from '../rdf/app-graph-store';
 import { one } from '../db/sql';
 import { readSelectResults, SPARQL_RESULTS_JSON } from '../rdf/sparql-results';
 import { TriplestoreError, type RdfContentType, type TriplestoreClient } from '../rdf/triplestore';

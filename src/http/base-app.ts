@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import express, { type Express } from 'express';
 import pinoHttp from 'pino-http';
-import { answerClientError } from '../app/app-server';
+import { answerClientError } from './client-errors';
 import type { Services } from '../container';
 import { pendingMigrations } from '../db/migrate';
 import { parseCookies } from '../lib/cookies';

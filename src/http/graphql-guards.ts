@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { GraphQLError, GraphQLFormattedError } from 'graphql';
-import { DomainError } from '../lib/errors';
+import { normaliseError } from '../lib/errors';
 import { requestProblem, type QueryLimits } from '../resolvers/limits';
 
 type FormatError = (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
@@ -30,9 +30,10 @@ const TRANSPORT_CODES: Record<number, [string, string]> = {
 /** Body-reading failures on /graphql (oversize, unreadable, not UTF-8) in the GraphQL error shape instead of
  * Express's HTML page. */
 export function graphqlTransportErrors(error: unknown, _req: Request, res: Response, next: NextFunction): void {
-  const status = (error as { status?: unknown }).status;
-  if (typeof status !== 'number' || status < 400 || status >= 500) return next(error);
-  const [code, fallback] = TRANSPORT_CODES[status] ?? ['BAD_REQUEST', 'Bad request.'];
-  const message = error instanceof DomainError || status === 415 ? (error as Error).message : fallback;
-  res.status(status).json({ errors: [{ message, extensions: { code } }] });
+  const normalised = normaliseError(error);
+  const refused = normalised.kind === 'domain' ? normalised.error : normalised.kind === 'request' ? normalised.fault : null;
+  if (!refused || refused.status < 400 || refused.status >= 500) return next(error);
+  const [code, fallback] = TRANSPORT_CODES[refused.status] ?? ['BAD_REQUEST', 'Bad request.'];
+  const message = normalised.kind === 'domain' || refused.status === 415 ? refused.message : fallback;
+  res.status(refused.status).json({ errors: [{ message, extensions: { code } }] });
 }

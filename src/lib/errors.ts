@@ -78,6 +78,35 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 export const databaseUnavailable = (cause: unknown) =>
   new DomainError(503, 'database_unavailable', 'The database is unavailable right now; try again shortly.', {}, { cause });
 
+/** A request its transport refused before any handler read it (body-parser, graphql-upload, the router's URL
+ * decoding): `reason` says why, `status` and `message` are the library's. */
+export interface RequestFault {
+  reason: 'too_large' | 'encoding' | 'url' | 'body';
+  status: number;
+  message: string;
+}
+
+/** Every error a transport can meet, typed once: a domain error (a database outage becomes one here, and only
+ * here), a request fault, or an unknown error to log and mask. Each contract shape has its own renderer. */
+export type NormalisedError = { kind: 'domain'; error: DomainError } | { kind: 'request'; fault: RequestFault } | { kind: 'unknown'; error: unknown };
+
+export function normaliseError(error: unknown): NormalisedError {
+  if (isDatabaseUnavailable(error)) return { kind: 'domain', error: error instanceof DomainError && error.status === 503 ? error : databaseUnavailable(error) };
+  if (error instanceof DomainError) return { kind: 'domain', error };
+  const status = (error as { status?: unknown } | null)?.status;
+  if (typeof status !== 'number' || status < 400 || status >= 500) return { kind: 'unknown', error };
+  const message = (error as Error).message;
+  if (status === 413) return { kind: 'request', fault: { reason: 'too_large', status, message } };
+  if (status === 415) return { kind: 'request', fault: { reason: 'encoding', status, message } };
+  return { kind: 'request', fault: { reason: error instanceof URIError && status === 400 ? 'url' : 'body', status, message } };
+}
+
+/** The error as a domain error when it is one (a database outage included), else null. */
+export function asDomainError(error: unknown): DomainError | null {
+  const normalised = normaliseError(error);
+  return normalised.kind === 'domain' ? normalised.error : null;
+}
+
 export function pgCode(error: unknown): string | undefined {
   let current: unknown = error;
   while (current && typeof current === 'object') {

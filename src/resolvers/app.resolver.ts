@@ -1,14 +1,17 @@
 import { GraphQLUpload, type FileUpload } from 'graphql-upload-ts';
 import { Arg, Authorized, Ctx, Mutation, Resolver } from 'type-graphql';
-import type { AppCaller } from '../app/app-keys.service';
-import { readIncoming } from '../app/incoming-file';
+import { readIncoming } from '../http/incoming-file';
+import { parseXmlContent } from '../parsers/app.parser';
+import type { RdfUploadView, SchemaUploadView } from '../presenters/upload.presenter';
+import type { ValidationView } from '../presenters/validation.presenter';
+import { APP_KEY, type AppCaller } from '../services/app-keys.service';
+import type { StoredFile } from '../storage/file-store';
 import type { GraphQLContext } from './context';
 import { stage, stageAll } from './uploads';
 import { RdfUploadResultType, SchemaUploadResultType, StoredFileType, ValidationResultType } from './app.types';
 
-/** The requirement of Interface B fields: an active X-API-Key (checked by the schema's authChecker). */
-export const APP_KEY_REQUIREMENT = 'app_key';
-const RequiresAppKey = () => Authorized(APP_KEY_REQUIREMENT);
+/** Interface B fields need an active X-API-Key (checked by the schema's authChecker). */
+const RequiresAppKey = () => Authorized(APP_KEY);
 
 const callers = new WeakMap<GraphQLContext, Promise<AppCaller>>();
 
@@ -29,22 +32,20 @@ export function appCallerOf(context: GraphQLContext): Promise<AppCaller> {
 export class AppResolver {
   @RequiresAppKey()
   @Mutation(() => StoredFileType, { description: 'upload/zip: a .zip package, checked entry by entry, stored under zip/.' })
-  async uploadZip(@Arg('file', () => GraphQLUpload) file: Promise<FileUpload>, @Ctx() ctx: GraphQLContext): Promise<StoredFileType> {
+  async uploadZip(@Arg('file', () => GraphQLUpload) file: Promise<FileUpload>, @Ctx() ctx: GraphQLContext): Promise<StoredFile> {
     return ctx.services.app.uploads.uploadZip(await stage(ctx, file, 'file'));
   }
 
   @RequiresAppKey()
   @Mutation(() => SchemaUploadResultType, { description: 'upload/schema: dm-{ct_id}.xsd/.html/.owl files stored under dmlib/; bad names go into errors.' })
-  async uploadSchemaFiles(@Arg('files', () => [GraphQLUpload]) files: Array<Promise<FileUpload>>, @Ctx() ctx: GraphQLContext): Promise<SchemaUploadResultType> {
-    const result = await ctx.services.app.uploads.uploadSchemas(await stageAll(ctx, files, 'files'));
-    return { storedFiles: result.stored_files, errors: result.errors };
+  async uploadSchemaFiles(@Arg('files', () => [GraphQLUpload]) files: Array<Promise<FileUpload>>, @Ctx() ctx: GraphQLContext): Promise<SchemaUploadView> {
+    return ctx.services.app.uploads.uploadSchemas(await stageAll(ctx, files, 'files'));
   }
 
   @RequiresAppKey()
   @Mutation(() => RdfUploadResultType, { description: 'upload/rdf: a .ttl or .rdf file, parsed, stored under dmlib/ and written to the schema graph.' })
-  async uploadRdf(@Arg('file', () => GraphQLUpload) file: Promise<FileUpload>, @Ctx() ctx: GraphQLContext): Promise<RdfUploadResultType> {
-    const result = await ctx.services.app.uploads.uploadRdf(await stage(ctx, file, 'file'));
-    return { filename: result.filename, path: result.path, size: result.size, triplestoreStatus: result.triplestore_status, graphUri: result.graph_uri };
+  async uploadRdf(@Arg('file', () => GraphQLUpload) file: Promise<FileUpload>, @Ctx() ctx: GraphQLContext): Promise<RdfUploadView> {
+    return ctx.services.app.uploads.uploadRdf(await stage(ctx, file, 'file'));
   }
 
   @RequiresAppKey()
@@ -55,7 +56,7 @@ export class AppResolver {
     @Arg('xmlContent', () => String, { nullable: true }) xmlContent?: string | null,
     @Arg('generateInstanceId', () => Boolean, { nullable: true, defaultValue: true }) generateInstanceId = true,
     @Arg('syncTriplestore', () => Boolean, { nullable: true, defaultValue: true }) syncTriplestore = true,
-  ): Promise<ValidationResultType> {
+  ): Promise<ValidationView> {
     const { app } = ctx.services;
     let xml: string | Uint8Array;
     if (file) {
@@ -65,22 +66,12 @@ export class AppResolver {
       } finally {
         await app.files.discard(staged.tempPath);
       }
-    } else xml = app.validation.requireXmlContent(xmlContent);
-    const result = await app.validation.validate({
+    } else xml = parseXmlContent(xmlContent);
+    return app.validation.validate({
       xml,
       generateInstanceId: generateInstanceId ?? true,
       syncTriplestore: syncTriplestore ?? true,
       caller: await appCallerOf(ctx),
     });
-    return {
-      instanceId: result.instance_id,
-      dmCtId: result.dm_ct_id,
-      dmLabel: result.dm_label,
-      validationStatus: result.validation_status,
-      storageType: result.storage_type,
-      autoCorrectedFields: result.auto_corrected_fields,
-      validationErrors: result.validation_errors,
-      rdfSyncStatus: result.rdf_sync_status,
-    };
   }
 }

@@ -1,6 +1,6 @@
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
-import { databaseUnavailable, DomainError, isDatabaseUnavailable } from '../lib/errors';
+import { asDomainError } from '../lib/errors';
 import type { Logger } from '../lib/logger';
 
 const CLIENT_CODES = new Set([
@@ -20,13 +20,13 @@ export function formatGraphQLError(logger: Logger) {
     let original = unwrapResolverError(error);
     // graphql-ws hands over the GraphQLError itself; its cause sits in originalError.
     while (original instanceof GraphQLError && original.originalError) original = original.originalError;
-    if (isDatabaseUnavailable(original)) original = databaseUnavailable(original);
-    if (original instanceof DomainError) {
+    const known = asDomainError(original);
+    if (known) {
       return {
-        message: original.message,
+        message: known.message,
         locations: formatted.locations,
         path: formatted.path,
-        extensions: { code: original.code, status: original.status, ...original.fields },
+        extensions: { code: known.code, status: known.status, ...known.fields },
       };
     }
     const code = formatted.extensions?.code;

@@ -1,6 +1,6 @@
 import { GraphQLUpload, type FileUpload } from 'graphql-upload-ts';
 import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
-import { discardAll, readIncoming } from '../app/incoming-file';
+import { discardAll, readIncoming } from '../http/incoming-file';
 import type { GenerationKind } from '../services/generation.service';
 import { Requires, type GraphQLContext } from './context';
 import { stage } from './uploads';

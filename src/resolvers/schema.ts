@@ -2,7 +2,8 @@ import type { GraphQLSchema } from 'graphql';
 import { createPubSub } from '@graphql-yoga/subscription';
 import { buildSchema, type AuthChecker, type NonEmptyArray } from 'type-graphql';
 import type { Requirement } from '../services/auth.service';
-import { APP_KEY_REQUIREMENT, AppResolver, appCallerOf } from './app.resolver';
+import { APP_KEY } from '../services/app-keys.service';
+import { AppResolver, appCallerOf } from './app.resolver';
 import { AuthResolver } from './auth.resolver';
 import { CatalogResolver } from './catalog.resolver';
 import type { GraphQLContext } from './context';
@@ -14,7 +15,7 @@ export const RESOLVERS: NonEmptyArray<Function> = [AuthResolver, CatalogResolver
 
 /** Same rule as REST: the services' authorize(); it throws the typed error the client sees. */
 const authChecker: AuthChecker<GraphQLContext> = ({ context }, requirements) => {
-  if (requirements[0] === APP_KEY_REQUIREMENT) return appCallerOf(context).then(() => true);
+  if (requirements[0] === APP_KEY) return appCallerOf(context).then(() => true);
   if (context.authError && requirements[0] !== 'public') throw context.authError;
   context.services.auth.authorize(context.caller, requirements[0] as Requirement);
   return true;

@@ -1,5 +1,5 @@
-import { readMultipart } from '../app/multipart';
-import { discardAll } from '../app/incoming-file';
+import { readMultipart } from '../http/multipart';
+import { discardAll } from '../http/incoming-file';
 import { readFile } from 'node:fs/promises';
 import { badRequest } from '../lib/errors';
 import { presentJob } from '../presenters/job.presenter';

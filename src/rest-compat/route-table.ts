@@ -1,13 +1,18 @@
 import type { Request, Response } from 'express';
 import type { Services } from '../container';
 import type { Caller, Requirement } from '../services/auth.service';
+import type { APP_KEY, AppCaller } from '../services/app-keys.service';
 
 export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 
-/** The caller a handler receives: non-null whenever its route is not public (the glue refused it otherwise). */
-export type CallerFor<R extends Requirement> = R extends 'public' ? Caller | null : Caller;
+/** What a route needs: Interface A's requirements, or Interface B's organisation key. */
+export type RouteRequirement = Requirement | typeof APP_KEY;
 
-export interface RouteContext<C extends Caller | null = Caller | null> {
+/** The caller a handler receives: an organisation key's for Interface B, non-null whenever an Interface A route
+ * is not public (the glue refused it otherwise). */
+export type CallerFor<R extends RouteRequirement> = R extends typeof APP_KEY ? AppCaller : R extends 'public' ? Caller | null : Caller;
+
+export interface RouteContext<C extends Caller | AppCaller | null = Caller | null> {
   req: Request;
   res: Response;
   services: Services;
@@ -20,21 +25,27 @@ export interface RouteContext<C extends Caller | null = Caller | null> {
 export interface RouteResult {
   status: number;
   body?: unknown;
-  /** A non-JSON body (an XSD, a ZIP, …) sent as is; its Content-Type goes in `headers`. */
+  /** A non-JSON body (an XSD, a ZIP, SPARQL results, …) sent as is; its Content-Type goes in `headers`. */
   raw?: Buffer | string;
   headers?: Record<string, string>;
 }
 
-/** A REST-compat route of Interface A. `requirement` is declarative: the glue enforces it before the handler
- * runs, and a test fails if a route declares none. */
-export interface StudioRoute<R extends Requirement = Requirement> {
+/** A REST route of either interface. `requirement` is declarative: the glue enforces it before the handler runs,
+ * and a test fails if a route declares none. */
+export interface Route<R extends RouteRequirement = RouteRequirement> {
   method: Method;
   path: string;
   requirement: R;
-  /** Routes whose body is a multipart stream, read by the handler itself. */
+  /** Routes whose body is a stream read by the handler itself (every Interface B route is). */
   raw?: boolean;
   handle: (ctx: RouteContext<CallerFor<R>>) => Promise<RouteResult>;
 }
 
+export type StudioRoute = Route<Requirement>;
+export type AppApiRoute = Route<typeof APP_KEY>;
+export type AnyRoute = StudioRoute | AppApiRoute;
+
 /** Declares a route; the handler's `ctx.caller` is typed from the requirement. */
-export const route = <R extends Requirement>(r: StudioRoute<R>): StudioRoute => r as unknown as StudioRoute;
+export const route = <R extends RouteRequirement>(r: Route<R>) => r as unknown as R extends typeof APP_KEY ? AppApiRoute : StudioRoute;
+
+export const isAppApiRoute = (r: AnyRoute): r is AppApiRoute => r.requirement === 'app_key';

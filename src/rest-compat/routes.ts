@@ -1,10 +1,17 @@
+import { appApiRoutes } from './app-api/app-api.routes';
 import { assemblyRoutes } from './assembly.routes';
 import { authRoutes } from './auth.routes';
 import { generationRoutes } from './generation.routes';
 import { jobsRoutes } from './jobs.routes';
 import { catalogRoutes } from './catalog.routes';
 import { ontologyRoutes } from './ontology.routes';
-import type { StudioRoute } from './route-table';
+import type { AnyRoute, AppApiRoute, StudioRoute } from './route-table';
 
-/** Every REST-compat route of Interface A (the authorization test enumerates this table). */
+/** Every REST-compat route of Interface A. */
 export const STUDIO_ROUTES: StudioRoute[] = [...authRoutes, ...assemblyRoutes, ...catalogRoutes, ...ontologyRoutes, ...jobsRoutes, ...generationRoutes];
+
+/** Every route of Interface B (the generated application's API; ROLE=app serves these alone). */
+export const APP_API_ROUTES: AppApiRoute[] = appApiRoutes;
+
+/** The one route table of both interfaces (the authorization matrix enumerates it). */
+export const ROUTES: AnyRoute[] = [...APP_API_ROUTES, ...STUDIO_ROUTES];

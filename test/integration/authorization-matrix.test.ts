@@ -1,11 +1,10 @@
 import 'reflect-metadata';
 import type { GraphQLSchema } from 'graphql';
 import { getMetadataStorage } from 'type-graphql';
-import { buildAdminRouter } from '../../src/app/admin/admin.routes';
-import { buildAppRouter } from '../../src/app/app.routes';
+import { buildAdminRouter } from '../../src/rest-compat/admin/admin.routes';
 import { rows } from '../../src/db/sql';
 import { buildGatewaySchema, RESOLVERS } from '../../src/resolvers/schema';
-import { STUDIO_ROUTES } from '../../src/rest-compat/routes';
+import { APP_API_ROUTES, STUDIO_ROUTES } from '../../src/rest-compat/routes';
 import type { Requirement } from '../../src/services/auth.service';
 import { startTestApp, type TestApp } from '../support/app';
 import { ADMIN_SCENARIOS, APP_SCENARIOS, routerRoutes, type RouterRoute } from '../support/matrix/app-rows';
@@ -40,7 +39,7 @@ beforeAll(async () => {
   app = await startTestApp({ appDownloadCredits: APP_DOWNLOAD_CREDITS }, { workers: false });
   world = await buildWorld(app);
   schema = await buildGatewaySchema();
-  appRoutes = routerRoutes(buildAppRouter(app.services));
+  appRoutes = APP_API_ROUTES.map((r) => ({ method: r.method.toUpperCase(), path: r.path }));
   adminRoutes = routerRoutes(buildAdminRouter(app.services));
 }, 120_000);
 afterAll(() => app?.close());
@@ -206,6 +205,7 @@ describe('authorization matrix', () => {
         const scenario = STUDIO_SCENARIOS[routeKey(r.method, r.path)];
         return scenario ? mismatch(routeKey(r.method, r.path), r.requirement, scenario.requirement) : [];
       }),
+      ...APP_API_ROUTES.flatMap((r) => mismatch(routeKey(r.method, r.path), r.requirement, 'app_key')),
       ...Object.entries(GRAPHQL_SCENARIOS).flatMap(([field, scenario]) => mismatch(field, requirements.get(field), scenario.requirement)),
     ]).toEqual([]);
   });

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { AppGraphStore } from '../../src/app/app-graphs';
+import { AppGraphStore } from '../../src/rdf/app-graph-store';
 import { AppGraphsClient } from '../../src/cli/app-graphs-client';
 import { initTriplestore, type InitOptions } from '../../src/ontology/init';
 import { CHECK_NAMES, SUBCLASSES_OF_GDC_QUERY } from '../../src/ontology/verify';

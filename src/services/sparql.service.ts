@@ -1,7 +1,5 @@
-import { invalidQuery } from './app-errors';
-import type { AppGraphStore } from './app-graphs';
-
-const MAX_QUERY_LENGTH = 100_000;
+import { invalidQuery } from '../lib/app-api-errors';
+import type { AppGraphStore } from '../rdf/app-graph-store';
 
 const RESULT_FORMATS = ['application/sparql-results+json', 'application/sparql-results+xml', 'text/csv', 'text/tab-separated-values'];
 const GRAPH_FORMATS = ['text/turtle', 'application/n-triples', 'application/rdf+xml', 'application/n-quads'];
@@ -16,9 +14,8 @@ export interface SparqlAnswer {
 export class SparqlService {
   constructor(private readonly graphs: AppGraphStore) {}
 
-  async query(sparql: unknown, accept: string | undefined): Promise<SparqlAnswer> {
-    if (typeof sparql !== 'string' || sparql.trim() === '') throw invalidQuery('Send a SPARQL query in "query" (GET or form POST) or as an application/sparql-query body.');
-    if (sparql.length > MAX_QUERY_LENGTH) throw invalidQuery(`The query is longer than ${MAX_QUERY_LENGTH} characters.`);
+  /** `sparql` is a parsed query (parseSparqlQuery): present and within its length limit. */
+  async query(sparql: string, accept: string | undefined): Promise<SparqlAnswer> {
     const graphForm = /^\s*(CONSTRUCT|DESCRIBE)\b/i.test(withoutPrologue(sparql));
     const contentType = negotiate(accept, graphForm ? GRAPH_FORMATS : RESULT_FORMATS);
     try {

@@ -1,28 +1,18 @@
 import type { DataSource } from 'typeorm';
 import type { Logger } from '../lib/logger';
 import type { TriplestoreClient } from '../rdf/triplestore';
-import { fileRequired, filesRequired, invalidFilename, invalidFileType, parsingError } from './app-errors';
-import { saveGraph } from './app-graphs';
-import type { CompiledSchemas } from './compiled-schemas';
-import type { FileStore, StoredFile } from './file-store';
-import { checkRdfFilename, checkSchemaFilename, isZipFilename, RDF_EXTENSIONS, schemaGraphUri, storedZipName } from './filenames';
-import { discardAll, readIncoming, type IncomingFile } from './incoming-file';
-import { parseRdf, RdfParseError, toNTriples, type RdfFormat } from './rdf-parse';
-import { inspectZip } from './zip-inspector';
+import { fileRequired, filesRequired, invalidFilename, invalidFileType, parsingError } from '../lib/app-api-errors';
+import { saveGraph } from '../rdf/app-graph-store';
+import type { CompiledSchemas } from '../xml/compiled-schemas';
+import type { FileStore, StoredFile } from '../storage/file-store';
+import { checkRdfFilename, checkSchemaFilename, isZipFilename, RDF_EXTENSIONS, schemaGraphUri, storedZipName } from '../storage/filenames';
+import { discardAll, readIncoming, type IncomingFile } from '../http/incoming-file';
+import { parseRdf, RdfParseError, toNTriples, type RdfFormat } from '../rdf/rdf-parse';
+import { inspectZip } from '../storage/zip-inspector';
 import { checkSize, decodeXmlBytes, scanXml } from '../xml/safe-parse';
 import { XmlParseError } from '../xml/xml-errors';
+import type { RdfUploadView, SchemaUploadView, TriplestoreStatus } from '../presenters/upload.presenter';
 
-export type TriplestoreStatus = 'synced' | 'disabled' | 'failed';
-
-export interface SchemaUploadResult {
-  stored_files: StoredFile[];
-  errors: Array<{ filename: string; error: string }>;
-}
-
-export interface RdfUploadResult extends StoredFile {
-  triplestore_status: TriplestoreStatus;
-  graph_uri: string;
-}
 
 const RDF_FORMAT: Record<string, RdfFormat> = { '.ttl': 'text/turtle', '.rdf': 'application/rdf+xml' };
 
@@ -50,9 +40,9 @@ export class UploadsService {
 
   /** upload/schema: per file, a bad extension or name, or an XSD that is not safe well-formed XML, goes into
    * `errors` and the rest are stored under dmlib/; a replaced schema leaves the compiled-schema cache. */
-  async uploadSchemas(incoming: IncomingFile[]): Promise<SchemaUploadResult> {
+  async uploadSchemas(incoming: IncomingFile[]): Promise<SchemaUploadView> {
     if (incoming.length === 0) throw filesRequired();
-    const result: SchemaUploadResult = { stored_files: [], errors: [] };
+    const result: SchemaUploadView = { storedFiles: [], errors: [] };
     try {
       for (const file of incoming) {
         const check = checkSchemaFilename(file.filename);
@@ -67,7 +57,7 @@ export class UploadsService {
         }
         const stored = await this.files.commit(file.tempPath, 'dmlib', file.filename);
         this.schemas.invalidate(file.filename);
-        result.stored_files = [...result.stored_files.filter((s) => s.filename !== stored.filename), stored];
+        result.storedFiles = [...result.storedFiles.filter((s) => s.filename !== stored.filename), stored];
       }
       return result;
     } finally {
@@ -77,7 +67,7 @@ export class UploadsService {
 
   /** upload/rdf: parsed first, stored under dmlib/, then the model's schema graph (every stored RDF file of that
    * ct_id together) is kept in Postgres and, when a triplestore is configured, written to it. */
-  async uploadRdf(file: IncomingFile | undefined): Promise<RdfUploadResult> {
+  async uploadRdf(file: IncomingFile | undefined): Promise<RdfUploadView> {
     if (!file) throw fileRequired();
     try {
       const check = checkRdfFilename(file.filename);
@@ -88,7 +78,7 @@ export class UploadsService {
       const graphUri = schemaGraphUri(check.ctId);
       const { ntriples, count } = toNTriples([quads, ...(await this.siblings(check.ctId, file.filename))]);
       await saveGraph(this.db, { graphUri, source: 'schema', ntriples, tripleCount: count });
-      return { ...stored, graph_uri: graphUri, triplestore_status: await this.push(graphUri, ntriples) };
+      return { ...stored, graphUri, triplestoreStatus: await this.push(graphUri, ntriples) };
     } finally {
       await this.files.discard(file.tempPath);
     }

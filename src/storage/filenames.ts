@@ -1,4 +1,4 @@
-import { FILENAME_PATTERN_MESSAGE, INVALID_EXTENSION_MESSAGE } from './app-errors';
+import { FILENAME_PATTERN_MESSAGE, INVALID_EXTENSION_MESSAGE } from '../lib/app-api-errors';
 
 /** A data model's ct_id as it may appear in a stored name: CUID2 (lower-case ASCII letters and digits). */
 const CT_ID = '[a-z0-9]{2,64}';

@@ -1,7 +1,7 @@
-import { SchemaCompileError, type CompiledSchema, type SchemaCache, type SchemaResolver } from '../xml/schema';
-import { schemaNotFound, validationFailed } from './app-errors';
-import type { FileStore } from './file-store';
-import { CT_ID_PATTERN } from './filenames';
+import { SchemaCompileError, type CompiledSchema, type SchemaCache, type SchemaResolver } from './schema';
+import { schemaNotFound, validationFailed } from '../lib/app-api-errors';
+import type { FileStore } from '../storage/file-store';
+import { CT_ID_PATTERN } from '../storage/filenames';
 
 const MAX_MODELS = 64;
 

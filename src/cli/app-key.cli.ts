@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { output, withServices } from '../cli-support';
-import { presentAppKey, presentIssuedAppKey } from './app-key.presenter';
+import { parseNewAppKey } from '../parsers/app.parser';
+import { renderAppKey, renderIssuedAppKey } from '../presenters/app-key.presenter';
 
 /** `app-key create|list|deactivate`: the application API's organisation keys from the command line. */
 export function registerAppKeyCommands(program: Command): void {
@@ -13,8 +14,9 @@ export function registerAppKeyCommands(program: Command): void {
     .requiredOption('--email <email>', 'contact email')
     .option('--json', 'print one JSON object')
     .action(async (opts: { org: string; email: string; json?: boolean }) => {
-      const { key, plaintext } = await withServices((s) => s.app.keys.create({ organization: opts.org, contactEmail: opts.email }));
-      output(!!opts.json, { key: presentIssuedAppKey(key, plaintext) }, `created key ${key.id} for ${key.organization}\n${plaintext}\n(shown once: store it now)`);
+      const input = parseNewAppKey({ organization: opts.org, contactEmail: opts.email });
+      const issued = await withServices((s) => s.app.keys.create(input));
+      output(!!opts.json, { key: renderIssuedAppKey(issued) }, `created key ${issued.key.id} for ${issued.key.organization}\n${issued.plaintext}\n(shown once: store it now)`);
     });
 
   appKey
@@ -24,9 +26,9 @@ export function registerAppKeyCommands(program: Command): void {
     .action(async (opts: { json?: boolean }) => {
       const keys = await withServices((s) => s.app.keys.list());
       const lines = keys.map(
-        (k) => `${k.id}\t${k.prefix}…\t${k.organization}\t${k.contactEmail}\t${k.isActive ? 'active' : 'inactive'}\t${k.requestCount}\t${k.lastUsed?.toISOString() ?? '-'}`,
+        (k) => `${k.id}\t${k.prefix}…\t${k.organization}\t${k.contactEmail}\t${k.isActive ? 'active' : 'inactive'}\t${k.requestCount}\t${k.lastUsed ?? '-'}`,
       );
-      output(!!opts.json, { keys: keys.map(presentAppKey) }, lines.join('\n') || 'no keys');
+      output(!!opts.json, { keys: keys.map(renderAppKey) }, lines.join('\n') || 'no keys');
     });
 
   appKey
@@ -36,6 +38,6 @@ export function registerAppKeyCommands(program: Command): void {
     .option('--json', 'print one JSON object')
     .action(async (id: string, opts: { json?: boolean }) => {
       const key = await withServices((s) => s.app.keys.deactivate(Number(id)));
-      output(!!opts.json, { key: presentAppKey(key) }, `deactivated key ${key.id} (${key.organization})`);
+      output(!!opts.json, { key: renderAppKey(key) }, `deactivated key ${key.id} (${key.organization})`);
     });
 }

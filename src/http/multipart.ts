@@ -1,9 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import busboy from 'busboy';
-import { fileTooLarge, malformedBody } from './app-errors';
-import { declaredLength } from './app-http';
-import type { FileStore } from './file-store';
+import { fileTooLarge, malformedBody } from '../lib/app-api-errors';
+import { declaredLength } from './body';
+import type { FileStore } from '../storage/file-store';
 import { discardAll, receiveStream, type IncomingFile } from './incoming-file';
 
 export interface MultipartBody {
@@ -29,7 +29,7 @@ const MAX_FIELD_BYTES = 64 * 1024;
  */
 export async function readMultipart(req: IncomingMessage, store: FileStore, limits: MultipartLimits): Promise<MultipartBody> {
   const maxBody = limits.maxFileBytes + ENVELOPE_BYTES;
-  if (declaredLength(req as never) > maxBody) throw fileTooLarge(limits.maxFileBytes);
+  if (declaredLength(req) > maxBody) throw fileTooLarge(limits.maxFileBytes);
   let parser: busboy.Busboy;
   try {
     parser = busboy({

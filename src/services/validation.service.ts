@@ -11,22 +11,11 @@ import { decodeXmlBytes, inspectInstance } from '../xml/instance';
 import { parseXmlDom } from '../xml/safe-parse';
 import type { CompiledSchema } from '../xml/schema';
 import { errorsByLine, XmlParseError, XmlValidationError } from '../xml/xml-errors';
-import { invalidInstanceId, invalidParameter, invalidXml, validationFailed, xmlRequired } from './app-errors';
+import { invalidInstanceId, invalidXml, validationFailed } from '../lib/app-api-errors';
 import type { AppCaller } from './app-keys.service';
-import type { CompiledSchemas } from './compiled-schemas';
-import type { RdfSyncStatus, ValidationStatus } from '../entities/app-instance.entity';
-
-/** The contract's validation result. */
-export interface ValidationResult {
-  instance_id: string;
-  dm_ct_id: string;
-  dm_label: string;
-  validation_status: ValidationStatus;
-  storage_type: 'generic';
-  auto_corrected_fields: string[];
-  validation_errors: Record<string, string> | null;
-  rdf_sync_status: RdfSyncStatus;
-}
+import type { CompiledSchemas } from '../xml/compiled-schemas';
+import type { RdfSyncStatus } from '../entities/app-instance.entity';
+import type { ValidationView } from '../presenters/validation.presenter';
 
 export interface ValidateInput {
   /** Uploaded bytes (decoded strictly by the XML declaration or BOM) or the JSON body's text. */
@@ -63,7 +52,7 @@ export class ValidationService {
     private readonly triplestoreConfigured: boolean,
   ) {}
 
-  async validate(input: ValidateInput): Promise<ValidationResult> {
+  async validate(input: ValidateInput): Promise<ValidationView> {
     const xml = decode(input.xml);
     const dmCtId = rootModel(xml);
     const { xsd, schema } = await this.schemas.forModel(dmCtId);
@@ -75,27 +64,27 @@ export class ValidationService {
     const instanceId = input.generateInstanceId ? `${corrected ? 'i-ev-' : 'i-'}${createId()}` : ownInstanceId(json);
     const rdf = extractInstanceRdf({ document, instanceId, dmCtId, modelXsd: xsd });
     const syncStatus: RdfSyncStatus = input.syncTriplestore && this.triplestoreConfigured ? 'pending' : 'disabled';
-    const result: ValidationResult = {
-      instance_id: instanceId,
-      dm_ct_id: dmCtId,
-      dm_label: json.metadata?.dm_label ?? '',
-      validation_status: outcome.status,
-      storage_type: 'generic',
-      auto_corrected_fields: [...new Set(outcome.corrections.map((c) => `line-${c.line}`))],
-      validation_errors: errorsByLine(outcome.remainingErrors),
-      rdf_sync_status: syncStatus,
+    const result: ValidationView = {
+      instanceId,
+      dmCtId,
+      dmLabel: json.metadata?.dm_label ?? '',
+      validationStatus: outcome.status,
+      storageType: 'generic',
+      autoCorrectedFields: [...new Set(outcome.corrections.map((c) => `line-${c.line}`))],
+      validationErrors: errorsByLine(outcome.remainingErrors),
+      rdfSyncStatus: syncStatus,
     };
 
     const values = [
       instanceId,
       dmCtId,
-      result.dm_label,
-      result.validation_status,
-      result.storage_type,
+      result.dmLabel,
+      result.validationStatus,
+      result.storageType,
       xml,
       outcome.correctedXml,
-      result.validation_errors === null ? null : JSON.stringify(result.validation_errors),
-      JSON.stringify(result.auto_corrected_fields),
+      result.validationErrors === null ? null : JSON.stringify(result.validationErrors),
+      JSON.stringify(result.autoCorrectedFields),
       JSON.stringify(outcome.corrections),
       JSON.stringify(json),
       rdf.graphUri,
@@ -116,13 +105,6 @@ export class ValidationService {
       throw error;
     }
     return result;
-  }
-
-  /** The JSON body's (or form field's) `xml_content`: absent or empty is XML_REQUIRED. */
-  requireXmlContent(value: unknown): string {
-    if (value === undefined || value === null || value === '') throw xmlRequired();
-    if (typeof value !== 'string') throw invalidParameter('xml_content', 'xml_content must be a string holding the XML document.');
-    return value;
   }
 }
 

@@ -4,6 +4,7 @@ import { constantTimeEqual, randomToken } from '../../lib/crypto';
 import { DomainError } from '../../lib/errors';
 import { clearSessionCookies, SESSION_COOKIE, setSessionCookies } from '../../http/session-cookies';
 import { parseLogin } from '../../parsers/auth.parser';
+import { parseNewAppKey } from '../../parsers/app.parser';
 import type { Caller } from '../../services/auth.service';
 import { forbiddenPage, keysPage, loginPage, type KeysPageOptions } from './admin-pages';
 
@@ -109,7 +110,7 @@ export function buildAdminRouter(services: Services): Router {
   router.post(`${KEYS_PATH}add/`, form, staff, async (req, res) => {
     const fields = req.body as Record<string, unknown>;
     try {
-      const issued = await services.app.keys.create({ organization: fields.organization, contactEmail: fields.contact_email });
+      const issued = await services.app.keys.create(parseNewAppKey({ organization: fields.organization, contactEmail: fields.contact_email }));
       await render(res, 201, { issued });
     } catch (error) {
       await failure(res, error);

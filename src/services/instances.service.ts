@@ -5,8 +5,9 @@ import { AppInstance } from '../entities/app-instance.entity';
 import type { JobQueue } from '../jobs/queue';
 import type { Logger } from '../lib/logger';
 import type { TriplestoreClient } from '../rdf/triplestore';
-import type { Clock } from '../services/clock';
-import { instanceNotFound } from './app-errors';
+import { presentInstance, type InstanceView } from '../presenters/instance.presenter';
+import type { Clock } from './clock';
+import { instanceNotFound } from '../lib/app-api-errors';
 
 /** Waiting instances queued again at a time, after a successful sync (the triplestore is back). */
 const RESYNC_BATCH = 100;
@@ -25,11 +26,11 @@ export class InstancesService {
     private readonly logger: Logger,
   ) {}
 
-  async get(instanceId: string): Promise<AppInstance> {
+  async get(instanceId: string): Promise<InstanceView> {
     // Postgres text cannot hold NUL (a query with one fails), so such an id names no instance.
     const instance = instanceId.length <= 200 && !instanceId.includes('\0') ? await this.db.manager.findOneBy(AppInstance, { instanceId }) : null;
     if (!instance) throw instanceNotFound(instanceId);
-    return instance;
+    return presentInstance(instance);
   }
 
   /**

@@ -1,10 +1,6 @@
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { Services } from '../container';
-import { createBaseApp, listen } from '../http/base-app';
-import { buildAdminRouter } from './admin/admin.routes';
-import { AppGeneralError } from './app-errors';
-import { appNotFound, buildAppRouter } from './app.routes';
+import { AppGeneralError } from '../lib/app-api-errors';
 
 /** A request Node refuses before any handler runs (oversized headers, malformed HTTP): answered in the general
  * error format instead of a bare status line, then the connection is closed. */
@@ -34,21 +30,4 @@ export function answerClientError(error: NodeJS.ErrnoException & { bytesParsed?:
   socket.end(
     `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
   );
-}
-
-/** ROLE=app: the generated application alone (its API, the admin pages, health), with no studio routes. */
-export async function startAppServer(services: Services, options: { port: number; host?: string }) {
-  const { app, httpServer } = createBaseApp(services);
-  app.use(buildAppRouter(services));
-  app.use(buildAdminRouter(services));
-  app.use(appNotFound);
-  const url = await listen(httpServer, options.port, options.host);
-  return {
-    server: httpServer,
-    url,
-    close: async () => {
-      httpServer.closeAllConnections();
-      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
-    },
-  };
 }

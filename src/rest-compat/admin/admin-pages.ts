@@ -1,4 +1,4 @@
-import type { AppApiKey } from '../../entities/app-api-key.entity';
+import type { AppKeyView, IssuedAppKeyView } from '../../presenters/app-key.presenter';
 
 export function escapeHtml(value: unknown): string {
   return String(value ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -51,11 +51,11 @@ export function loginPage(opts: { csrfToken: string; next: string; error?: strin
 }
 
 export interface KeysPageOptions {
-  keys: AppApiKey[];
+  keys: AppKeyView[];
   csrfToken: string;
   staffEmail: string;
   /** A key just created or rotated: its plaintext, shown on this page only. */
-  issued?: { key: AppApiKey; plaintext: string; rotatedFrom?: number };
+  issued?: IssuedAppKeyView & { rotatedFrom?: number };
   error?: string;
   message?: string;
 }
@@ -73,7 +73,7 @@ export function keysPage(opts: KeysPageOptions): string {
       (k) => `<tr data-key-id="${k.id}">
   <td>${k.id}</td><td><code>${escapeHtml(k.prefix)}…</code></td><td>${escapeHtml(k.organization)}</td><td>${escapeHtml(k.contactEmail)}</td>
   <td class="active">${k.isActive ? 'yes' : 'no'}</td><td class="request-count">${k.requestCount}</td>
-  <td>${k.lastUsed ? escapeHtml(k.lastUsed.toISOString()) : '—'}</td><td>${escapeHtml(k.createdAt.toISOString())}</td>
+  <td>${k.lastUsed ? escapeHtml(k.lastUsed) : '—'}</td><td>${escapeHtml(k.createdAt)}</td>
   <td>${
     k.isActive
       ? `<form class="inline" method="post" action="/admin/api/apikey/${k.id}/deactivate/">${csrf}<button type="submit">Deactivate</button></form>

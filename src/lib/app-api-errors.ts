@@ -1,4 +1,4 @@
-import { DomainError } from '../lib/errors';
+import { DomainError } from './errors';
 
 /**
  * Interface B errors. Two bodies exist (contract, Errors / Interface B):

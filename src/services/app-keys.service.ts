@@ -2,29 +2,24 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { one, rows } from '../db/sql';
 import { AppApiKey } from '../entities/app-api-key.entity';
 import { constantTimeEqual, randomToken, sha256Hex } from '../lib/crypto';
-import type { Clock } from '../services/clock';
-import { AppError, appUnauthenticated } from './app-errors';
+import type { Clock } from './clock';
+import { AppError, appUnauthenticated } from '../lib/app-api-errors';
+import type { NewAppKey } from '../parsers/app.parser';
+import { presentAppKey, type AppKeyView, type IssuedAppKeyView } from '../presenters/app-key.presenter';
 
 export const APP_KEY_PREFIX = 'sdcapp_';
+
+/** Interface B's one requirement, in REST routes and GraphQL fields: an active organisation key in X-API-Key. */
+export const APP_KEY = 'app_key';
 const KEY_RANDOM_LENGTH = 40;
 const STORED_PREFIX_LENGTH = 12;
 /** Longer headers cannot be a key: refused before hashing. */
 const MAX_KEY_LENGTH = 256;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** The authenticated key of a request (what a handler may know about its caller). */
 export interface AppCaller {
   keyId: number;
   organization: string;
-}
-
-export interface IssuedAppKey {
-  key: AppApiKey;
-  plaintext: string;
-}
-
-function invalid(field: string, message: string): AppError {
-  return new AppError(400, 'VALIDATION_ERROR', message, { field });
 }
 
 /** Organisation keys of Interface B: shown once, stored as SHA-256, counted atomically on every use. */
@@ -34,33 +29,29 @@ export class AppKeysService {
     private readonly clock: Clock,
   ) {}
 
-  async create(input: { organization: unknown; contactEmail: unknown }): Promise<IssuedAppKey> {
-    const organization = typeof input.organization === 'string' ? input.organization.trim() : '';
-    const contactEmail = typeof input.contactEmail === 'string' ? input.contactEmail.trim() : '';
-    if (!organization || organization.length > 200) throw invalid('organization', 'organization is required (at most 200 characters).');
-    if (!EMAIL.test(contactEmail) || contactEmail.length > 254) throw invalid('contact_email', 'contact_email must be an e-mail address.');
-    return this.issue(organization, contactEmail, null);
+  async create(input: NewAppKey): Promise<IssuedAppKeyView> {
+    return this.issue(input.organization, input.contactEmail, null);
   }
 
-  async list(): Promise<AppApiKey[]> {
-    return this.db.manager.find(AppApiKey, { order: { createdAt: 'DESC', id: 'DESC' } });
+  async list(): Promise<AppKeyView[]> {
+    return (await this.db.manager.find(AppApiKey, { order: { createdAt: 'DESC', id: 'DESC' } })).map(presentAppKey);
   }
 
-  async get(id: number): Promise<AppApiKey> {
+  async get(id: number): Promise<AppKeyView> {
     const key = Number.isSafeInteger(id) ? await this.db.manager.findOneBy(AppApiKey, { id }) : null;
     if (!key) throw new AppError(404, 'NOT_FOUND', `No API key ${id}.`, { id });
-    return key;
+    return presentAppKey(key);
   }
 
   /** Idempotent: deactivating an inactive key changes nothing. */
-  async deactivate(id: number): Promise<AppApiKey> {
+  async deactivate(id: number): Promise<AppKeyView> {
     await this.get(id);
     await rows(this.db, 'UPDATE app_api_keys SET is_active = false, deactivated_at = $2 WHERE id = $1 AND is_active', [id, this.clock.now()]);
     return this.get(id);
   }
 
   /** Disables the key and issues a new one for the same organisation, in one transaction. */
-  async rotate(id: number): Promise<IssuedAppKey> {
+  async rotate(id: number): Promise<IssuedAppKeyView> {
     return this.db.transaction(async (manager) => {
       const old = await one<{ organization: string; contact_email: string; is_active: boolean }>(
         manager,
@@ -93,7 +84,7 @@ export class AppKeysService {
     return { keyId: Number(row.id), organization: row.organization };
   }
 
-  private async issue(organization: string, contactEmail: string, replacesId: number | null, on: DataSource | EntityManager = this.db): Promise<IssuedAppKey> {
+  private async issue(organization: string, contactEmail: string, replacesId: number | null, on: DataSource | EntityManager = this.db): Promise<IssuedAppKeyView> {
     const plaintext = `${APP_KEY_PREFIX}${randomToken(KEY_RANDOM_LENGTH)}`;
     const row = await one<{ id: string }>(
       on,
@@ -103,6 +94,6 @@ export class AppKeysService {
     );
     const manager = 'manager' in on ? on.manager : on;
     const key = await manager.findOneByOrFail(AppApiKey, { id: Number(row!.id) });
-    return { key, plaintext };
+    return { key: presentAppKey(key), plaintext };
   }
 }

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { crc32 } from 'node:zlib';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
-import { invalidZip } from './app-errors';
+import { invalidZip } from '../lib/app-api-errors';
 
 /** Bounds on what an uploaded archive may expand to; passing any is a refusal, not a truncation. */
 export const ZIP_LIMITS = {

@@ -1,0 +1,53 @@
+import { AppError, invalidParameter, invalidQuery, xmlRequired } from '../lib/app-api-errors';
+
+/** Interface B's inputs, parsed at the edge (REST, GraphQL, admin pages, CLI) into typed values; each throws the
+ * contract's exact error. Pure: no I/O. */
+
+export interface NewAppKey {
+  organization: string;
+  contactEmail: string;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const MAX_SPARQL_LENGTH = 100_000;
+
+function invalid(field: string, message: string): AppError {
+  return new AppError(400, 'VALIDATION_ERROR', message, { field });
+}
+
+/** An organisation key to issue: a named organisation (at most 200 characters) and a contact e-mail address. */
+export function parseNewAppKey(input: { organization: unknown; contactEmail: unknown }): NewAppKey {
+  const organization = typeof input.organization === 'string' ? input.organization.trim() : '';
+  const contactEmail = typeof input.contactEmail === 'string' ? input.contactEmail.trim() : '';
+  if (!organization || organization.length > 200) throw invalid('organization', 'organization is required (at most 200 characters).');
+  if (!EMAIL.test(contactEmail) || contactEmail.length > 254) throw invalid('contact_email', 'contact_email must be an e-mail address.');
+  return { organization, contactEmail };
+}
+
+/** The JSON body's (or form field's) `xml_content`: absent or empty is XML_REQUIRED. */
+export function parseXmlContent(value: unknown): string {
+  if (value === undefined || value === null || value === '') throw xmlRequired();
+  if (typeof value !== 'string') throw invalidParameter('xml_content', 'xml_content must be a string holding the XML document.');
+  return value;
+}
+
+/** A boolean parameter from a form field, a JSON field or the query string, the first one given; `fallback` when
+ * none is. */
+export function parseBooleanParameter(name: string, values: unknown[], fallback: boolean): boolean {
+  const value = values.find((v) => v !== undefined && v !== null && v !== '');
+  if (value === undefined) return fallback;
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'string') {
+    const normalized = value.trim().toLowerCase();
+    if (['true', '1', 'yes', 'on'].includes(normalized)) return true;
+    if (['false', '0', 'no', 'off'].includes(normalized)) return false;
+  }
+  throw invalidParameter(name, `${name} must be true or false.`);
+}
+
+/** A SPARQL query text: present, not blank, at most 100,000 characters. */
+export function parseSparqlQuery(value: unknown): string {
+  if (typeof value !== 'string' || value.trim() === '') throw invalidQuery('Send a SPARQL query in "query" (GET or form POST) or as an application/sparql-query body.');
+  if (value.length > MAX_SPARQL_LENGTH) throw invalidQuery(`The query is longer than ${MAX_SPARQL_LENGTH} characters.`);
+  return value;
+}

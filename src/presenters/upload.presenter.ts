@@ -1,0 +1,27 @@
+import type { StoredFile } from '../storage/file-store';
+
+export type TriplestoreStatus = 'synced' | 'disabled' | 'failed';
+
+/** upload/schema: what was stored, and why each other file was not. */
+export interface SchemaUploadView {
+  storedFiles: StoredFile[];
+  errors: Array<{ filename: string; error: string }>;
+}
+
+/** upload/rdf: the stored file, the model's schema graph and whether the triplestore took it. */
+export interface RdfUploadView extends StoredFile {
+  graphUri: string;
+  triplestoreStatus: TriplestoreStatus;
+}
+
+export function renderStoredFile(view: StoredFile) {
+  return { filename: view.filename, path: view.path, size: view.size };
+}
+
+export function renderSchemaUpload(view: SchemaUploadView) {
+  return { stored_files: view.storedFiles.map(renderStoredFile), errors: view.errors };
+}
+
+export function renderRdfUpload(view: RdfUploadView) {
+  return { ...renderStoredFile(view), graph_uri: view.graphUri, triplestore_status: view.triplestoreStatus };
+}

@@ -1,0 +1,26 @@
+import type { RdfSyncStatus, ValidationStatus } from '../entities/app-instance.entity';
+
+/** The contract's validation result (validate/xml), as REST and GraphQL both answer it. */
+export interface ValidationView {
+  instanceId: string;
+  dmCtId: string;
+  dmLabel: string;
+  validationStatus: ValidationStatus;
+  storageType: 'generic';
+  autoCorrectedFields: string[];
+  validationErrors: Record<string, string> | null;
+  rdfSyncStatus: RdfSyncStatus;
+}
+
+export function renderValidation(view: ValidationView) {
+  return {
+    instance_id: view.instanceId,
+    dm_ct_id: view.dmCtId,
+    dm_label: view.dmLabel,
+    validation_status: view.validationStatus,
+    storage_type: view.storageType,
+    auto_corrected_fields: view.autoCorrectedFields,
+    validation_errors: view.validationErrors,
+    rdf_sync_status: view.rdfSyncStatus,
+  };
+}

@@ -1,0 +1,98 @@
+import type { Request } from 'express';
+import { mediaType, readJsonObject, readTextBody } from '../../http/body';
+import { readIncoming } from '../../http/incoming-file';
+import { unsupportedMediaType } from '../../lib/app-api-errors';
+import { parseBooleanParameter, parseSparqlQuery, parseXmlContent } from '../../parsers/app.parser';
+import { renderInstance } from '../../presenters/instance.presenter';
+import { renderRdfUpload, renderSchemaUpload, renderStoredFile } from '../../presenters/upload.presenter';
+import { renderValidation } from '../../presenters/validation.presenter';
+import type { AppCaller } from '../../services/app-keys.service';
+import { route, type AppApiRoute, type RouteContext } from '../route-table';
+import { singleFile, withMultipart } from './multipart-input';
+
+export const APP_API_PREFIX = '/api/v1';
+
+const MAX_SCHEMA_FILES = 50;
+const MAX_SINGLE_FILE_PARTS = 5;
+const MAX_QUERY_BODY_BYTES = 1024 * 1024;
+
+const success = (status: number, data: unknown) => ({ status, body: { success: true, data } });
+
+/** validate/xml: a multipart `file` (or `xml_content` field), or a JSON body with `xml_content`; the booleans come
+ * from the body's fields or the query string. */
+async function validateXml({ req, services, caller, query }: RouteContext<AppCaller>) {
+  const validate = async (xml: string | Uint8Array, fields: Record<string, unknown>) =>
+    success(
+      201,
+      renderValidation(
+        await services.app.validation.validate({
+          xml,
+          generateInstanceId: parseBooleanParameter('generate_instance_id', [fields.generate_instance_id, query.generate_instance_id], true),
+          syncTriplestore: parseBooleanParameter('sync_triplestore', [fields.sync_triplestore, query.sync_triplestore], true),
+          caller,
+        }),
+      ),
+    );
+  if (mediaType(req) === 'application/json') {
+    const fields = await readJsonObject(req, services.settings.maxUploadBytes);
+    return validate(parseXmlContent(fields.xml_content), fields);
+  }
+  return withMultipart(req, services, MAX_SINGLE_FILE_PARTS, async (body) => {
+    const fields = Object.fromEntries(body.fields);
+    const file = singleFile(body, 'file');
+    return validate(file ? await readIncoming(file) : parseXmlContent(fields.xml_content), fields);
+  });
+}
+
+/** The query of GET `?query=`, a form POST or an application/sparql-query body. */
+async function sparqlQuery(req: Request): Promise<string> {
+  if (req.method !== 'POST') return parseSparqlQuery(req.query.query);
+  const type = mediaType(req);
+  if (type === 'application/x-www-form-urlencoded') return parseSparqlQuery(new URLSearchParams(await readTextBody(req, MAX_QUERY_BODY_BYTES)).get('query'));
+  if (type === 'application/sparql-query') return parseSparqlQuery(await readTextBody(req, MAX_QUERY_BODY_BYTES));
+  throw unsupportedMediaType(req.headers['content-type'], ['application/x-www-form-urlencoded', 'application/sparql-query']);
+}
+
+const sparql = async ({ req, services }: RouteContext<AppCaller>) => {
+  const answer = await services.app.sparql.query(await sparqlQuery(req), req.headers.accept);
+  return { status: 200, raw: answer.body, headers: { 'Content-Type': answer.contentType } };
+};
+
+/** Interface B over HTTP: every route needs an organisation key (checked before the body is read), reads its input,
+ * calls one service function and answers `{success: true, data}`. */
+export const appApiRoutes: AppApiRoute[] = [
+  route({
+    method: 'post',
+    path: `${APP_API_PREFIX}/upload/zip/`,
+    requirement: 'app_key',
+    handle: async ({ req, services }) =>
+      withMultipart(req, services, MAX_SINGLE_FILE_PARTS, async (body) => success(201, renderStoredFile(await services.app.uploads.uploadZip(singleFile(body, 'file'))))),
+  }),
+  route({
+    method: 'post',
+    path: `${APP_API_PREFIX}/upload/schema/`,
+    requirement: 'app_key',
+    handle: async ({ req, services }) =>
+      withMultipart(req, services, MAX_SCHEMA_FILES, async (body) =>
+        success(201, renderSchemaUpload(await services.app.uploads.uploadSchemas(body.files.filter((f) => f.fieldName === 'files')))),
+      ),
+  }),
+  route({
+    method: 'post',
+    path: `${APP_API_PREFIX}/upload/rdf/`,
+    requirement: 'app_key',
+    handle: async ({ req, services }) =>
+      withMultipart(req, services, MAX_SINGLE_FILE_PARTS, async (body) => success(201, renderRdfUpload(await services.app.uploads.uploadRdf(singleFile(body, 'file'))))),
+  }),
+  route({ method: 'post', path: `${APP_API_PREFIX}/validate/xml/`, requirement: 'app_key', handle: validateXml }),
+  route({
+    method: 'get',
+    path: `${APP_API_PREFIX}/instances/:instanceId/`,
+    requirement: 'app_key',
+    handle: async ({ services, params }) => success(200, renderInstance(await services.app.instances.get(String(params.instanceId)))),
+  }),
+  route({ method: 'get', path: `${APP_API_PREFIX}/sparql`, requirement: 'app_key', handle: sparql }),
+  route({ method: 'post', path: `${APP_API_PREFIX}/sparql`, requirement: 'app_key', handle: sparql }),
+  // An authenticated no-op: which organisation a key belongs to (also the benchmark's baseline).
+  route({ method: 'get', path: `${APP_API_PREFIX}/whoami/`, requirement: 'app_key', handle: async ({ caller }) => success(200, { organization: caller.organization }) }),
+];

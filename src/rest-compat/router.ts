@@ -1,0 +1,96 @@
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import type { Services } from '../container';
+import { sendAppApiError, sendStudioError } from '../http/errors';
+import { strictUtf8 } from '../http/json-body';
+import { malformedUrl, routeNotFound } from '../lib/app-api-errors';
+import type { AppCaller } from '../services/app-keys.service';
+import type { Caller } from '../services/auth.service';
+import { SESSION_COOKIE } from '../http/session-cookies';
+import { isAppApiRoute, type AnyRoute, type AppApiRoute, type RouteContext, type RouteResult, type StudioRoute } from './route-table';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Credentials of a request, for both transports. */
+export function credentialsOf(req: Request): { authorization?: string; sessionToken?: string } {
+  const authorization = req.headers.authorization;
+  return { authorization, sessionToken: req.cookies?.[SESSION_COOKIE] };
+}
+
+function send(res: Response, result: RouteResult): void {
+  for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
+  res.status(result.status);
+  if (result.raw !== undefined) res.send(result.raw);
+  else if (result.body === undefined) res.end();
+  else res.json(result.body);
+}
+
+function contextOf<C extends Caller | AppCaller | null>(req: Request, res: Response, services: Services, caller: C): RouteContext<C> {
+  return { req, res, services, caller, params: req.params as Record<string, string>, query: req.query as Record<string, unknown>, body: req.body };
+}
+
+/**
+ * The REST router of a route table of either interface or both. Each route's requirement is enforced before its
+ * handler runs (and before its body is read); errors render in the route's interface's shape. Interface B routes
+ * come first, with their general-format 404 for an unknown method or sub-path under their prefixes.
+ */
+export function buildRestRouter(services: Services, routes: AnyRoute[]): Router {
+  const router = express.Router();
+  const appApi = routes.filter(isAppApiRoute);
+  const studio = routes.filter((r): r is StudioRoute => !isAppApiRoute(r));
+  if (appApi.length > 0) mountAppApi(router, services, appApi);
+  if (studio.length > 0) mountStudio(router, services, studio);
+  return router;
+}
+
+function mountAppApi(router: Router, services: Services, routes: AppApiRoute[]): void {
+  for (const def of routes) {
+    router[def.method](def.path, async (req: Request, res: Response) => {
+      try {
+        const caller = await services.app.keys.authenticate(req.headers['x-api-key']);
+        send(res, await def.handle(contextOf(req, res, services, caller)));
+      } catch (error) {
+        sendAppApiError(error, req, res, services.logger);
+      }
+    });
+  }
+  const prefixes = [...new Set(routes.map((r) => /^\/api\/v1\/[^/]+/.exec(r.path)![0]))];
+  router.use(prefixes, appApiNotFound);
+  // A path segment that is not valid percent-encoded UTF-8 fails in the router before any handler runs.
+  router.use(prefixes, (error: unknown, req: Request, res: Response, next: NextFunction) => {
+    if (!(error instanceof URIError)) return next(error);
+    sendAppApiError(malformedUrl(), req, res, services.logger);
+  });
+}
+
+function mountStudio(router: Router, services: Services, routes: StudioRoute[]): void {
+  const json = express.json({ limit: '5mb', strict: false, verify: strictUtf8 });
+  // Authentication runs before the body is read: an anonymous caller gets 401 whatever it sends.
+  const authorize = (def: StudioRoute) => async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const caller: Caller | null = await services.auth.authenticate(credentialsOf(req));
+      services.auth.authorize(caller, def.requirement, {
+        unsafe: !SAFE_METHODS.has(req.method),
+        token: req.headers['x-csrftoken'] as string | undefined,
+      });
+      res.locals.caller = caller;
+      next();
+    } catch (error) {
+      sendStudioError(error, req, res, services.logger);
+    }
+  };
+  const handle = (def: StudioRoute) => async (req: Request, res: Response) => {
+    try {
+      send(res, await def.handle(contextOf(req, res, services, res.locals.caller as Caller | null)));
+    } catch (error) {
+      sendStudioError(error, req, res, services.logger);
+    }
+  };
+  for (const def of routes) router[def.method](def.path, authorize(def), ...(def.raw ? [] : [json]), handle(def));
+  router.use((error: unknown, req: Request, res: Response, _next: NextFunction) => sendStudioError(error, req, res, services.logger));
+}
+
+/** Unknown route, in Interface B's general error format (ROLE=app answers every unknown path with it). */
+export function appApiNotFound(req: Request, res: Response): void {
+  const error = routeNotFound(req.method, req.originalUrl.split('?')[0] ?? '');
+  res.status(error.status).json(error.body());
+}
