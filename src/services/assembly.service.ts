@@ -6,7 +6,7 @@ import {
   parseAssemblyRequest,
   type AssemblyRequest,
   type ClusterSpec,
-} from '../domain/assembly-request';
+} from '../parsers/assembly.parser';
 import { rows } from '../db/sql';
 import { DataSourceRecord } from '../entities/data-source.entity';
 import type { Job } from '../entities/job.entity';

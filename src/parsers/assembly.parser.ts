@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { DATA_TYPES, isDataType, type DataType } from './model-tree';
+import { DATA_TYPES, isDataType, type DataType } from '../domain/model-tree';
 
 /** Limits that keep a hostile tree from exhausting the server. */
 export const MAX_TREE_NODES = 10_000;
