@@ -1,6 +1,11 @@
 /** Every absolute URL the service hands out, built from PUBLIC_BASE_URL in one place. */
 export class Links {
-  constructor(readonly base: string) {}
+  // Read at each call: a server listening on port 0 learns its PUBLIC_BASE_URL after the services are built.
+  constructor(private readonly settings: { readonly publicBaseUrl: string }) {}
+
+  get base(): string {
+    return this.settings.publicBaseUrl;
+  }
 
   job(ctId: string): string {
     return `${this.base}/api/v1/jobs/${ctId}/`;

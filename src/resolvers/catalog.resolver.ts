@@ -1,7 +1,7 @@
 import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
 import type { TreeNode } from '../domain/model-tree';
 import { presentModel, presentModelSummary, presentTree, reuseRef } from '../presenters/catalog.presenter';
-import type { ClusterListing, ComponentListing, ModelSummary, Viewer } from '../services/catalog.service';
+import type { ClusterListing, ComponentListing, ModelDetail, ModelSummary, Viewer } from '../services/catalog.service';
 import {
   CatalogClusterPage,
   CatalogComponentPage,
@@ -47,6 +47,21 @@ function toNode(node: TreeNode): CatalogNodeType {
 function toSummary(m: ModelSummary, base: string): CatalogModelSummaryType {
   const { about, identifier } = presentModelSummary(m, base);
   return { ctId: m.ctId, identifier, title: m.title, description: m.description, projectName: m.projectName, about, created: m.created, updated: m.updated };
+}
+
+/** A model as CatalogModel shows it; the assembly's BuiltModel extends it. */
+export function catalogModelType(detail: ModelDetail, base: string): CatalogModelType {
+  const presented = presentModel(detail, base);
+  return {
+    ...toSummary(detail, base),
+    published: detail.published,
+    generated: detail.generated,
+    packageUrl: presented.package_url,
+    contextual: detail.contextual,
+    artifacts: presented.artifacts,
+    root: toNode(detail.root),
+    tree: { ...presentTree(detail.root) },
+  };
 }
 
 @Resolver()
@@ -96,17 +111,6 @@ export class CatalogResolver {
   @Requires('read')
   @Query(() => CatalogModelType, { description: "A data model with its tree; another user's draft is not found." })
   async catalogModel(@Arg('ctId') ctId: string, @Ctx() ctx: GraphQLContext): Promise<CatalogModelType> {
-    const detail = await ctx.services.catalog.modelDetail(ctId, viewer(ctx));
-    const presented = presentModel(detail, ctx.services.settings.publicBaseUrl);
-    return {
-      ...toSummary(detail, ctx.services.settings.publicBaseUrl),
-      published: detail.published,
-      generated: detail.generated,
-      packageUrl: presented.package_url,
-      contextual: detail.contextual,
-      artifacts: presented.artifacts,
-      root: toNode(detail.root),
-      tree: { ...presentTree(detail.root) },
-    };
+    return catalogModelType(await ctx.services.catalog.modelDetail(ctId, viewer(ctx)), ctx.services.settings.publicBaseUrl);
   }
 }
