@@ -1,5 +1,5 @@
 import { DATA_TYPES } from '../src/domain/model-tree';
-import { MAX_TREE_NODES } from '../src/domain/assembly-request';
+import { MAX_TREE_NODES } from '../src/parsers/assembly.parser';
 import { benchCaller, postJson, publishedComponents, sequential, summarize, withPeakRss } from './measure';
 import { recordResults } from './results';
 import { load, printTable, startBenchService } from './support';

@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import PgBoss from 'pg-boss';
 import type { Services } from '../src/container';
 import { one, rows } from '../src/db/sql';
-import { parseAssemblyRequest } from '../src/domain/assembly-request';
+import { parseAssemblyRequest } from '../src/parsers/assembly.parser';
 import { DATA_TYPES } from '../src/domain/model-tree';
 import { QUEUE_SCHEMA } from '../src/jobs/queue';
 import { benchCaller, percentile, pool, postJson, processPeakRssMb, publishedComponents, summarize, withPeakRss } from './measure';

@@ -51,7 +51,7 @@ export function createServices(args: { settings: Settings; db: DataSource; logge
   const ledger = new LedgerService(db, clock);
   const jobs = new JobsService(db, queue, clock);
   const packages = new PackageService(db, catalog, clock, settings);
-  const assembly = new AssemblyService(db, catalog, ledger, jobs, clock);
+  const assembly = new AssemblyService(db, catalog, ledger, jobs, clock, links);
   const pipeline = new PipelineService(db, jobs, assembly, catalog, packages, ledger, () => settings.publicBaseUrl, logger, settings.pipelineStepDelayMs);
   const dataSources = new DataSourcesService(db, jobs, assembly, pipeline, clock);
   const generation = new GenerationService(db, catalog, packages, pipeline, jobs, ledger, () => settings.appDownloadCredits);

@@ -1,6 +1,12 @@
 import { createUnionType, Field, InputType, Int, ObjectType } from 'type-graphql';
+import { parseAssemblyRequest, type AssemblyRequest } from '../parsers/assembly.parser';
 import { CatalogModelType } from './catalog.types';
 import { JobType } from './jobs.types';
+
+type Json = Record<string, unknown>;
+
+/** Drops null and absent fields: GraphQL null means "not sent", as an absent REST field. */
+const compact = (fields: Json): Json => Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined && v !== null));
 
 @InputType('AssemblyComponentInput', { description: 'A reused component {ctId}, or a new one {label, dataType, description, units}.' })
 export class AssemblyComponentInput {
@@ -9,6 +15,11 @@ export class AssemblyComponentInput {
   @Field(() => String, { nullable: true, description: 'A reference-model type, e.g. XdString, XdCount.' }) dataType?: string | null;
   @Field(() => String, { nullable: true }) description?: string | null;
   @Field(() => String, { nullable: true }) units?: string | null;
+
+  /** The REST field names, so the one parser validates both transports and names the REST paths. */
+  toBody(): Json {
+    return compact({ ct_id: this.ctId, label: this.label, data_type: this.dataType, description: this.description, units: this.units });
+  }
 }
 
 @InputType('AssemblyClusterInput', { description: 'A reused cluster {ctId}, or a new one with a label and children.' })
@@ -18,6 +29,16 @@ export class AssemblyClusterInput {
   @Field(() => String, { nullable: true }) description?: string | null;
   @Field(() => [AssemblyComponentInput], { nullable: true }) components?: AssemblyComponentInput[] | null;
   @Field(() => [AssemblyClusterInput], { nullable: true }) clusters?: AssemblyClusterInput[] | null;
+
+  toBody(): Json {
+    return compact({
+      label: this.label,
+      ct_id: this.ctId,
+      description: this.description,
+      components: this.components?.map((c) => c.toBody()),
+      clusters: this.clusters?.map((c) => c.toBody()),
+    });
+  }
 }
 
 @InputType('ContextualRefInput')
@@ -49,6 +70,25 @@ export class AssemblyInput {
   @Field(() => Boolean, { nullable: true, description: 'Default true; needs publish.' }) generate?: boolean | null;
   @Field(() => String, { nullable: true, description: 'From estimate: refused (stale_estimate) if the title or tree changed since.' })
   estimateId?: string | null;
+
+  /** Parsed exactly as the REST body: same rules, same 400 `malformed_tree` details. */
+  toRequest(): AssemblyRequest {
+    const contextual = this.contextual
+      ? Object.fromEntries(Object.entries(this.contextual).flatMap(([name, ref]: [string, ContextualRefInput | null | undefined]) => (ref ? [[name, { ct_id: ref.ctId }]] : [])))
+      : undefined;
+    return parseAssemblyRequest(
+      compact({
+        title: this.title,
+        description: this.description,
+        data: this.data.toBody(),
+        contextual,
+        allow_retired: this.allowRetired,
+        publish: this.publish,
+        generate: this.generate,
+        estimate_id: this.estimateId,
+      }),
+    );
+  }
 }
 
 @ObjectType('EstimateReuse')

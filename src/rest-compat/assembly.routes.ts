@@ -1,52 +1,23 @@
-import { renderModel } from '../presenters/catalog.presenter';
+import { parseAssemblyRequest } from '../parsers/assembly.parser';
+import { assembleHeaders, renderAssemblyJob, renderBuiltModel, renderEstimate } from '../presenters/assembly.presenter';
 import { route } from './route-table';
-import { jobUrl } from '../services/jobs.service';
 
 export const assemblyRoutes = [
   route({
     method: 'post',
     path: '/api/v1/dmgen/assemble/estimate/',
     requirement: 'build',
-    handle: async ({ services, caller, body }) => ({ status: 200, body: await services.assembly.estimate(caller!, body) }),
+    handle: async ({ services, caller, body }) => ({ status: 200, body: renderEstimate(await services.assembly.estimate(caller, parseAssemblyRequest(body))) }),
   }),
   route({
     method: 'post',
     path: '/api/v1/dmgen/assemble/',
     requirement: 'build',
     handle: async ({ services, caller, body }) => {
-      const outcome = await services.pipeline.assemble(caller!, body);
-      const headers = {
-        'X-SDC-Estimated-Cost': String(outcome.estimatedCostCredits),
-        'X-SDC-Balance-Remaining': String(outcome.balanceCredits),
-      };
-      if (outcome.mode === 'mixed') {
-        return {
-          status: 202,
-          headers,
-          body: {
-            job_ct_id: outcome.job.ctId,
-            job_url: jobUrl(services.settings.publicBaseUrl, outcome.job.ctId),
-            task_id: outcome.job.taskId,
-            data_source_ct_id: outcome.dataSourceCtId,
-            mode: 'mixed',
-            status: outcome.job.status,
-            estimated_cost_credits: outcome.estimatedCostCredits,
-          },
-        };
-      }
-      const detail = await services.catalog.modelDetail(outcome.result.dm_ct_id, { userId: caller!.user.id });
-      return {
-        status: 200,
-        headers,
-        body: {
-          ...renderModel(detail),
-          published: outcome.result.published,
-          generated: outcome.result.generated,
-          model_url: outcome.result.model_url,
-          package_url: outcome.result.package_url,
-          ...(outcome.result.finalize_error ? { finalize_error: outcome.result.finalize_error } : {}),
-        },
-      };
+      const view = await services.pipeline.assemble(caller, parseAssemblyRequest(body));
+      const headers = assembleHeaders(view);
+      if (view.mode === 'mixed') return { status: 202, headers, body: renderAssemblyJob(view) };
+      return { status: 200, headers, body: renderBuiltModel(view) };
     },
   }),
 ];

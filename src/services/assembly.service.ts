@@ -1,20 +1,25 @@
 import { createId } from '@paralleldrive/cuid2';
 import type { DataSource, EntityManager } from 'typeorm';
-import {
-  estimateId,
-  MalformedRequest,
-  parseAssemblyRequest,
-  type AssemblyRequest,
-  type ClusterSpec,
-} from '../domain/assembly-request';
 import { rows } from '../db/sql';
 import { DataSourceRecord } from '../entities/data-source.entity';
-import type { Job } from '../entities/job.entity';
 import { conflict, DomainError, keyScope } from '../lib/errors';
+import type { Links } from '../lib/links';
+import { assemblyJobRequest, estimateId, type AssemblyRequest, type ClusterSpec } from '../parsers/assembly.parser';
+import {
+  estimateView,
+  renderProblem,
+  type AssemblyJobView,
+  type EstimateView,
+  type MintView,
+  type ProblemView,
+  type ReuseView,
+} from '../presenters/assembly.presenter';
 import type { Caller } from './auth.service';
+import type { ModelView } from '../presenters/catalog.presenter';
+import type { Viewer } from './catalog.service';
 import type { Clock } from './clock';
 import type { JobsService } from './jobs.service';
-import { creditsToUsd, type LedgerService } from './ledger.service';
+import type { LedgerService } from './ledger.service';
 
 /** Prices in credits (1,000 per dollar): one rule for the estimate and both assembly paths. */
 export const PRICES = { model: 500, cluster: 100, component: 100, reuse: 0 } as const;
@@ -38,23 +43,16 @@ export interface CatalogForAssembly {
     input: { title: string; description: string | null; rootClusterId: number; contextual: Record<string, unknown>; published: boolean; ownerId: number; mintKey?: string },
   ): Promise<{ id: number; ctId: string }>;
   publishModelTree(manager: EntityManager, dmCtId: string): Promise<void>;
-}
-
-export interface Problem {
-  path: string;
-  ct_id: string;
-  problem: 'unknown' | 'unpublished' | 'retired';
-  message: string;
-  successor?: string | null;
+  modelDetail(dmCtId: string, viewer: Viewer): Promise<ModelView>;
 }
 
 export interface Plan {
   request: AssemblyRequest;
   estimateId: string;
   mode: 'reuse' | 'mixed';
-  reuse: Array<{ path: string; ct_id: string; label: string; type: string }>;
-  mint: Array<{ path: string; label: string; data_type: string }>;
-  problems: Problem[];
+  reuse: ReuseView[];
+  mint: MintView[];
+  problems: ProblemView[];
   modelCredits: number;
   mintCredits: number;
   totalCredits: number;
@@ -76,17 +74,11 @@ export class AssemblyService {
     private readonly ledger: LedgerService,
     private readonly jobs: JobsService,
     private readonly clock: Clock,
+    private readonly links: Links,
   ) {}
 
-  /** Parses, resolves every leaf against the catalog and prices the assembly; builds and charges nothing. */
-  async plan(body: unknown): Promise<Plan> {
-    let request: AssemblyRequest;
-    try {
-      request = parseAssemblyRequest(body);
-    } catch (error) {
-      if (error instanceof MalformedRequest) throw new DomainError(400, 'malformed_tree', error.message, { details: error.details });
-      throw error;
-    }
+  /** Resolves every leaf against the catalog and prices the assembly; builds and charges nothing. */
+  async plan(request: AssemblyRequest): Promise<Plan> {
     const componentRefs: Array<{ path: string; ctId: string }> = request.contextual.map((c) => ({ path: c.path, ctId: c.ctId }));
     const clusterRefs: Array<{ path: string; ctId: string }> = [];
     const mint: Plan['mint'] = [];
@@ -97,11 +89,11 @@ export class AssemblyService {
       if (cluster.ctId) clusterRefs.push({ path: cluster.path, ctId: cluster.ctId });
       else if (cluster.path !== 'data') {
         newClusters++;
-        mint.push({ path: cluster.path, label: cluster.label, data_type: 'Cluster' });
+        mint.push({ path: cluster.path, label: cluster.label, dataType: 'Cluster' });
       }
       for (const c of cluster.components) {
         if (c.kind === 'reuse') componentRefs.push({ path: c.path, ctId: c.ctId });
-        else mint.push({ path: c.path, label: c.label, data_type: c.dataType });
+        else mint.push({ path: c.path, label: c.label, dataType: c.dataType });
       }
       stack.push(...[...cluster.clusters].reverse());
     }
@@ -109,20 +101,16 @@ export class AssemblyService {
       this.catalog.findComponentsByCtIds([...new Set(componentRefs.map((r) => r.ctId))]),
       this.catalog.findClustersByCtIds([...new Set(clusterRefs.map((r) => r.ctId))]),
     ]);
-    const problems: Problem[] = [];
-    const reuse: Plan['reuse'] = [];
+    const problems: ProblemView[] = [];
+    const reuse: ReuseView[] = [];
     const check = (ref: { path: string; ctId: string }, found: { label: string; status: CatalogStatus; successorCtId: string | null } | undefined, type: string) => {
-      if (!found) problems.push({ path: ref.path, ct_id: ref.ctId, problem: 'unknown', message: `No published component or cluster has ct_id ${ref.ctId}.` });
-      else if (found.status === 'draft') problems.push({ path: ref.path, ct_id: ref.ctId, problem: 'unpublished', message: `${ref.ctId} is a draft; only published entries can be reused.` });
+      const { path, ctId } = ref;
+      if (!found) problems.push({ path, ctId, problem: 'unknown', message: `No published component or cluster has ct_id ${ctId}.`, successor: null });
+      else if (found.status === 'draft') problems.push({ path, ctId, problem: 'unpublished', message: `${ctId} is a draft; only published entries can be reused.`, successor: null });
       else if (found.status === 'retired' && !request.allowRetired) {
-        problems.push({
-          path: ref.path,
-          ct_id: ref.ctId,
-          problem: 'retired',
-          successor: found.successorCtId,
-          message: `${ref.ctId} (${found.label}) is retired${found.successorCtId ? `; its successor is ${found.successorCtId}` : ''}.`,
-        });
-      } else reuse.push({ path: ref.path, ct_id: ref.ctId, label: found.label, type });
+        const successor = found.successorCtId;
+        problems.push({ path, ctId, problem: 'retired', successor, message: `${ctId} (${found.label}) is retired${successor ? `; its successor is ${successor}` : ''}.` });
+      } else reuse.push({ path, ctId, label: found.label, type });
     };
     for (const ref of componentRefs) {
       const found = components.get(ref.ctId);
@@ -144,40 +132,18 @@ export class AssemblyService {
     };
   }
 
-  async estimate(caller: Caller, body: unknown) {
-    const plan = await this.plan(body);
+  async estimate(caller: Caller, request: AssemblyRequest): Promise<EstimateView> {
+    const plan = await this.plan(request);
     const wallet = await this.ledger.wallet(caller.user.id);
-    const key = caller.via === 'key' ? caller.key! : null;
-    const remaining = key && key.spendLimitCredits !== null ? key.spendLimitCredits - key.spentCredits : null;
-    return {
-      estimate_id: plan.estimateId,
-      mode: plan.mode,
-      reuse: plan.reuse,
-      mint: plan.mint,
-      problems: plan.problems,
-      model_credits: plan.modelCredits,
-      mint_credits: plan.mintCredits,
-      total_credits: plan.totalCredits,
-      total_usd: creditsToUsd(plan.totalCredits),
-      wallet: { balance_credits: wallet.balanceCredits, can_pay: wallet.balanceCredits >= plan.totalCredits },
-      key: key
-        ? {
-            scopes: key.scopes,
-            can_spend: key.scopes.includes('spend'),
-            spend_limit_credits: key.spendLimitCredits,
-            spent_credits: key.spentCredits,
-            remaining_credits: remaining,
-            within_limit: remaining === null || plan.totalCredits <= remaining,
-          }
-        : null,
-    };
+    return estimateView(plan, wallet.balanceCredits, caller.via === 'key' ? caller.key : null);
   }
 
   /** Everything assemble refuses before money moves: scope, a stale estimate, unknown/unpublished (400) and
    * retired (409) references. */
-  async admit(caller: Caller, body: unknown): Promise<Plan> {
-    const plan = await this.plan(body);
-    if (caller.via === 'key' && !caller.key!.scopes.includes('spend')) throw keyScope('spend', caller.key!.scopes);
+  async admit(caller: Caller, request: AssemblyRequest): Promise<Plan> {
+    const plan = await this.plan(request);
+    const key = caller.via === 'key' ? caller.key : null;
+    if (key && !key.scopes.includes('spend')) throw keyScope('spend', key.scopes);
     if (plan.request.estimateId && plan.request.estimateId !== plan.estimateId) {
       throw conflict('stale_estimate', 'The title or tree changed since the estimate; estimate again.', {
         estimate_id: plan.request.estimateId,
@@ -187,13 +153,13 @@ export class AssemblyService {
     const blocking = plan.problems.filter((p) => p.problem !== 'retired');
     if (blocking.length) {
       throw new DomainError(400, 'invalid_references', `Some references cannot be reused: ${blocking.map((p) => p.message).join(' ')}`, {
-        problems: blocking,
+        problems: blocking.map(renderProblem),
       });
     }
     const retired = plan.problems.filter((p) => p.problem === 'retired');
     if (retired.length) {
       throw conflict('retired_component', `${retired.map((p) => p.message).join(' ')} Send allow_retired: true to use it anyway.`, {
-        problems: retired,
+        problems: retired.map(renderProblem),
       });
     }
     return plan;
@@ -218,10 +184,10 @@ export class AssemblyService {
 
   /** Mixed path: the whole amount is checked (not charged) against the key and the wallet, then the job and its
    * queue message are written in one transaction. */
-  async enqueueMixed(caller: Caller, plan: Plan, rawBody: unknown): Promise<{ job: Job; dataSourceCtId: string }> {
+  async enqueueMixed(caller: Caller, plan: Plan): Promise<AssemblyJobView> {
     await this.ledger.assertCanPay(caller, plan.totalCredits);
-    return this.db.transaction(async (manager) => {
-      const json = JSON.stringify(rawBody);
+    const { job, dataSourceCtId } = await this.db.transaction(async (manager) => {
+      const json = JSON.stringify(plan.request);
       const source = await manager.save(
         manager.create(DataSourceRecord, {
           ctId: createId(),
@@ -233,15 +199,27 @@ export class AssemblyService {
           createdAt: this.clock.now(),
         }),
       );
-      const job = await this.jobs.enqueue(manager, {
+      const queued = await this.jobs.enqueue(manager, {
         kind: 'assemble',
         userId: caller.user.id,
         apiKeyId: caller.key?.id ?? null,
-        request: { body: rawBody as Record<string, unknown>, estimated_cost_credits: plan.totalCredits },
+        request: assemblyJobRequest(plan.request, plan.totalCredits),
         dataSourceCtId: source.ctId,
       });
-      return { job, dataSourceCtId: source.ctId };
+      return { job: queued, dataSourceCtId: source.ctId };
     });
+    const wallet = await this.ledger.wallet(caller.user.id);
+    return {
+      mode: 'mixed',
+      jobCtId: job.ctId,
+      jobUrl: this.links.job(job.ctId),
+      taskId: job.taskId,
+      dataSourceCtId,
+      status: job.status,
+      estimatedCostCredits: plan.totalCredits,
+      balanceCredits: wallet.balanceCredits,
+      job,
+    };
   }
 
   /** Creates the model bottom-up. With `mintKeyPrefix`, every row is minted idempotently (a retried pipeline

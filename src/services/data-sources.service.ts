@@ -3,7 +3,7 @@ import path from 'node:path';
 import { TextDecoder } from 'node:util';
 import type { DataSource } from 'typeorm';
 import { CsvError, modelFromCsv } from '../domain/csv';
-import type { AssemblyRequest } from '../domain/assembly-request';
+import type { AssemblyRequest } from '../parsers/assembly.parser';
 import { DataSourceRecord } from '../entities/data-source.entity';
 import type { Job } from '../entities/job.entity';
 import { badRequest } from '../lib/errors';

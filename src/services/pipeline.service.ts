@@ -2,6 +2,8 @@ import type { DataSource } from 'typeorm';
 import type { Job } from '../entities/job.entity';
 import { DomainError } from '../lib/errors';
 import type { Logger } from '../lib/logger';
+import { assemblyRequestFromJob, type AssemblyRequest } from '../parsers/assembly.parser';
+import type { AssembleView } from '../presenters/assembly.presenter';
 import type { AssemblyService, CatalogForAssembly } from './assembly.service';
 import type { Caller } from './auth.service';
 import type { JobsService } from './jobs.service';
@@ -71,16 +73,22 @@ export class PipelineService {
   }
 
   /** POST assemble: the reuse path builds now (200); the mixed path answers with a queued job (202). */
-  async assemble(caller: Caller, body: unknown) {
-    const plan = await this.assembly.admit(caller, body);
-    if (plan.mode === 'mixed') {
-      const { job, dataSourceCtId } = await this.assembly.enqueueMixed(caller, plan, body);
-      const wallet = await this.ledger.wallet(caller.user.id);
-      return { mode: 'mixed' as const, job, dataSourceCtId, estimatedCostCredits: plan.totalCredits, balanceCredits: wallet.balanceCredits };
-    }
+  async assemble(caller: Caller, request: AssemblyRequest): Promise<AssembleView> {
+    const plan = await this.assembly.admit(caller, request);
+    if (plan.mode === 'mixed') return this.assembly.enqueueMixed(caller, plan);
     const { model, balanceCredits } = await this.assembly.assembleReuse(caller, plan);
     const result = await this.finalize(model.dmCtId, { publish: false, generate: plan.request.generate }, async () => undefined);
-    return { mode: 'reuse' as const, result: { ...result, published: model.published }, estimatedCostCredits: plan.totalCredits, balanceCredits };
+    return {
+      mode: 'reuse',
+      model: await this.catalog.modelDetail(model.dmCtId, { userId: caller.user.id }),
+      published: model.published,
+      generated: result.generated,
+      modelUrl: result.model_url,
+      packageUrl: result.package_url,
+      finalizeError: result.finalize_error,
+      estimatedCostCredits: plan.totalCredits,
+      balanceCredits,
+    };
   }
 
   async runAssemble(jobCtId: string): Promise<void> {
@@ -92,10 +100,9 @@ export class PipelineService {
     };
     await this.jobs.start(job.id, 'parsing');
     if (this.stepDelayMs) await new Promise((r) => setTimeout(r, this.stepDelayMs));
-    const body = (job.request as { body?: unknown }).body;
     let plan;
     try {
-      plan = await this.assembly.plan(body);
+      plan = await this.assembly.plan(assemblyRequestFromJob(job.request));
     } catch (error) {
       await this.fail(job, error);
       return;

@@ -11,7 +11,7 @@ import {
   parseAssemblyRequest,
   type AssemblyRequest,
   type ClusterSpec,
-} from '../../src/domain/assembly-request';
+} from '../../src/parsers/assembly.parser';
 import { DATA_TYPES } from '../../src/domain/model-tree';
 
 /** Property-based fuzz of the assembly tree validator: whatever JSON arrives, it returns a request within its

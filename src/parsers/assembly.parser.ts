@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { DATA_TYPES, isDataType, type DataType } from './model-tree';
+import { DATA_TYPES, isDataType, type DataType } from '../domain/model-tree';
+import { DomainError } from '../lib/errors';
 
 /** Limits that keep a hostile tree from exhausting the server. */
 export const MAX_TREE_NODES = 10_000;
@@ -44,13 +45,18 @@ export interface AssemblyRequest {
   estimateId: string | null;
 }
 
-/** A malformed request: `details` maps each offending path to its messages. */
-export class MalformedRequest extends Error {
+/** A malformed request, answered 400 `malformed_tree`: `details` maps each offending path to its messages. */
+export class MalformedRequest extends DomainError {
   constructor(readonly details: Record<string, string[]>) {
-    super(`Malformed assembly request: ${Object.entries(details)
-      .slice(0, 3)
-      .map(([path, messages]) => `${path}: ${messages.join('; ')}`)
-      .join(' | ')}`);
+    super(
+      400,
+      'malformed_tree',
+      `Malformed assembly request: ${Object.entries(details)
+        .slice(0, 3)
+        .map(([path, messages]) => `${path}: ${messages.join('; ')}`)
+        .join(' | ')}`,
+      { details },
+    );
   }
 }
 
@@ -244,4 +250,16 @@ export function canonicalJson(value: unknown): string {
 
 export function estimateId(request: Pick<AssemblyRequest, 'title' | 'root'>): string {
   return createHash('sha256').update(canonicalJson({ title: request.title, tree: canonicalTree(request.root) })).digest('hex').slice(0, 12);
+}
+
+/** What an assembly job stores as its request (jobs.request, JSON): the parsed request and the price it was
+ * accepted at. */
+export function assemblyJobRequest(request: AssemblyRequest, estimatedCostCredits: number): Record<string, unknown> {
+  return { assembly: request, estimated_cost_credits: estimatedCostCredits };
+}
+
+/** The request of a queued assembly job. Jobs queued before the parsed request was stored hold the raw body. */
+export function assemblyRequestFromJob(stored: Record<string, unknown>): AssemblyRequest {
+  if (isObject(stored.assembly)) return stored.assembly as unknown as AssemblyRequest;
+  return parseAssemblyRequest(stored.body);
 }
