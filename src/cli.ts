@@ -3,6 +3,8 @@ import { Command } from 'commander';
 import { registerAppKeyCommands } from './cli/app-key.cli';
 import { registerCatalogCommands } from './cli/catalog.cli';
 import { registerOntologyCommands } from './cli/ontology.cli';
+import { registerSigningCommands } from './cli/signing.cli';
+import { registerVaasCommands } from './cli/vaas.cli';
 import { output, withServices } from './cli-support';
 import { loadSettings } from './config';
 import { openDatabase } from './db/connect';
@@ -65,6 +67,8 @@ export function buildCli(): Command {
   registerCatalogCommands(program);
   registerAppKeyCommands(program);
   registerOntologyCommands(program);
+  registerSigningCommands(program);
+  registerVaasCommands(program);
 
   return program;
 }

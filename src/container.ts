@@ -16,6 +16,7 @@ import { KeysService } from './services/keys.service';
 import { LedgerService } from './services/ledger.service';
 import { PackageService } from './services/package.service';
 import { PipelineService } from './services/pipeline.service';
+import { SigningService } from './services/signing.service';
 import { UsersService } from './services/users.service';
 
 /** Every service, built once per process from its collaborators (constructor injection, no globals). */
@@ -39,6 +40,7 @@ export interface Services {
   pipeline: PipelineService;
   dataSources: DataSourcesService;
   generation: GenerationService;
+  signing: SigningService;
   /** Interface B: the generated application's API. */
   app: AppServices;
 }
@@ -74,6 +76,7 @@ export function createServices(args: { settings: Settings; db: DataSource; logge
     pipeline,
     dataSources,
     generation,
+    signing: new SigningService(db, clock),
     app: createAppServices({ settings, db, queue, clock, logger }),
   };
 }

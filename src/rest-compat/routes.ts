@@ -5,10 +5,11 @@ import { generationRoutes } from './generation.routes';
 import { jobsRoutes } from './jobs.routes';
 import { catalogRoutes } from './catalog.routes';
 import { ontologyRoutes } from './ontology.routes';
+import { signingRoutes } from './signing.routes';
 import type { AnyRoute, AppApiRoute, StudioRoute } from './route-table';
 
 /** Every REST-compat route of Interface A. */
-export const STUDIO_ROUTES: StudioRoute[] = [...authRoutes, ...assemblyRoutes, ...catalogRoutes, ...ontologyRoutes, ...jobsRoutes, ...generationRoutes];
+export const STUDIO_ROUTES: StudioRoute[] = [...authRoutes, ...assemblyRoutes, ...catalogRoutes, ...ontologyRoutes, ...jobsRoutes, ...generationRoutes, ...signingRoutes];
 
 /** Every route of Interface B (the generated application's API; ROLE=app serves these alone). */
 export const APP_API_ROUTES: AppApiRoute[] = appApiRoutes;

@@ -166,6 +166,14 @@ export const STUDIO_SCENARIOS: Record<string, StudioScenario> = {
     requirement: 'read',
     expect: () => ({ status: 200, contentType: 'application/rdf+xml' }),
   },
+  'GET /.well-known/sdcstudio-signing-keys.json': {
+    requirement: 'public',
+    expect: () => ok(200, { keys: [has({ kty: 'OKP', crv: 'Ed25519', use: 'sig', alg: 'EdDSA', retired_at: null })] }),
+  },
+  'GET /.well-known/sdc-signing-key': {
+    requirement: 'public',
+    expect: () => ok(200, has({ kty: 'OKP', crv: 'Ed25519', kid: any(String) })),
+  },
   'GET /api/v1/jobs/': {
     requirement: 'read',
     expect: () => ok(200, any(Array)),

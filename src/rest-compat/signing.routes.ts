@@ -1,0 +1,27 @@
+import { parseSigningKeyQuery } from '../parsers/signing.parser';
+import { renderJwk, renderJwkSet, renderPem } from '../presenters/signing.presenter';
+import { route } from './route-table';
+
+/** Public keys change only on rotation; a short cache keeps verifiers from asking on every instance. */
+const CACHE = { 'Cache-Control': 'public, max-age=300' };
+
+/** The studio's public signing keys, for anyone verifying a signed instance: no credentials needed. */
+export const signingRoutes = [
+  route({
+    method: 'get',
+    path: '/.well-known/sdcstudio-signing-keys.json',
+    requirement: 'public',
+    handle: async (ctx) => ({ status: 200, body: renderJwkSet(await ctx.services.signing.keys()), headers: CACHE }),
+  }),
+  route({
+    method: 'get',
+    path: '/.well-known/sdc-signing-key',
+    requirement: 'public',
+    handle: async (ctx) => {
+      const query = parseSigningKeyQuery(ctx.query);
+      const key = query.kid === null ? await ctx.services.signing.currentKey() : await ctx.services.signing.key(query.kid);
+      if (query.format === 'jwk') return { status: 200, body: renderJwk(key), headers: CACHE };
+      return { status: 200, raw: renderPem(key), headers: { ...CACHE, 'Content-Type': 'application/x-pem-file' } };
+    },
+  }),
+];
