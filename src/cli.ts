@@ -1,8 +1,10 @@
+#!/usr/bin/env node
 import 'reflect-metadata';
 import { Command } from 'commander';
 import { registerAppKeyCommands } from './app/app-key.commands';
 import { registerCatalogCommands } from './cli/catalog.cli';
 import { registerOntologyCommands } from './cli/ontology.cli';
+import { registerUserCommands } from './cli/users.cli';
 import { output, withServices } from './cli-support';
 import { loadSettings } from './config';
 import { openDatabase } from './db/connect';
@@ -45,6 +47,7 @@ export function buildCli(): Command {
       );
       output(!!opts.json, { user: presentUser(created) }, `created user ${created.email} (id ${created.id}${created.isStaff ? ', staff' : ''})`);
     });
+  registerUserCommands(user);
 
   const wallet = program.command('wallet').description('manage wallets');
   wallet
