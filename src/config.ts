@@ -18,6 +18,9 @@ export interface Settings {
   storageDir: string;
   schemaCatalogDir: string;
   schemaFetch: boolean;
+  /** Reference schemas fetched once on first use and stored in Postgres: SDC4_SCHEMA_ALLOW (comma-separated URL
+   * prefixes, `none` for none) and SDC4_SCHEMA_MIRROR (a base URL standing in for them). */
+  referenceSchemas: { allow: string[]; mirror: string | null };
   logLevel: string;
   requestTimeoutMs: number;
   workerConcurrency: number;
@@ -48,6 +51,9 @@ export interface Settings {
 
 type Env = Record<string, string | undefined>;
 
+/** The SDC4 namespace: its reference schema (sdc4.xsd) is fetched on first use unless SDC4_SCHEMA_ALLOW says otherwise. */
+const SDC4_NAMESPACE = 'https://semanticdatacharter.com/ns/sdc4/';
+
 function int(env: Env, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -60,6 +66,12 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   return ['1', 'true', 'yes', 'on'].includes(raw.toLowerCase());
+}
+
+function list(env: Env, name: string, fallback: string[]): string[] {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  return raw.toLowerCase() === 'none' ? [] : raw.split(',').map((item) => item.trim()).filter(Boolean);
 }
 
 function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
@@ -87,6 +99,7 @@ export function loadSettings(env: Env = process.env): Settings {
     storageDir: path.resolve(root, env.STORAGE_DIR || '.data/storage'),
     schemaCatalogDir: path.resolve(root, env.SCHEMA_CATALOG_DIR || 'schemas'),
     schemaFetch: env.SCHEMA_FETCH === 'allow',
+    referenceSchemas: { allow: list(env, 'SDC4_SCHEMA_ALLOW', [SDC4_NAMESPACE]), mirror: env.SDC4_SCHEMA_MIRROR || null },
     logLevel: env.LOG_LEVEL || 'info',
     requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30000),
     workerConcurrency: int(env, 'WORKER_CONCURRENCY', 2),
