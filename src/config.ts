@@ -7,6 +7,8 @@ export interface Settings {
   /** Absolute base of the URLs the service hands out (job_url, model_url, package_url, …). */
   publicBaseUrl: string;
   role: 'all' | 'gateway' | 'worker' | 'app';
+  /** A generated application's name (APP_NAME) and its app.json (APP_CONFIG), read at start in ROLE=app. */
+  app: { name: string | null; configPath: string | null };
   databaseUrl: string | null;
   embeddedPgDir: string;
   embeddedPgPort: number;
@@ -88,6 +90,7 @@ export function loadSettings(env: Env = process.env): Settings {
     host: env.HOST || '0.0.0.0',
     publicBaseUrl: (env.PUBLIC_BASE_URL || `http://localhost:${int(env, 'PORT', 4000)}`).replace(/\/+$/, ''),
     role: oneOf(env, 'ROLE', ['all', 'gateway', 'worker', 'app'] as const, 'all'),
+    app: { name: env.APP_NAME || null, configPath: env.APP_CONFIG ? path.resolve(root, env.APP_CONFIG) : null },
     databaseUrl: env.DATABASE_URL || null,
     embeddedPgDir: path.resolve(root, env.EMBEDDED_PG_DIR || '.data/postgres'),
     embeddedPgPort: int(env, 'EMBEDDED_PG_PORT', 0),
