@@ -18,15 +18,17 @@ afterAll(async () => {
 const login = async (email: string, password: string) => (await new HttpClient(app.url).post('/api/v1/auth/login/', { email, password })).status;
 
 describe('the built CLI', () => {
-  it('answers --help in under a second (it runs the built file, no compile step)', async () => {
-    const started = Date.now();
-    const child = spawn(process.execPath, [path.join(ROOT, 'dist/src/cli.js'), '--help'], { cwd: ROOT });
+  it('starts and answers --help within a second of CPU time (it runs the built file, no compile step)', async () => {
+    const child = spawn(process.execPath, ['--require', path.join(ROOT, 'test/support/cpu-at-exit.js'), path.join(ROOT, 'dist/src/cli.js'), '--help'], { cwd: ROOT });
     let stdout = '';
+    let stderr = '';
     child.stdout.on('data', (c) => (stdout += c));
+    child.stderr.on('data', (c) => (stderr += c));
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(code).toBe(0);
     expect(stdout).toContain('user');
-    expect(Date.now() - started).toBeLessThan(1000);
+    const cpu = JSON.parse(/cpu-us (.*)/.exec(stderr)![1]!) as { user: number; system: number };
+    expect((cpu.user + cpu.system) / 1000).toBeLessThan(1000);
   });
 });
 
