@@ -1,9 +1,10 @@
 import { loadSettings } from './config';
-import { createServices, type Services } from './container';
+import type * as Container from './container';
+import type { Services } from './container';
+import type * as DataSourceModule from './db/data-source';
+import type * as Queue from './jobs/queue';
 import { openDatabase } from './db/connect';
-import { createDataSource } from './db/data-source';
 import { migrateDatabase } from './db/migrate';
-import { JobQueue } from './jobs/queue';
 import { createLogger } from './lib/logger';
 
 /** Prints one JSON object with --json, a readable line otherwise. */
@@ -17,6 +18,10 @@ export async function withServices<T>(fn: (services: Services) => Promise<T>): P
   const logger = createLogger(process.env.LOG_LEVEL || 'warn');
   const database = await openDatabase(settings, logger);
   try {
+    // Required here, not imported at the top: the service graph takes most of a second to load and `--help` needs none of it.
+    const { createServices }: typeof Container = require('./container');
+    const { createDataSource }: typeof DataSourceModule = require('./db/data-source');
+    const { JobQueue }: typeof Queue = require('./jobs/queue');
     await migrateDatabase(database.url);
     const db = createDataSource(database.url, 4);
     await db.initialize();

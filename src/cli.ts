@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 import 'reflect-metadata';
 import { Command } from 'commander';
 import { registerAppKeyCommands } from './cli/app-key.cli';
@@ -5,6 +6,7 @@ import { registerCatalogCommands } from './cli/catalog.cli';
 import { registerOntologyCommands } from './cli/ontology.cli';
 import { registerSigningCommands } from './cli/signing.cli';
 import { registerVaasCommands } from './cli/vaas.cli';
+import { registerUserCommands } from './cli/users.cli';
 import { output, withServices } from './cli-support';
 import { loadSettings } from './config';
 import { openDatabase } from './db/connect';
@@ -47,6 +49,7 @@ export function buildCli(): Command {
       );
       output(!!opts.json, { user: renderUser(userView(created)) }, `created user ${created.email} (id ${created.id}${created.isStaff ? ', staff' : ''})`);
     });
+  registerUserCommands(user);
 
   const wallet = program.command('wallet').description('manage wallets');
   wallet

@@ -7,6 +7,8 @@ export interface Settings {
   /** Absolute base of the URLs the service hands out (job_url, model_url, package_url, …). */
   publicBaseUrl: string;
   role: 'all' | 'gateway' | 'worker' | 'app';
+  /** A generated application's name (APP_NAME) and its app.json (APP_CONFIG), read at start in ROLE=app. */
+  app: { name: string | null; configPath: string | null };
   databaseUrl: string | null;
   embeddedPgDir: string;
   embeddedPgPort: number;
@@ -18,6 +20,9 @@ export interface Settings {
   storageDir: string;
   schemaCatalogDir: string;
   schemaFetch: boolean;
+  /** Reference schemas fetched once on first use and stored in Postgres: SDC4_SCHEMA_ALLOW (comma-separated URL
+   * prefixes, `none` for none) and SDC4_SCHEMA_MIRROR (a base URL standing in for them). */
+  referenceSchemas: { allow: string[]; mirror: string | null };
   logLevel: string;
   requestTimeoutMs: number;
   workerConcurrency: number;
@@ -48,6 +53,9 @@ export interface Settings {
 
 type Env = Record<string, string | undefined>;
 
+/** The SDC4 namespace: its reference schema (sdc4.xsd) is fetched on first use unless SDC4_SCHEMA_ALLOW says otherwise. */
+const SDC4_NAMESPACE = 'https://semanticdatacharter.com/ns/sdc4/';
+
 function int(env: Env, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -60,6 +68,12 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   return ['1', 'true', 'yes', 'on'].includes(raw.toLowerCase());
+}
+
+function list(env: Env, name: string, fallback: string[]): string[] {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  return raw.toLowerCase() === 'none' ? [] : raw.split(',').map((item) => item.trim()).filter(Boolean);
 }
 
 function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
@@ -76,6 +90,7 @@ export function loadSettings(env: Env = process.env): Settings {
     host: env.HOST || '0.0.0.0',
     publicBaseUrl: (env.PUBLIC_BASE_URL || `http://localhost:${int(env, 'PORT', 4000)}`).replace(/\/+$/, ''),
     role: oneOf(env, 'ROLE', ['all', 'gateway', 'worker', 'app'] as const, 'all'),
+    app: { name: env.APP_NAME || null, configPath: env.APP_CONFIG ? path.resolve(root, env.APP_CONFIG) : null },
     databaseUrl: env.DATABASE_URL || null,
     embeddedPgDir: path.resolve(root, env.EMBEDDED_PG_DIR || '.data/postgres'),
     embeddedPgPort: int(env, 'EMBEDDED_PG_PORT', 0),
@@ -87,6 +102,7 @@ export function loadSettings(env: Env = process.env): Settings {
     storageDir: path.resolve(root, env.STORAGE_DIR || '.data/storage'),
     schemaCatalogDir: path.resolve(root, env.SCHEMA_CATALOG_DIR || 'schemas'),
     schemaFetch: env.SCHEMA_FETCH === 'allow',
+    referenceSchemas: { allow: list(env, 'SDC4_SCHEMA_ALLOW', [SDC4_NAMESPACE]), mirror: env.SDC4_SCHEMA_MIRROR || null },
     logLevel: env.LOG_LEVEL || 'info',
     requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30000),
     workerConcurrency: int(env, 'WORKER_CONCURRENCY', 2),

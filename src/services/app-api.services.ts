@@ -4,6 +4,7 @@ import type { JobQueue } from '../jobs/queue';
 import type { Logger } from '../lib/logger';
 import { createTriplestoreClient } from '../rdf/config';
 import type { Clock } from './clock';
+import { ReferenceSchemaStore } from '../xml/reference-schemas';
 import { catalogResolver, SchemaCache } from '../xml/schema';
 import { AppGraphStore } from '../rdf/app-graph-store';
 import { AppKeysService } from './app-keys.service';
@@ -29,10 +30,12 @@ export interface AppServices {
 export function createAppServices(args: { settings: Settings; db: DataSource; queue: JobQueue; clock: Clock; logger: Logger }): AppServices {
   const { settings, db, queue, clock, logger } = args;
   const files = new FileStore(settings.storageDir);
+  const references = new ReferenceSchemaStore(db, settings.referenceSchemas, logger);
   const resolver = catalogResolver({
     dmlib: (name) => files.readText('dmlib', name),
     catalogDir: settings.schemaCatalogDir,
     fetchAllowed: settings.schemaFetch,
+    reference: (url) => references.get(url),
   });
   const schemas = new CompiledSchemas(files, new SchemaCache(), resolver);
   const triplestore = createTriplestoreClient(settings.triplestore);

@@ -15,16 +15,20 @@ export interface NewUser {
   isStaff?: boolean;
 }
 
+async function hashNewPassword(password: string): Promise<string> {
+  if (password.length < MIN_PASSWORD_LENGTH) {
+    throw badRequest('The password must have at least 8 characters.', { details: { password: ['Too short.'] } });
+  }
+  return hashPassword(password);
+}
+
 export class UsersService {
   constructor(private readonly db: DataSource) {}
 
   /** Creates a user and their empty wallet together; the email is checked here because the CLI is an edge too. */
   async create(input: NewUser): Promise<User> {
     const email = normaliseEmail(input.email);
-    if (input.password.length < MIN_PASSWORD_LENGTH) {
-      throw badRequest('The password must have at least 8 characters.', { details: { password: ['Too short.'] } });
-    }
-    const passwordHash = await hashPassword(input.password);
+    const passwordHash = await hashNewPassword(input.password);
     try {
       return await this.db.transaction(async (manager) => {
         const user = await manager.save(
@@ -66,5 +70,27 @@ export class UsersService {
       if (pgCode(error) === PG.uniqueViolation) throw conflict('email_taken', 'A user with this email already exists.');
       throw error;
     }
+  }
+
+  /** Every account, oldest first (the CLI's `user list`). */
+  async list(): Promise<User[]> {
+    return this.db.manager.find(User, { order: { id: 'ASC' } });
+  }
+
+  async setStaff(email: string, isStaff: boolean): Promise<User> {
+    const user = await this.requireByEmail(email);
+    user.isStaff = isStaff;
+    return this.db.manager.save(user);
+  }
+
+  /** A new password ends every session of the account: whoever held the old one is signed out. */
+  async resetPassword(email: string, password: string): Promise<User> {
+    const passwordHash = await hashNewPassword(password);
+    const user = await this.requireByEmail(email);
+    return this.db.transaction(async (manager) => {
+      user.passwordHash = passwordHash;
+      await rows(manager, 'DELETE FROM sessions WHERE user_id = $1', [user.id]);
+      return manager.save(user);
+    });
   }
 }

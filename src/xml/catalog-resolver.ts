@@ -7,11 +7,13 @@ const FETCH_TIMEOUT_MS = 10_000;
 const FETCH_MAX_BYTES = 8 * 1024 * 1024;
 
 /** include/import resolution: the stored dmlib first, then the local catalog directory (an absolute URL maps to
- * the file there named by its last path segment), then, only when `fetchAllowed`, the network (each URL fetched once, failures retried). */
+ * the file there named by its last path segment), then the stored reference schemas (allow-listed URLs, fetched
+ * once), then, only when `fetchAllowed`, the network (each URL fetched once, failures retried). */
 export function catalogResolver(opts: {
   dmlib: (name: string) => Promise<string | null>;
   catalogDir: string;
   fetchAllowed: boolean;
+  reference?: (url: string) => Promise<string | null>;
 }): SchemaResolver {
   const catalog = new Map<string, { mtimeMs: number; text: string }>();
   const fetched = new Map<string, Promise<string | null>>();
@@ -32,6 +34,8 @@ export function catalogResolver(opts: {
     if (!SAFE_NAME.test(name)) return null;
     const stored = (await opts.dmlib(name)) ?? (await fromCatalog(name));
     if (stored !== null) return stored;
+    const reference = opts.reference ? await opts.reference(location) : null;
+    if (reference !== null) return reference;
     if (!opts.fetchAllowed || !/^https?:\/\//i.test(location)) return null;
     let pending = fetched.get(location);
     if (!pending) {

@@ -3,6 +3,7 @@ import { catalog } from './0002-catalog';
 import { jobs } from './0003-jobs';
 import { app } from './0004-app';
 import { appSyncWaiting } from './0005-app-sync-waiting';
+import { referenceSchemas } from './0006-reference-schemas';
 import { signingKeys } from './0007-signing-keys';
 
 export interface Migration {
@@ -12,4 +13,4 @@ export interface Migration {
 
 /** Applied in order; never edit one that has shipped, add the next number. 0004 and 0005 belong to the
  * application API (Interface B). */
-export const MIGRATIONS: Migration[] = [foundation, catalog, jobs, app, appSyncWaiting, signingKeys];
+export const MIGRATIONS: Migration[] = [foundation, catalog, jobs, app, appSyncWaiting, referenceSchemas, signingKeys];
