@@ -46,12 +46,13 @@ export interface Services {
 export function createServices(args: { settings: Settings; db: DataSource; logger: Logger; queue: JobQueue; events?: JobEventHub | null; clock?: Clock }): Services {
   const { settings, db, logger, queue } = args;
   const clock = args.clock ?? systemClock;
+  const links = new Links(settings.publicBaseUrl);
   const catalog = new CatalogService(db, clock);
   const ledger = new LedgerService(db, clock);
-  const jobs = new JobsService(db, queue, clock);
-  const packages = new PackageService(db, catalog, clock, settings);
+  const jobs = new JobsService(db, queue, ledger, links, clock);
+  const packages = new PackageService(db, catalog, clock, settings, links);
   const assembly = new AssemblyService(db, catalog, ledger, jobs, clock);
-  const pipeline = new PipelineService(db, jobs, assembly, catalog, packages, ledger, () => settings.publicBaseUrl, logger, settings.pipelineStepDelayMs);
+  const pipeline = new PipelineService(db, jobs, assembly, catalog, packages, ledger, links, logger);
   const dataSources = new DataSourcesService(db, jobs, assembly, pipeline, clock);
   const generation = new GenerationService(db, catalog, packages, pipeline, jobs, ledger, () => settings.appDownloadCredits);
   return {
@@ -59,7 +60,7 @@ export function createServices(args: { settings: Settings; db: DataSource; logge
     db,
     logger,
     clock,
-    links: new Links(settings.publicBaseUrl),
+    links,
     queue,
     events: args.events ?? null,
     users: new UsersService(db),

@@ -6,7 +6,7 @@ import { createDataSource } from './db/data-source';
 import { migrateDatabase } from './db/migrate';
 import { JobEventHub } from './jobs/job-events';
 import { JobQueue } from './jobs/queue';
-import { startRdfSyncWorker } from './jobs/rdf-sync.worker';
+import { startRdfSyncWorker } from './jobs/rdf-sync.task';
 import { startWorkers } from './jobs/workers';
 import { createLogger } from './lib/logger';
 import { startHttpServer } from './server';

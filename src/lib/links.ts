@@ -10,4 +10,9 @@ export class Links {
   model(dmCtId: string, suffix = ''): string {
     return `${this.base}/api/v1/catalog/dm/${encodeURIComponent(dmCtId)}/${suffix ? `${suffix}/` : ''}`;
   }
+
+  /** The catalog's model list searched for one model. */
+  modelSearch(dmCtId: string): string {
+    return `${this.base}/api/v1/catalog/dms/?search=${encodeURIComponent(dmCtId)}`;
+  }
 }

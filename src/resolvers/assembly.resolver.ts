@@ -10,8 +10,6 @@ import {
 } from './assembly.types';
 import { CatalogResolver } from './catalog.resolver';
 import { Requires, type GraphQLContext } from './context';
-import { toJobType } from './jobs.resolver';
-import { jobUrl } from '../services/jobs.service';
 
 type Json = Record<string, unknown>;
 
@@ -86,11 +84,11 @@ export class AssemblyResolver {
     if (outcome.mode === 'mixed') {
       return {
         jobCtId: outcome.job.ctId,
-        jobUrl: jobUrl(services.settings.publicBaseUrl, outcome.job.ctId),
+        jobUrl: services.links.job(outcome.job.ctId),
         taskId: outcome.job.taskId,
         dataSourceCtId: outcome.dataSourceCtId,
         ...costs,
-        job: await toJobType(services, outcome.job),
+        job: await services.jobs.view(outcome.job),
       };
     }
     const { result } = outcome;

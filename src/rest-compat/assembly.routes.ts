@@ -1,6 +1,5 @@
 import { presentModel } from '../presenters/catalog.presenter';
 import { route } from './route-table';
-import { jobUrl } from '../services/jobs.service';
 
 export const assemblyRoutes = [
   route({
@@ -25,7 +24,7 @@ export const assemblyRoutes = [
           headers,
           body: {
             job_ct_id: outcome.job.ctId,
-            job_url: jobUrl(services.settings.publicBaseUrl, outcome.job.ctId),
+            job_url: services.links.job(outcome.job.ctId),
             task_id: outcome.job.taskId,
             data_source_ct_id: outcome.dataSourceCtId,
             mode: 'mixed',

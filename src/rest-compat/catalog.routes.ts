@@ -6,6 +6,7 @@ import {
   presentModelSummary,
   presentPage,
 } from '../presenters/catalog.presenter';
+import { parseAppProfile } from '../parsers/generation.parser';
 import type { Viewer } from '../services/catalog.service';
 import { ARTIFACTS, type ArtifactKind } from '../services/package.service';
 import { route, type RouteContext } from './route-table';
@@ -75,7 +76,7 @@ export const catalogRoutes = [
     path: '/api/v1/catalog/dm/:ctId/app/',
     requirement: 'read',
     handle: async (ctx) => {
-      const stored = await ctx.services.packages.downloadApp(ctx.params.ctId!, ctx.query.profile, { ...viewer(ctx), isStaff: ctx.caller!.user.isStaff });
+      const stored = await ctx.services.packages.downloadApp(ctx.params.ctId!, parseAppProfile(ctx.query.profile), { ...viewer(ctx), isStaff: ctx.caller!.user.isStaff });
       return {
         status: 200,
         raw: stored.content,
