@@ -54,7 +54,7 @@ export function createServices(args: { settings: Settings; db: DataSource; logge
   const assembly = new AssemblyService(db, catalog, ledger, jobs, clock);
   const pipeline = new PipelineService(db, jobs, assembly, catalog, packages, ledger, links, logger);
   const dataSources = new DataSourcesService(db, jobs, assembly, pipeline, clock);
-  const generation = new GenerationService(db, catalog, packages, pipeline, jobs, ledger, () => settings.appDownloadCredits);
+  const generation = new GenerationService(db, catalog, packages, jobs, ledger, links, () => settings.appDownloadCredits);
   return {
     settings,
     db,

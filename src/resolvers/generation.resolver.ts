@@ -2,13 +2,12 @@ import { GraphQLUpload, type FileUpload } from 'graphql-upload-ts';
 import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
 import { discardAll, readIncoming } from '../app/incoming-file';
 import { parseGenerationRequest, type GenerationKind } from '../parsers/generation.parser';
+import type { GenerationView } from '../presenters/generation.presenter';
 import type { JobView } from '../presenters/job.presenter';
 import type { Caller } from '../services/auth.service';
 import { CurrentCaller, Requires, type GraphQLContext } from './context';
 import { stage } from './uploads';
-import { DataSourceUploadType, GenerateResult, GenerationType } from './generation.types';
-
-const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+import { DataSourceUploadType, GenerateResult } from './generation.types';
 
 async function generate(
   { services }: GraphQLContext,
@@ -17,19 +16,10 @@ async function generate(
   dmCtId: string,
   profile: string | null | undefined,
   runAsync: boolean | null | undefined,
-): Promise<GenerationType | JobView> {
+): Promise<GenerationView | JobView> {
   const request = parseGenerationRequest(kind, dmCtId, profile);
   if (runAsync) return services.jobs.view(await services.generation.enqueue(caller, request));
-  const result = await services.generation.runInline(caller, request);
-  return {
-    dmCtId: String(result.dm_ct_id),
-    modelUrl: String(result.model_url),
-    catalogUrl: String(result.catalog_url),
-    packageUrl: text(result.package_url),
-    profile: text(result.profile),
-    appName: text(result.app_name),
-    appUrl: text(result.app_url),
-  };
+  return services.generation.runInline(caller, request);
 }
 
 @Resolver()
@@ -41,7 +31,7 @@ export class GenerationResolver {
     @CurrentCaller() caller: Caller,
     @Ctx() ctx: GraphQLContext,
     @Arg('async', () => Boolean, { nullable: true, defaultValue: false }) runAsync?: boolean | null,
-  ): Promise<GenerationType | JobView> {
+  ): Promise<GenerationView | JobView> {
     return generate(ctx, caller, 'generate_package', dmCtId, null, runAsync);
   }
 
@@ -53,7 +43,7 @@ export class GenerationResolver {
     @Ctx() ctx: GraphQLContext,
     @Arg('profile', () => String, { nullable: true, description: 'os (default) or enterprise' }) profile?: string | null,
     @Arg('async', () => Boolean, { nullable: true, defaultValue: false }) runAsync?: boolean | null,
-  ): Promise<GenerationType | JobView> {
+  ): Promise<GenerationView | JobView> {
     return generate(ctx, caller, 'generate_app', dmCtId, profile, runAsync);
   }
 

@@ -3,6 +3,7 @@ import { discardAll } from '../app/incoming-file';
 import { readFile } from 'node:fs/promises';
 import { badRequest } from '../lib/errors';
 import { parseAsyncFlag, parseGenerationRequest, type GenerationKind } from '../parsers/generation.parser';
+import { renderGeneration } from '../presenters/generation.presenter';
 import { renderJob } from '../presenters/job.presenter';
 import type { Caller } from '../services/auth.service';
 import { route, type RouteContext } from './route-table';
@@ -15,7 +16,7 @@ const generate = (kind: GenerationKind) => async (ctx: RouteContext<Caller>) => 
     const job = await services.jobs.view(await services.generation.enqueue(caller, request));
     return { status: 202, body: { job_ct_id: job.ctId, job_url: job.url, task_id: job.taskId, job: renderJob(job) } };
   }
-  return { status: 200, body: await services.generation.runInline(caller, request) };
+  return { status: 200, body: renderGeneration(await services.generation.runInline(caller, request)) };
 };
 
 export const generationRoutes = [

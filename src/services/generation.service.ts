@@ -1,14 +1,15 @@
 import type { DataSource } from 'typeorm';
 import type { Job } from '../entities/job.entity';
 import { conflict, forbidden, isDatabaseUnavailable, keyScope } from '../lib/errors';
+import type { Links } from '../lib/links';
 import type { AppProfile } from '../packages/app-compose';
 import type { GenerationKind, GenerationRequest } from '../parsers/generation.parser';
+import { renderGeneration, type GenerationView } from '../presenters/generation.presenter';
 import type { Caller } from './auth.service';
 import type { CatalogService } from './catalog.service';
 import type { JobOutcome, JobsService } from './jobs.service';
 import type { LedgerService } from './ledger.service';
 import type { PackageService } from './package.service';
-import type { PipelineService } from './pipeline.service';
 
 /** Package and application generation, inside the request or as a job: the same checks, the same result. */
 export class GenerationService {
@@ -16,9 +17,9 @@ export class GenerationService {
     private readonly db: DataSource,
     private readonly catalog: CatalogService,
     private readonly packages: PackageService,
-    private readonly pipeline: PipelineService,
     private readonly jobs: JobsService,
     private readonly ledger: LedgerService,
+    private readonly links: Links,
     private readonly appDownloadCredits: () => number,
   ) {}
 
@@ -51,7 +52,7 @@ export class GenerationService {
     );
   }
 
-  async runInline(caller: Caller, request: GenerationRequest): Promise<Record<string, unknown>> {
+  async runInline(caller: Caller, request: GenerationRequest): Promise<GenerationView> {
     await this.admit(caller, request);
     return this.generate(request, { userId: caller.user.id, apiKeyId: caller.key?.id ?? null, jobId: null, idempotencyKey: undefined });
   }
@@ -64,16 +65,22 @@ export class GenerationService {
       { kind: job.kind as GenerationKind, dmCtId: request.dm_ct_id, profile: request.profile },
       { userId: job.userId, apiKeyId: job.apiKeyId, jobId: job.id, idempotencyKey: `job:${job.ctId}:app_download` },
     );
-    return { result };
+    return { result: renderGeneration(result) };
   }
 
   private async generate(
     request: GenerationRequest,
     payer: { userId: number; apiKeyId: number | null; jobId: number | null; idempotencyKey: string | undefined },
-  ): Promise<Record<string, unknown>> {
+  ): Promise<GenerationView> {
+    const generated = (packageUrl: string | null) => ({
+      dmCtId: request.dmCtId,
+      modelUrl: this.links.model(request.dmCtId),
+      catalogUrl: this.links.modelSearch(request.dmCtId),
+      packageUrl,
+    });
     if (request.kind === 'generate_package') {
       const { packageUrl } = await this.packages.generatePackage(request.dmCtId);
-      return { ...this.pipeline.links(request.dmCtId, packageUrl) };
+      return { ...generated(packageUrl), profile: null, appName: null, appUrl: null };
     }
     const price = this.appDownloadCredits();
     const charge = await this.ledger.charge({
@@ -87,7 +94,7 @@ export class GenerationService {
     try {
       const app = await this.packages.generateApp(request.dmCtId, request.profile);
       const packageUrl = await this.packages.isGenerated(request.dmCtId);
-      return { ...this.pipeline.links(request.dmCtId, packageUrl), profile: request.profile, app_name: app.appName, app_url: app.appUrl };
+      return { ...generated(packageUrl), profile: request.profile, appName: app.appName, appUrl: app.appUrl };
     } catch (error) {
       // After an outage the job's retry finds the charge by its key and finishes the work it paid for.
       if (charge.ledgerEntryId && !charge.alreadyCharged && !isDatabaseUnavailable(error)) await this.ledger.refund(charge.ledgerEntryId, `refund: application generation failed for ${request.dmCtId}`);
