@@ -6,7 +6,7 @@ import type { Services } from '../src/container';
 import { one, rows } from '../src/db/sql';
 import { parseAssemblyRequest } from '../src/parsers/assembly.parser';
 import { DATA_TYPES } from '../src/domain/model-tree';
-import { QUEUE_SCHEMA } from '../src/jobs/queue';
+import { QUEUE_SCHEMA } from '../src/db/queues';
 import { benchCaller, percentile, pool, postJson, processPeakRssMb, publishedComponents, summarize, withPeakRss } from './measure';
 import { recordResults } from './results';
 import { printTable, startBenchService, type BenchService } from './support';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Services } from '../src/container';
 import { one, rows } from '../src/db/sql';
-import { startRdfSyncWorker } from '../src/jobs/rdf-sync.worker';
+import { startRdfSyncWorker } from '../src/jobs/rdf-sync.task';
 import { GraphStoreClient } from '../src/rdf/graph-store-client';
 import { startVirtuoso } from '../test/support/virtuoso';
 import { pool, withPeakRss } from './measure';

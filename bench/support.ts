@@ -7,6 +7,7 @@ import { loadSettings, type Settings } from '../src/config';
 import { createServices, type Services } from '../src/container';
 import { openDatabase } from '../src/db/connect';
 import { createDataSource } from '../src/db/data-source';
+import { freePort } from '../src/db/embedded-postgres';
 import { migrateDatabase } from '../src/db/migrate';
 import { JobEventHub } from '../src/jobs/job-events';
 import { JobQueue } from '../src/jobs/queue';
@@ -33,6 +34,9 @@ export async function startBenchService(overrides: Partial<Settings> = {}, optio
     logLevel: 'silent',
     ...overrides,
   };
+  // The port is chosen first: services build their absolute URLs (Links) from publicBaseUrl when created.
+  const port = await freePort();
+  settings.publicBaseUrl = `http://127.0.0.1:${port}`;
   const logger = createLogger('silent');
   const database = await openDatabase(settings, logger);
   await migrateDatabase(database.url);
@@ -43,8 +47,7 @@ export async function startBenchService(overrides: Partial<Settings> = {}, optio
   await events.start();
   const services = createServices({ settings, db, logger, queue, events });
   const stopWorkers = options.workers === false ? () => undefined : await startWorkers(services);
-  const server = await startHttpServer(services, { port: 0, host: '127.0.0.1' });
-  settings.publicBaseUrl = server.url;
+  const server = await startHttpServer(services, { port, host: '127.0.0.1' });
   return {
     url: server.url,
     services,

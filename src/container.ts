@@ -51,12 +51,12 @@ export function createServices(args: { settings: Settings; db: DataSource; logge
   const links = new Links(settings);
   const catalog = new CatalogService(db, clock, links);
   const ledger = new LedgerService(db, clock);
-  const jobs = new JobsService(db, queue, clock);
-  const packages = new PackageService(db, catalog, clock, settings);
+  const jobs = new JobsService(db, queue, ledger, links, clock);
+  const packages = new PackageService(db, catalog, clock, settings, links);
   const assembly = new AssemblyService(db, catalog, ledger, jobs, clock, links);
-  const pipeline = new PipelineService(db, jobs, assembly, catalog, packages, ledger, () => settings.publicBaseUrl, logger, settings.pipelineStepDelayMs);
+  const pipeline = new PipelineService(db, jobs, assembly, catalog, packages, ledger, links, logger);
   const dataSources = new DataSourcesService(db, jobs, assembly, pipeline, clock);
-  const generation = new GenerationService(db, catalog, packages, pipeline, jobs, ledger, () => settings.appDownloadCredits);
+  const generation = new GenerationService(db, catalog, packages, jobs, ledger, links, () => settings.appDownloadCredits);
   return {
     settings,
     db,

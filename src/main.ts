@@ -6,8 +6,9 @@ import { createDataSource } from './db/data-source';
 import { migrateDatabase } from './db/migrate';
 import { JobEventHub } from './jobs/job-events';
 import { JobQueue } from './jobs/queue';
-import { startRdfSyncWorker } from './jobs/rdf-sync.worker';
+import { startRdfSyncWorker } from './jobs/rdf-sync.task';
 import { startWorkers } from './jobs/workers';
+import { isDatabaseUnavailable } from './lib/errors';
 import { createLogger } from './lib/logger';
 import { loadAppConfig } from './packages/app-config';
 import { startHttpServer } from './server';
@@ -31,6 +32,13 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  // pg-boss 10 settles a worked message without awaiting it (timgit/pg-boss#577): during a database outage that
+  // rejection is unhandled. The message stays active and is retried after its expiry, so the process carries on.
+  process.on('unhandledRejection', (reason) => {
+    if (isDatabaseUnavailable(reason)) return logger.warn({ err: reason }, 'a queue message could not be settled: database unavailable');
+    logger.fatal({ err: reason }, 'unhandled rejection');
+    process.exit(1);
+  });
 
   const applied = await migrateDatabase(database.url);
   if (applied.length) logger.info({ applied }, 'migrations applied');

@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { MIGRATIONS } from './migrations';
-import { migrateQueue } from '../jobs/queue';
+import { migrateQueue } from './queues';
 
 /** Numbered SQL migrations, applied in order under an advisory lock so concurrent starts do not race. */
 export async function migrateDatabase(databaseUrl: string): Promise<string[]> {

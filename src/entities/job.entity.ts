@@ -1,7 +1,9 @@
 import { Column, Entity } from 'typeorm';
 import { bigintNumber } from './transformers';
 
-export type JobKind = 'assemble' | 'upload' | 'generate_package' | 'generate_app';
+/** Every kind of job: the TS type, the job queues (src/db/queues.ts) and the jobs table's CHECK (a test compares them). */
+export const JOB_KINDS = ['assemble', 'upload', 'generate_package', 'generate_app'] as const;
+export type JobKind = (typeof JOB_KINDS)[number];
 export type JobStatus = 'queued' | 'running' | 'completed' | 'failed';
 
 @Entity('jobs')

@@ -1,5 +1,5 @@
 import type { Services } from '../container';
-import type { Job } from '../entities/job.entity';
+import type { JobView } from '../presenters/job.presenter';
 import type { Caller } from '../services/auth.service';
 import { jobVisibleTo, type JobEvent } from '../services/jobs.service';
 
@@ -7,7 +7,7 @@ import { jobVisibleTo, type JobEvent } from '../services/jobs.service';
  * then one item per change. After a lost database connection the job (or, for all jobs, every job changed since
  * the subscription began) is re-read, since changes made while the listener was away were not announced to it.
  * Ends after a final state when `ctId` names one job. */
-export async function* watchJobs(services: Pick<Services, 'events' | 'jobs' | 'clock'>, caller: Caller, ctId: string | null): AsyncGenerator<Job> {
+export async function* watchJobs(services: Pick<Services, 'events' | 'jobs' | 'clock'>, caller: Caller, ctId: string | null): AsyncGenerator<JobView> {
   const queue: Array<JobEvent | 'resync'> = [];
   let wake: (() => void) | null = null;
   const push = (item: JobEvent | 'resync') => {
@@ -21,7 +21,7 @@ export async function* watchJobs(services: Pick<Services, 'events' | 'jobs' | 'c
     },
     () => push('resync'),
   );
-  const final = (job: Job) => ctId !== null && (job.status === 'completed' || job.status === 'failed');
+  const final = (job: JobView) => ctId !== null && (job.status === 'completed' || job.status === 'failed');
   const since = services.clock.now();
   const changedSinceStart = async () =>
     (await services.jobs.listFor(caller, {}))
@@ -30,7 +30,7 @@ export async function* watchJobs(services: Pick<Services, 'events' | 'jobs' | 'c
       .map((job) => job.ctId);
   try {
     if (ctId) {
-      const job = await services.jobs.getFor(caller, ctId);
+      const job = await services.jobs.view(await services.jobs.getFor(caller, ctId));
       yield job;
       if (final(job)) return;
     }
@@ -41,8 +41,8 @@ export async function* watchJobs(services: Pick<Services, 'events' | 'jobs' | 'c
       const item = queue.shift()!;
       const targets = item === 'resync' ? (ctId ? [ctId] : await changedSinceStart()) : [item.ctId];
       for (const target of targets) {
-        const job = await services.jobs.getFor(caller, target);
-        const signature = `${job.status}|${job.step}|${job.updatedAt.toISOString()}`;
+        const job = await services.jobs.view(await services.jobs.getFor(caller, target));
+        const signature = `${job.status}|${job.step}|${job.updated.toISOString()}`;
         if (lastSeen.get(target) === signature) continue;
         lastSeen = new Map(lastSeen).set(target, signature);
         yield job;

@@ -1,51 +1,20 @@
 import PgBoss from 'pg-boss';
 import { PgListener } from '../db/pg-listener';
+import { QUEUE_SCHEMA, type QueueName, type QueuePayloads, type QueueSender } from '../db/queues';
 import { QUEUE_WAKE_CHANNEL, wakeQueueSql } from './queue-wake';
 
-/** One typed payload per queue, shared by `send` and `work`. */
-export interface QueuePayloads {
-  assemble: { jobId: string };
-  upload: { jobId: string };
-  generate_package: { jobId: string };
-  generate_app: { jobId: string };
-  rdf_sync: { instanceId: string };
+/** `retryCount` is 0 on the first attempt; the attempt with `retryCount === retryLimit` is the last. */
+export interface Attempt {
+  id: string;
+  retryCount: number;
+  retryLimit: number;
 }
 
-export type QueueName = keyof QueuePayloads;
-
-export const QUEUE_NAMES: QueueName[] = ['assemble', 'upload', 'generate_package', 'generate_app', 'rdf_sync'];
-
-export const QUEUE_SCHEMA = 'pgboss';
-
-/** Queue policy per name: long pipeline steps get a generous expiry; a dead worker's job is retried after it. */
-export const QUEUE_OPTIONS: Record<QueueName, Omit<PgBoss.Queue, 'name'>> = {
-  assemble: { retryLimit: 3, retryDelay: 1, expireInSeconds: 300 },
-  upload: { retryLimit: 3, retryDelay: 1, expireInSeconds: 300 },
-  generate_package: { retryLimit: 3, retryDelay: 1, expireInSeconds: 300 },
-  generate_app: { retryLimit: 3, retryDelay: 1, expireInSeconds: 300 },
-  rdf_sync: { retryLimit: 10, retryDelay: 2, retryBackoff: true, expireInSeconds: 120 },
-};
-
-/** Creates pg-boss's schema and this service's queues (run with the SQL migrations). */
-export async function migrateQueue(databaseUrl: string): Promise<void> {
-  const boss = new PgBoss({ connectionString: databaseUrl, schema: QUEUE_SCHEMA, supervise: false, schedule: false, max: 2 });
-  boss.on('error', () => undefined);
-  await boss.start();
-  try {
-    const existing = new Set((await boss.getQueues()).map((q) => q.name));
-    for (const name of QUEUE_NAMES) {
-      if (!existing.has(name)) await boss.createQueue(name, { name, ...QUEUE_OPTIONS[name] });
-    }
-  } finally {
-    await boss.stop({ graceful: false, wait: true });
-  }
-}
-
-export type QueueHandler<K extends QueueName> = (payload: QueuePayloads[K], meta: { id: string; retryCount: number }) => Promise<void>;
+export type QueueHandler<K extends QueueName> = (payload: QueuePayloads[K], attempt: Attempt) => Promise<void>;
 
 /** pg-boss behind one typed facade. `send` takes the caller's transaction, so a job row and its queue message
  * commit or roll back together ("a job is created before its task is sent"). */
-export class JobQueue {
+export class JobQueue implements QueueSender {
   private readonly workerIds = new Map<string, string[]>();
   private wakeListener: PgListener | null = null;
 
@@ -95,9 +64,9 @@ export class JobQueue {
     await this.listenForWakes();
     for (let i = 0; i < concurrency; i++) {
       let workerId: string | undefined;
-      workerId = await this.boss.work<QueuePayloads[K]>(name, { pollingIntervalSeconds: 0.5, batchSize: 1 }, async (jobs) => {
+      workerId = await this.boss.work<QueuePayloads[K]>(name, { pollingIntervalSeconds: 0.5, batchSize: 1, includeMetadata: true }, async (jobs) => {
         if (workerId) this.boss.notifyWorker(workerId);
-        for (const job of jobs) await handler(job.data, { id: job.id, retryCount: (job as { retryCount?: number }).retryCount ?? 0 });
+        for (const job of jobs) await handler(job.data, { id: job.id, retryCount: job.retryCount, retryLimit: job.retryLimit });
       });
       this.workerIds.set(name, [...(this.workerIds.get(name) ?? []), workerId]);
     }

@@ -1,16 +1,22 @@
 import type { Services } from '../container';
-import { startRdfSyncWorker } from './rdf-sync.worker';
+import { assembleTask } from './assemble.task';
+import { generateTask } from './generate.task';
+import { startRdfSyncWorker } from './rdf-sync.task';
+import { runJob, type JobTask } from './runner';
+import { uploadTask } from './upload.task';
 
 const LOST_JOB_SWEEP_MS = 30_000;
+
+/** Every job kind's task; a test checks that each kind has exactly one. */
+export const JOB_TASKS: readonly JobTask[] = [assembleTask, uploadTask, generateTask];
 
 /** Registers every queue's handler on this process (ROLE=worker or all) and sweeps jobs whose task failed for
  * good. Returns a function that stops the sweeps. */
 export async function startWorkers(services: Services): Promise<() => void> {
   const concurrency = services.settings.workerConcurrency;
-  await services.queue.work('assemble', concurrency, ({ jobId }) => services.pipeline.runAssemble(jobId));
-  await services.queue.work('upload', concurrency, ({ jobId }) => services.dataSources.runUpload(jobId));
-  await services.queue.work('generate_package', concurrency, ({ jobId }) => services.generation.runJob(jobId));
-  await services.queue.work('generate_app', concurrency, ({ jobId }) => services.generation.runJob(jobId));
+  for (const task of JOB_TASKS) {
+    for (const kind of task.kinds) await services.queue.work(kind, concurrency, ({ jobId }, attempt) => runJob(services, task, jobId, attempt));
+  }
   const stopRdfSync = await startRdfSyncWorker(services);
   const sweep = setInterval(() => {
     services.jobs.failLostJobs().catch((error: unknown) => services.logger.warn({ err: error }, 'lost-job sweep failed'));

@@ -20,4 +20,9 @@ export class Links {
   catalog(path: string): string {
     return `${this.base}/api/v1/catalog/${path}/`;
   }
+
+  /** The catalog's model list searched for one model. */
+  modelSearch(dmCtId: string): string {
+    return `${this.base}/api/v1/catalog/dms/?search=${encodeURIComponent(dmCtId)}`;
+  }
 }

@@ -1,21 +1,56 @@
-import type { Job } from '../entities/job.entity';
-import { jobUrl } from '../services/jobs.service';
+import type { Job, JobKind, JobStatus } from '../entities/job.entity';
+import type { Links } from '../lib/links';
 
-/** The contract's job fields; `cost_credits` is read from the ledger by the caller. */
-export function presentJob(job: Job, costCredits: number, baseUrl: string) {
+/** A job as both transports show it; `costCredits` is what the ledger holds for it. */
+export interface JobView {
+  ctId: string;
+  url: string;
+  kind: JobKind;
+  status: JobStatus;
+  step: string | null;
+  costCredits: number;
+  result: Record<string, unknown> | null;
+  error: string | null;
+  dataSourceCtId: string | null;
+  dmCtId: string | null;
+  taskId: string | null;
+  created: Date;
+  updated: Date;
+}
+
+export function jobView(job: Job, costCredits: number, links: Links): JobView {
   return {
-    ct_id: job.ctId,
-    url: jobUrl(baseUrl, job.ctId),
+    ctId: job.ctId,
+    url: links.job(job.ctId),
     kind: job.kind,
     status: job.status,
     step: job.step,
-    cost_credits: costCredits,
+    costCredits,
     result: job.result,
     error: job.error,
-    data_source_ct_id: job.dataSourceCtId,
-    dm_ct_id: job.dmCtId,
-    task_id: job.taskId,
-    created: job.createdAt.toISOString(),
-    updated: job.updatedAt.toISOString(),
+    dataSourceCtId: job.dataSourceCtId,
+    dmCtId: job.dmCtId,
+    taskId: job.taskId,
+    created: job.createdAt,
+    updated: job.updatedAt,
+  };
+}
+
+/** The contract's job fields (REST-compat). */
+export function renderJob(view: JobView) {
+  return {
+    ct_id: view.ctId,
+    url: view.url,
+    kind: view.kind,
+    status: view.status,
+    step: view.step,
+    cost_credits: view.costCredits,
+    result: view.result,
+    error: view.error,
+    data_source_ct_id: view.dataSourceCtId,
+    dm_ct_id: view.dmCtId,
+    task_id: view.taskId,
+    created: view.created.toISOString(),
+    updated: view.updated.toISOString(),
   };
 }

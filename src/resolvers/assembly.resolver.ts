@@ -3,7 +3,6 @@ import type { EstimateView } from '../presenters/assembly.presenter';
 import type { Caller } from '../services/auth.service';
 import { AssembleResult, AssemblyInput, type AssemblyJobType, type BuiltModelType, EstimateType } from './assembly.types';
 import { CurrentCaller, Requires, type GraphQLContext } from './context';
-import { toJobType } from './jobs.resolver';
 
 @Resolver()
 export class AssemblyResolver {
@@ -23,7 +22,7 @@ export class AssemblyResolver {
     const { services } = ctx;
     const view = await services.pipeline.assemble(caller, input.toRequest());
     // The nested Job and the catalog fields keep their own GraphQL mappings until those features have views.
-    if (view.mode === 'mixed') return { ...view, job: await toJobType(services, view.job) };
+    if (view.mode === 'mixed') return { ...view, job: await services.jobs.view(view.job) };
     return { ...view.model, ...view };
   }
 }

@@ -1,29 +1,25 @@
 import { GraphQLUpload, type FileUpload } from 'graphql-upload-ts';
 import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
 import { discardAll, readIncoming } from '../http/incoming-file';
-import type { GenerationKind } from '../services/generation.service';
-import { Requires, type GraphQLContext } from './context';
+import { parseGenerationRequest, type GenerationKind } from '../parsers/generation.parser';
+import type { GenerationView } from '../presenters/generation.presenter';
+import type { JobView } from '../presenters/job.presenter';
+import type { Caller } from '../services/auth.service';
+import { CurrentCaller, Requires, type GraphQLContext } from './context';
 import { stage } from './uploads';
-import { DataSourceUploadType, GenerateResult, GenerationType } from './generation.types';
-import { toJobType } from './jobs.resolver';
-import type { JobType } from './jobs.types';
+import { DataSourceUploadType, GenerateResult } from './generation.types';
 
-const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
-
-async function generate(ctx: GraphQLContext, kind: GenerationKind, dmCtId: string, profile: string | null | undefined, runAsync: boolean | null | undefined) {
-  const { services } = ctx;
-  const request = services.generation.request(kind, dmCtId, profile);
-  if (runAsync) return toJobType(services, await services.generation.enqueue(ctx.caller!, request));
-  const result = await services.generation.runInline(ctx.caller!, request);
-  return {
-    dmCtId: String(result.dm_ct_id),
-    modelUrl: String(result.model_url),
-    catalogUrl: String(result.catalog_url),
-    packageUrl: text(result.package_url),
-    profile: text(result.profile),
-    appName: text(result.app_name),
-    appUrl: text(result.app_url),
-  };
+async function generate(
+  { services }: GraphQLContext,
+  caller: Caller,
+  kind: GenerationKind,
+  dmCtId: string,
+  profile: string | null | undefined,
+  runAsync: boolean | null | undefined,
+): Promise<GenerationView | JobView> {
+  const request = parseGenerationRequest(kind, dmCtId, profile);
+  if (runAsync) return services.jobs.view(await services.generation.enqueue(caller, request));
+  return services.generation.runInline(caller, request);
 }
 
 @Resolver()
@@ -32,40 +28,46 @@ export class GenerationResolver {
   @Mutation(() => GenerateResult, { description: 'Generates the package of a published model of yours, once (409 already_generated after).' })
   async generatePackage(
     @Arg('dmCtId') dmCtId: string,
+    @CurrentCaller() caller: Caller,
     @Ctx() ctx: GraphQLContext,
     @Arg('async', () => Boolean, { nullable: true, defaultValue: false }) runAsync?: boolean | null,
-  ): Promise<GenerationType | JobType> {
-    return generate(ctx, 'generate_package', dmCtId, null, runAsync);
+  ): Promise<GenerationView | JobView> {
+    return generate(ctx, caller, 'generate_package', dmCtId, null, runAsync);
   }
 
   @Requires('spend')
   @Mutation(() => GenerateResult, { description: 'Generates the application download of a published model; charges APP_DOWNLOAD_CREDITS.' })
   async generateApp(
     @Arg('dmCtId') dmCtId: string,
+    @CurrentCaller() caller: Caller,
     @Ctx() ctx: GraphQLContext,
     @Arg('profile', () => String, { nullable: true, description: 'os (default) or enterprise' }) profile?: string | null,
     @Arg('async', () => Boolean, { nullable: true, defaultValue: false }) runAsync?: boolean | null,
-  ): Promise<GenerationType | JobType> {
-    return generate(ctx, 'generate_app', dmCtId, profile, runAsync);
+  ): Promise<GenerationView | JobView> {
+    return generate(ctx, caller, 'generate_app', dmCtId, profile, runAsync);
   }
 
   @Requires('build')
   @Mutation(() => DataSourceUploadType, {
     description: 'Uploads a CSV (GraphQL multipart request; send Apollo-Require-Preflight: true); an upload job proposes a draft model.',
   })
-  async uploadDataSource(@Arg('file', () => GraphQLUpload) file: Promise<FileUpload>, @Ctx() ctx: GraphQLContext): Promise<DataSourceUploadType> {
+  async uploadDataSource(
+    @Arg('file', () => GraphQLUpload) file: Promise<FileUpload>,
+    @CurrentCaller() caller: Caller,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<DataSourceUploadType> {
     const { services } = ctx;
     const staged = await stage(ctx, file, 'file');
     let accepted;
     try {
-      accepted = await services.dataSources.accept(ctx.caller!, { filename: staged.filename, contentType: '', content: await readIncoming(staged) });
+      accepted = await services.dataSources.accept(caller, { filename: staged.filename, contentType: '', content: await readIncoming(staged) });
     } finally {
       await discardAll(services.app.files, [staged]);
     }
     const { source, job } = accepted;
     return {
       dataSource: { ctId: source.ctId, filename: source.filename, size: source.sizeBytes, created: source.createdAt },
-      job: await toJobType(services, job),
+      job: await services.jobs.view(job),
     };
   }
 }

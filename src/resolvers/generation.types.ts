@@ -1,13 +1,14 @@
 import { createUnionType, Field, GraphQLISODateTime, Int, ObjectType } from 'type-graphql';
+import type { GenerationView } from '../presenters/generation.presenter';
 import { JobType } from './jobs.types';
 
 @ObjectType('Generation', { description: 'A package (and, for generateApp, an application) generated inside the request.' })
-export class GenerationType {
+export class GenerationType implements GenerationView {
   @Field() dmCtId!: string;
   @Field() modelUrl!: string;
   @Field() catalogUrl!: string;
   @Field(() => String, { nullable: true }) packageUrl!: string | null;
-  @Field(() => String, { nullable: true, description: 'os or enterprise (generateApp only).' }) profile!: string | null;
+  @Field(() => String, { nullable: true, description: 'os or enterprise (generateApp only).' }) profile!: GenerationView['profile'];
   @Field(() => String, { nullable: true }) appName!: string | null;
   @Field(() => String, { nullable: true }) appUrl!: string | null;
 }

@@ -1,12 +1,13 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, GraphQLISODateTime, Int, ObjectType } from 'type-graphql';
+import type { JobView } from '../presenters/job.presenter';
 
 @ObjectType('Job', { description: 'One resource for long work: assemble, upload, generate_package, generate_app.' })
-export class JobType {
+export class JobType implements JobView {
   @Field() ctId!: string;
   @Field() url!: string;
-  @Field() kind!: string;
-  @Field({ description: 'queued, running, completed or failed' }) status!: string;
+  @Field(() => String) kind!: JobView['kind'];
+  @Field(() => String, { description: 'queued, running, completed or failed' }) status!: JobView['status'];
   @Field(() => String, { nullable: true }) step!: string | null;
   @Field(() => Int, { description: 'Charged so far, read from the ledger.' }) costCredits!: number;
   @Field(() => GraphQLJSONObject, { nullable: true }) result!: Record<string, unknown> | null;

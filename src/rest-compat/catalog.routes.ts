@@ -1,6 +1,7 @@
 import { parseClusterQuery, parseComponentQuery, parseModelQuery } from '../parsers/catalog.parser';
 import { renderCluster, renderComponent, renderIndex, renderModel, renderModelSummary, renderPage } from '../presenters/catalog.presenter';
 import type { Caller } from '../services/auth.service';
+import { parseAppProfile } from '../parsers/generation.parser';
 import type { Viewer } from '../services/catalog.service';
 import { ARTIFACTS, type ArtifactKind } from '../services/package.service';
 import { route } from './route-table';
@@ -69,7 +70,7 @@ export const catalogRoutes = [
     path: '/api/v1/catalog/dm/:ctId/app/',
     requirement: 'read',
     handle: async (ctx) => {
-      const stored = await ctx.services.packages.downloadApp(ctx.params.ctId!, ctx.query.profile, { ...viewer(ctx.caller), isStaff: ctx.caller.user.isStaff });
+      const stored = await ctx.services.packages.downloadApp(ctx.params.ctId!, parseAppProfile(ctx.query.profile), { ...viewer(ctx.caller), isStaff: ctx.caller.user.isStaff });
       return {
         status: 200,
         raw: stored.content,

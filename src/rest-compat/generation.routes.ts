@@ -2,26 +2,21 @@ import { readMultipart } from '../http/multipart';
 import { discardAll } from '../http/incoming-file';
 import { readFile } from 'node:fs/promises';
 import { badRequest } from '../lib/errors';
-import { presentJob } from '../presenters/job.presenter';
-import type { GenerationKind } from '../services/generation.service';
+import { parseAsyncFlag, parseGenerationRequest, type GenerationKind } from '../parsers/generation.parser';
+import { renderGeneration } from '../presenters/generation.presenter';
+import { renderJob } from '../presenters/job.presenter';
+import type { Caller } from '../services/auth.service';
 import { route, type RouteContext } from './route-table';
-import { jobUrl } from '../services/jobs.service';
 
-function isAsync(ctx: RouteContext): boolean {
-  const flag = ctx.query.async;
-  const body = ctx.body && typeof ctx.body === 'object' ? (ctx.body as Record<string, unknown>) : {};
-  return flag === '1' || flag === 'true' || body.async === true;
-}
-
-const generate = (kind: GenerationKind) => async (ctx: RouteContext) => {
+const generate = (kind: GenerationKind) => async (ctx: RouteContext<Caller>) => {
   const body = ctx.body && typeof ctx.body === 'object' ? (ctx.body as Record<string, unknown>) : {};
   const { services, caller } = ctx;
-  const request = services.generation.request(kind, ctx.params.ctId!, body.profile ?? ctx.query.profile);
-  if (isAsync(ctx)) {
-    const job = await services.generation.enqueue(caller!, request);
-    return { status: 202, body: { job_ct_id: job.ctId, job_url: jobUrl(services.settings.publicBaseUrl, job.ctId), task_id: job.taskId, job: presentJob(job, 0, services.settings.publicBaseUrl) } };
+  const request = parseGenerationRequest(kind, ctx.params.ctId!, body.profile ?? ctx.query.profile);
+  if (parseAsyncFlag(ctx.query.async, body.async)) {
+    const job = await services.jobs.view(await services.generation.enqueue(caller, request));
+    return { status: 202, body: { job_ct_id: job.ctId, job_url: job.url, task_id: job.taskId, job: renderJob(job) } };
   }
-  return { status: 200, body: await services.generation.runInline(caller!, request) };
+  return { status: 200, body: renderGeneration(await services.generation.runInline(caller, request)) };
 };
 
 export const generationRoutes = [
@@ -40,7 +35,7 @@ export const generationRoutes = [
       try {
         const file = files.find((f) => f.fieldName === 'file');
         if (!file) throw badRequest('No file provided: send it in the multipart field "file".', { details: { file: ['Required.'] } });
-        const { source, job } = await services.dataSources.accept(caller!, {
+        const { source, job } = await services.dataSources.accept(caller, {
           filename: file.filename,
           contentType: '',
           content: await readFile(file.tempPath),
@@ -50,7 +45,7 @@ export const generationRoutes = [
           body: {
             data_source: { ct_id: source.ctId, filename: source.filename, size: source.sizeBytes, created: source.createdAt.toISOString() },
             data_source_ct_id: source.ctId,
-            job: presentJob(job, 0, services.settings.publicBaseUrl),
+            job: renderJob(await services.jobs.view(job)),
           },
         };
       } finally {

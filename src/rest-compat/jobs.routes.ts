@@ -1,4 +1,5 @@
-import { presentJob } from '../presenters/job.presenter';
+import { parseJobFilters } from '../parsers/jobs.parser';
+import { renderJob } from '../presenters/job.presenter';
 import { route } from './route-table';
 
 export const jobsRoutes = [
@@ -7,9 +8,8 @@ export const jobsRoutes = [
     path: '/api/v1/jobs/',
     requirement: 'read',
     handle: async ({ services, caller, query }) => {
-      const jobs = await services.jobs.listFor(caller!, { kind: query.kind, dataSource: query.data_source });
-      const costs = await services.ledger.jobCosts(jobs.map((j) => j.id));
-      return { status: 200, body: jobs.map((j) => presentJob(j, costs.get(j.id) ?? 0, services.settings.publicBaseUrl)) };
+      const jobs = await services.jobs.listFor(caller, parseJobFilters(query));
+      return { status: 200, body: (await services.jobs.views(jobs)).map(renderJob) };
     },
   }),
   route({
@@ -17,8 +17,8 @@ export const jobsRoutes = [
     path: '/api/v1/jobs/:ctId/',
     requirement: 'read',
     handle: async ({ services, caller, params }) => {
-      const job = await services.jobs.getFor(caller!, params.ctId!);
-      return { status: 200, body: presentJob(job, await services.ledger.jobCost(job.id), services.settings.publicBaseUrl) };
+      const job = await services.jobs.getFor(caller, params.ctId!);
+      return { status: 200, body: renderJob(await services.jobs.view(job)) };
     },
   }),
 ];

@@ -10,7 +10,7 @@ import { badRequest } from '../lib/errors';
 import type { AssemblyService } from './assembly.service';
 import type { Caller } from './auth.service';
 import type { Clock } from './clock';
-import type { JobsService } from './jobs.service';
+import type { JobOutcome, JobProgress, JobsService } from './jobs.service';
 import type { PipelineService } from './pipeline.service';
 
 const CSV_TYPES = new Set(['text/csv', 'application/csv', 'text/plain', 'application/vnd.ms-excel', 'application/octet-stream', '']);
@@ -63,23 +63,19 @@ export class DataSourcesService {
     });
   }
 
-  /** The upload pipeline: parse the CSV, infer a type per column, mint a draft model. */
-  async runUpload(jobCtId: string): Promise<void> {
-    const job = await this.jobs.byCtId(jobCtId);
-    if (job.status === 'completed' || job.status === 'failed') return;
-    await this.jobs.start(job.id, 'parsing');
+  /** The upload job's steps after `parsing` (the runner starts the job there): parse the CSV, infer a type per
+   * column, mint a draft model. An unreadable file is a CsvError (the job fails for good). */
+  async uploadJob(job: Job, progress: JobProgress): Promise<JobOutcome> {
     const source = await this.db.manager.findOneByOrFail(DataSourceRecord, { ctId: job.dataSourceCtId! });
     let columns;
     try {
       columns = modelFromCsv(strictUtf8.decode(source.content!)).columns;
     } catch (error) {
-      const message = error instanceof CsvError ? error.message : 'The file could not be read as UTF-8 CSV.';
-      await this.jobs.update(job.id, { status: 'failed', error: message });
-      return;
+      throw error instanceof CsvError ? error : new CsvError('The file could not be read as UTF-8 CSV.', { cause: error });
     }
-    await this.jobs.update(job.id, { step: 'parsed' });
-    await this.jobs.update(job.id, { step: 'agent_processing' });
-    await this.jobs.update(job.id, { step: 'modeling' });
+    await progress.step('parsed');
+    await progress.step('agent_processing');
+    await progress.step('modeling');
     const title = path.basename(source.filename, path.extname(source.filename)).slice(0, 255) || 'Uploaded data';
     const request: AssemblyRequest = {
       title,
@@ -99,11 +95,8 @@ export class DataSourcesService {
       estimateId: null,
     };
     const model = await this.db.transaction((m) => this.assembly.build(m, request, job.userId, { publish: false, mintKeyPrefix: `job:${job.ctId}` }));
-    await this.jobs.update(job.id, { step: 'finalizing', dmCtId: model.dmCtId });
-    await this.jobs.update(job.id, {
-      status: 'completed',
-      step: 'done',
-      result: { ...this.pipeline.links(model.dmCtId, null), published: false, generated: false, columns: columns.map((c) => ({ label: c.label, data_type: c.dataType })) },
-    });
+    await progress.step('finalizing', { dmCtId: model.dmCtId });
+    const columnTypes = columns.map((c) => ({ label: c.label, data_type: c.dataType }));
+    return { result: { ...this.pipeline.links(model.dmCtId, null), published: false, generated: false, columns: columnTypes } };
   }
 }

@@ -1,21 +1,15 @@
 import type { DataSource } from 'typeorm';
-import type { Job, JobKind } from '../entities/job.entity';
-import { conflict, forbidden, keyScope } from '../lib/errors';
+import type { Job } from '../entities/job.entity';
+import { conflict, forbidden, isDatabaseUnavailable, keyScope } from '../lib/errors';
+import type { Links } from '../lib/links';
+import type { AppProfile } from '../packages/app-compose';
+import type { GenerationKind, GenerationRequest } from '../parsers/generation.parser';
+import { renderGeneration, type GenerationView } from '../presenters/generation.presenter';
 import type { Caller } from './auth.service';
 import type { CatalogService } from './catalog.service';
-import type { JobsService } from './jobs.service';
+import type { JobOutcome, JobsService } from './jobs.service';
 import type { LedgerService } from './ledger.service';
-import type { AppProfile } from '../packages/app-compose';
-import { parseAppProfile, type PackageService } from './package.service';
-import type { PipelineService } from './pipeline.service';
-
-export type GenerationKind = Extract<JobKind, 'generate_package' | 'generate_app'>;
-
-export interface GenerationRequest {
-  kind: GenerationKind;
-  dmCtId: string;
-  profile: AppProfile;
-}
+import type { PackageService } from './package.service';
 
 /** Package and application generation, inside the request or as a job: the same checks, the same result. */
 export class GenerationService {
@@ -23,16 +17,11 @@ export class GenerationService {
     private readonly db: DataSource,
     private readonly catalog: CatalogService,
     private readonly packages: PackageService,
-    private readonly pipeline: PipelineService,
     private readonly jobs: JobsService,
     private readonly ledger: LedgerService,
+    private readonly links: Links,
     private readonly appDownloadCredits: () => number,
   ) {}
-
-  /** What a generate request asks for: a package has no profile; an application's defaults to `os`. */
-  request(kind: GenerationKind, dmCtId: string, profile: unknown): GenerationRequest {
-    return { kind, dmCtId, profile: kind === 'generate_app' ? parseAppProfile(profile) : 'os' };
-  }
 
   /** Published model, owner or staff; a package only once (409 with the existing package_url); an application
    * download needs `spend` and a key limit and wallet that cover APP_DOWNLOAD_CREDITS, checked before a job exists
@@ -46,7 +35,7 @@ export class GenerationService {
       if (existing) throw conflict('already_generated', 'This model’s package was generated already.', { package_url: existing, dm_ct_id: request.dmCtId });
       return;
     }
-    if (caller.via === 'key' && !caller.key!.scopes.includes('spend')) throw keyScope('spend', caller.key!.scopes);
+    if (caller.key && !caller.key.scopes.includes('spend')) throw keyScope('spend', caller.key.scopes);
     await this.ledger.assertCanPay(caller, this.appDownloadCredits());
   }
 
@@ -63,34 +52,35 @@ export class GenerationService {
     );
   }
 
-  async runInline(caller: Caller, request: GenerationRequest): Promise<Record<string, unknown>> {
+  async runInline(caller: Caller, request: GenerationRequest): Promise<GenerationView> {
     await this.admit(caller, request);
     return this.generate(request, { userId: caller.user.id, apiKeyId: caller.key?.id ?? null, jobId: null, idempotencyKey: undefined });
   }
 
-  async runJob(jobCtId: string): Promise<void> {
-    const job = await this.jobs.byCtId(jobCtId);
-    if (job.status === 'completed' || job.status === 'failed') return;
-    await this.jobs.start(job.id, 'generating');
+  /** A generation job (the runner has started it at `generating`): the same generation as inside a request, its
+   * charge keyed to the job so a retried attempt pays once. */
+  async generateJob(job: Job): Promise<JobOutcome> {
     const request = job.request as { dm_ct_id: string; profile: AppProfile };
-    try {
-      const result = await this.generate(
-        { kind: job.kind as GenerationKind, dmCtId: request.dm_ct_id, profile: request.profile },
-        { userId: job.userId, apiKeyId: job.apiKeyId, jobId: job.id, idempotencyKey: `job:${job.ctId}:app_download` },
-      );
-      await this.jobs.update(job.id, { status: 'completed', step: 'done', result });
-    } catch (error) {
-      await this.jobs.update(job.id, { status: 'failed', error: error instanceof Error ? error.message : String(error) });
-    }
+    const result = await this.generate(
+      { kind: job.kind as GenerationKind, dmCtId: request.dm_ct_id, profile: request.profile },
+      { userId: job.userId, apiKeyId: job.apiKeyId, jobId: job.id, idempotencyKey: `job:${job.ctId}:app_download` },
+    );
+    return { result: renderGeneration(result) };
   }
 
   private async generate(
     request: GenerationRequest,
     payer: { userId: number; apiKeyId: number | null; jobId: number | null; idempotencyKey: string | undefined },
-  ): Promise<Record<string, unknown>> {
+  ): Promise<GenerationView> {
+    const generated = (packageUrl: string | null) => ({
+      dmCtId: request.dmCtId,
+      modelUrl: this.links.model(request.dmCtId),
+      catalogUrl: this.links.modelSearch(request.dmCtId),
+      packageUrl,
+    });
     if (request.kind === 'generate_package') {
       const { packageUrl } = await this.packages.generatePackage(request.dmCtId);
-      return { ...this.pipeline.links(request.dmCtId, packageUrl) };
+      return { ...generated(packageUrl), profile: null, appName: null, appUrl: null };
     }
     const price = this.appDownloadCredits();
     const charge = await this.ledger.charge({
@@ -104,9 +94,10 @@ export class GenerationService {
     try {
       const app = await this.packages.generateApp(request.dmCtId, request.profile);
       const packageUrl = await this.packages.isGenerated(request.dmCtId);
-      return { ...this.pipeline.links(request.dmCtId, packageUrl), profile: request.profile, app_name: app.appName, app_url: app.appUrl };
+      return { ...generated(packageUrl), profile: request.profile, appName: app.appName, appUrl: app.appUrl };
     } catch (error) {
-      if (charge.ledgerEntryId && !charge.alreadyCharged) await this.ledger.refund(charge.ledgerEntryId, `refund: application generation failed for ${request.dmCtId}`);
+      // After an outage the job's retry finds the charge by its key and finishes the work it paid for.
+      if (charge.ledgerEntryId && !charge.alreadyCharged && !isDatabaseUnavailable(error)) await this.ledger.refund(charge.ledgerEntryId, `refund: application generation failed for ${request.dmCtId}`);
       throw error;
     }
   }

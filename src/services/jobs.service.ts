@@ -2,11 +2,15 @@ import { createId } from '@paralleldrive/cuid2';
 import type { DataSource, EntityManager } from 'typeorm';
 import { transactionDb } from '../db/pg-boss-adapter';
 import { one, rows } from '../db/sql';
+import type { QueueSender } from '../db/queues';
 import { Job, type JobKind, type JobStatus } from '../entities/job.entity';
-import { badRequest, notFound } from '../lib/errors';
-import type { JobQueue, QueueName } from '../jobs/queue';
+import { notFound } from '../lib/errors';
+import type { Links } from '../lib/links';
+import type { JobFilters } from '../parsers/jobs.parser';
+import { jobView, type JobView } from '../presenters/job.presenter';
 import type { Caller } from './auth.service';
 import type { Clock } from './clock';
+import type { LedgerService } from './ledger.service';
 
 /** Postgres channel on which every job change is announced; gateways LISTEN and fan out to subscribers. */
 export const JOB_CHANNEL = 'sdc_job_events';
@@ -27,10 +31,19 @@ export interface JobPatch {
   dmCtId?: string | null;
 }
 
-const JOB_KINDS: JobKind[] = ['assemble', 'upload', 'generate_package', 'generate_app'];
+/** How a task reports progress to the runner (src/jobs/runner.ts), which owns the job row's state. */
+export interface JobProgress {
+  /** Moves the running job to `name` (with extra fields such as its model), announced to subscribers. */
+  step(name: string, patch?: Pick<JobPatch, 'dmCtId'>): Promise<void>;
+  /** The result to keep on the job if it fails from here on (e.g. the links of a model already built). */
+  keepOnFailure(result: Record<string, unknown>): void;
+}
 
-/** Where a job is read over REST (`job_url`, a job's `url`). */
-export const jobUrl = (baseUrl: string, ctId: string) => `${baseUrl}/api/v1/jobs/${ctId}/`;
+/** How a task ended when it did not throw: completed with its result, or failed with `error` and a result. */
+export interface JobOutcome {
+  result: Record<string, unknown>;
+  error?: string;
+}
 
 /** A job is its owner's, and staff see any; to anyone else it does not exist. */
 export const jobVisibleTo = (caller: Caller, ownerId: number) => ownerId === caller.user.id || caller.user.isStaff;
@@ -40,9 +53,21 @@ export const MAX_LISTED_JOBS = 100;
 export class JobsService {
   constructor(
     private readonly db: DataSource,
-    private readonly queue: JobQueue,
+    private readonly queue: QueueSender,
+    private readonly ledger: LedgerService,
+    private readonly links: Links,
     private readonly clock: Clock,
   ) {}
+
+  /** Views of `jobs`, their costs read from the ledger in one query. */
+  async views(jobs: Job[]): Promise<JobView[]> {
+    const costs = await this.ledger.jobCosts(jobs.map((job) => job.id));
+    return jobs.map((job) => jobView(job, costs.get(job.id) ?? 0, this.links));
+  }
+
+  async view(job: Job): Promise<JobView> {
+    return (await this.views([job]))[0]!;
+  }
 
   /** Writes the job row and its queue message in the caller's transaction: neither exists without the other. */
   async enqueue(
@@ -69,7 +94,7 @@ export class JobsService {
         updatedAt: now,
       }),
     );
-    const taskId = await this.queue.send(input.kind as QueueName, { jobId: ctId }, transactionDb(manager));
+    const taskId = await this.queue.send(input.kind, { jobId: ctId }, transactionDb(manager));
     job.taskId = taskId;
     await rows(manager, 'UPDATE jobs SET task_id = $2 WHERE id = $1', [job.id, taskId]);
     await this.notify(manager, job);
@@ -89,18 +114,10 @@ export class JobsService {
     return job;
   }
 
-  async listFor(caller: Caller, filters: { kind?: unknown; dataSource?: unknown }): Promise<Job[]> {
+  async listFor(caller: Caller, filters: JobFilters): Promise<Job[]> {
     const qb = this.db.manager.createQueryBuilder(Job, 'j').where('j.user_id = :userId', { userId: caller.user.id });
-    if (filters.kind !== undefined) {
-      if (typeof filters.kind !== 'string' || !JOB_KINDS.includes(filters.kind as JobKind)) {
-        throw badRequest(`kind must be one of ${JOB_KINDS.join(', ')}.`, { details: { kind: ['Unknown job kind.'] } });
-      }
-      qb.andWhere('j.kind = :kind', { kind: filters.kind });
-    }
-    if (filters.dataSource !== undefined) {
-      if (typeof filters.dataSource !== 'string') throw badRequest('data_source must be a ct_id.');
-      qb.andWhere('j.data_source_ct_id = :ds', { ds: filters.dataSource });
-    }
+    if (filters.kind !== undefined) qb.andWhere('j.kind = :kind', { kind: filters.kind });
+    if (filters.dataSource !== undefined) qb.andWhere('j.data_source_ct_id = :ds', { ds: filters.dataSource });
     return qb.orderBy('j.created_at', 'DESC').addOrderBy('j.id', 'DESC').limit(MAX_LISTED_JOBS).getMany();
   }
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { DataSource, EntityManager } from 'typeorm';
 import { DataModel } from '../entities/data-model.entity';
 import { conflict, DomainError, forbidden, notFound } from '../lib/errors';
+import type { Links } from '../lib/links';
 import type { AppProfile } from '../packages/app-compose';
 import { generateAppPackage } from '../packages/app-package';
 import { generateHtml } from '../packages/model-html';
@@ -38,23 +39,11 @@ export interface StoredFile {
   path: string;
 }
 
-const APP_PROFILES: readonly AppProfile[] = ['os', 'enterprise'];
-
-/** An application profile as a request names it: absent or empty is `os`; anything but os or enterprise is a 400. */
-export function parseAppProfile(value: unknown): AppProfile {
-  if (value === undefined || value === null || value === '') return 'os';
-  if (!APP_PROFILES.includes(value as AppProfile)) {
-    throw new DomainError(400, 'invalid_request', 'profile must be os or enterprise.', { details: { profile: ['os or enterprise'] } });
-  }
-  return value as AppProfile;
-}
-
 export interface PackageSettings {
   storageDir: string;
-  publicBaseUrl: string;
 }
 
-/** The catalog page of a model and the files under it, absolute (PUBLIC_BASE_URL). */
+/** The catalog page of a model and the files under it, absolute (PUBLIC_BASE_URL); the catalog presenter's until it takes Links. */
 export function modelUrl(base: string, dmCtId: string, suffix = ''): string {
   return `${base}/api/v1/catalog/dm/${encodeURIComponent(dmCtId)}/${suffix ? `${suffix}/` : ''}`;
 }
@@ -98,14 +87,15 @@ export class PackageService {
     private readonly catalog: CatalogService,
     private readonly clock: Clock,
     private readonly settings: PackageSettings,
+    private readonly links: Links,
   ) {}
 
   packageUrl(dmCtId: string): string {
-    return modelUrl(this.settings.publicBaseUrl, dmCtId, 'package');
+    return this.links.model(dmCtId, 'package');
   }
 
   appUrl(dmCtId: string, profile: AppProfile): string {
-    return `${modelUrl(this.settings.publicBaseUrl, dmCtId, 'app')}?profile=${profile}`;
+    return `${this.links.model(dmCtId, 'app')}?profile=${profile}`;
   }
 
   /** Builds and stores the package of a published model once; later calls return the stored one. */
@@ -170,8 +160,7 @@ export class PackageService {
   }
 
   /** The stored application of a model, for its owner or staff (who generated it, and paid at generation). */
-  async downloadApp(dmCtId: string, requested: unknown, viewer: Viewer & { isStaff: boolean }): Promise<StoredFile & { content: Buffer }> {
-    const profile = parseAppProfile(requested);
+  async downloadApp(dmCtId: string, profile: AppProfile, viewer: Viewer & { isStaff: boolean }): Promise<StoredFile & { content: Buffer }> {
     const model = await this.catalog.requireVisibleModel(dmCtId, viewer);
     if (model.ownerId !== viewer.userId && !viewer.isStaff) throw forbidden('Only the model’s owner or staff can download its application.');
     const file = path.join(this.settings.storageDir, 'apps', appFileName(dmCtId, profile));

@@ -1,14 +1,14 @@
 import type { DataSource } from 'typeorm';
 import type { Job } from '../entities/job.entity';
-import { DomainError } from '../lib/errors';
+import { isDatabaseUnavailable } from '../lib/errors';
+import type { Links } from '../lib/links';
 import type { Logger } from '../lib/logger';
 import { assemblyRequestFromJob, type AssemblyRequest } from '../parsers/assembly.parser';
 import type { AssembleView } from '../presenters/assembly.presenter';
 import type { AssemblyService, CatalogForAssembly } from './assembly.service';
 import type { Caller } from './auth.service';
-import type { JobsService } from './jobs.service';
+import type { JobOutcome, JobProgress, JobsService } from './jobs.service';
 import type { LedgerService } from './ledger.service';
-import { modelUrl } from './package.service';
 
 /** What finishing a model needs: publishing its tree and building its package. */
 export interface PackagesForPipeline {
@@ -33,19 +33,12 @@ export class PipelineService {
     private readonly catalog: CatalogForAssembly,
     private readonly packages: PackagesForPipeline,
     private readonly ledger: LedgerService,
-    private readonly baseUrl: () => string,
+    private readonly urls: Links,
     private readonly logger: Logger,
-    private readonly stepDelayMs: number,
   ) {}
 
   links(dmCtId: string, packageUrl: string | null): ModelLinks {
-    const base = this.baseUrl();
-    return {
-      dm_ct_id: dmCtId,
-      model_url: modelUrl(base, dmCtId),
-      catalog_url: `${base}/api/v1/catalog/dms/?search=${encodeURIComponent(dmCtId)}`,
-      package_url: packageUrl,
-    };
+    return { dm_ct_id: dmCtId, model_url: this.urls.model(dmCtId), catalog_url: this.urls.modelSearch(dmCtId), package_url: packageUrl };
   }
 
   /** Publishing and generating as the flags ask; a failure here keeps the model links and the charge. */
@@ -66,6 +59,8 @@ export class PipelineService {
       }
       return { ...this.links(dmCtId, packageUrl), published, generated, finalize_error: null as string | null };
     } catch (error) {
+      // An outage is not the model's fault: a job retries the step instead of recording it.
+      if (isDatabaseUnavailable(error)) throw error;
       this.logger.warn({ err: error, dmCtId }, 'finalize failed');
       const message = error instanceof Error ? error.message : String(error);
       return { ...this.links(dmCtId, packageUrl), published, generated, finalize_error: message };
@@ -91,62 +86,27 @@ export class PipelineService {
     };
   }
 
-  async runAssemble(jobCtId: string): Promise<void> {
-    const job = await this.jobs.byCtId(jobCtId);
-    if (job.status === 'completed' || job.status === 'failed') return;
-    const step = async (name: string) => {
-      await this.jobs.update(job.id, { status: 'running', step: name });
-      if (this.stepDelayMs) await new Promise((r) => setTimeout(r, this.stepDelayMs));
-    };
-    await this.jobs.start(job.id, 'parsing');
-    if (this.stepDelayMs) await new Promise((r) => setTimeout(r, this.stepDelayMs));
-    let plan;
-    try {
-      plan = await this.assembly.plan(assemblyRequestFromJob(job.request));
-    } catch (error) {
-      await this.fail(job, error);
-      return;
-    }
-    await step('parsed');
-    await step('agent_processing');
-    await step('modeling');
-    let dmCtId: string;
-    try {
-      const model = await this.db.transaction((m) =>
-        this.assembly.build(m, plan.request, job.userId, { publish: false, mintKeyPrefix: `job:${job.ctId}` }),
-      );
-      dmCtId = model.dmCtId;
-      await this.jobs.update(job.id, { dmCtId });
-    } catch (error) {
-      await this.fail(job, error);
-      return;
-    }
-    try {
-      await this.ledger.charge({
-        userId: job.userId,
-        amount: plan.totalCredits,
-        reason: `assemble: ${plan.request.title}`,
-        idempotencyKey: `job:${job.ctId}:charge`,
-        apiKeyId: job.apiKeyId,
-        jobId: job.id,
-      });
-    } catch (error) {
-      await this.fail(job, error, this.links(dmCtId, null));
-      return;
-    }
-    await step('finalizing');
-    const result = await this.finalize(dmCtId, { publish: plan.request.publish, generate: plan.request.generate }, step);
-    if (result.finalize_error) {
-      await this.jobs.update(job.id, { status: 'failed', step: 'done', result, error: `finalize_error: ${result.finalize_error}` });
-      return;
-    }
-    const { finalize_error: _none, ...links } = result;
-    await this.jobs.update(job.id, { status: 'completed', step: 'done', result: links, error: null });
-  }
-
-  private async fail(job: Job, error: unknown, result: Record<string, unknown> | null = null): Promise<void> {
-    if (!(error instanceof DomainError)) this.logger.error({ err: error, jobId: job.ctId }, 'job failed');
-    const message = error instanceof Error ? error.message : String(error);
-    await this.jobs.update(job.id, { status: 'failed', error: message, result });
+  /** The assemble job's steps after `parsing` (the runner starts the job there): plan, build, charge, finalize.
+   * A failure after the build keeps the model's links on the job. */
+  async assembleJob(job: Job, progress: JobProgress): Promise<JobOutcome> {
+    const plan = await this.assembly.plan(assemblyRequestFromJob(job.request));
+    await progress.step('parsed');
+    await progress.step('agent_processing');
+    await progress.step('modeling');
+    const model = await this.db.transaction((m) => this.assembly.build(m, plan.request, job.userId, { publish: false, mintKeyPrefix: `job:${job.ctId}` }));
+    await this.jobs.update(job.id, { dmCtId: model.dmCtId });
+    progress.keepOnFailure(this.links(model.dmCtId, null));
+    await this.ledger.charge({
+      userId: job.userId,
+      amount: plan.totalCredits,
+      reason: `assemble: ${plan.request.title}`,
+      idempotencyKey: `job:${job.ctId}:charge`,
+      apiKeyId: job.apiKeyId,
+      jobId: job.id,
+    });
+    await progress.step('finalizing');
+    const result = await this.finalize(model.dmCtId, { publish: plan.request.publish, generate: plan.request.generate }, (name) => progress.step(name));
+    const { finalize_error: finalizeError, ...links } = result;
+    return finalizeError ? { result, error: `finalize_error: ${finalizeError}` } : { result: links };
   }
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { QUEUE_OPTIONS } from '../../src/jobs/queue';
+import { QUEUE_OPTIONS } from '../../src/db/queues';
 import { GraphStoreClient } from '../../src/rdf/graph-store-client';
 import { startVirtuoso, type VirtuosoServer } from '../support/virtuoso';
 import { form, SP_CT_ID, startAppUnderTest, STATE_POPULATION, type AppUnderTest } from './app-helpers';

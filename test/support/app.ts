@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { loadSettings, type Settings } from '../../src/config';
 import { createServices, type Services } from '../../src/container';
 import { createDataSource } from '../../src/db/data-source';
+import { freePort } from '../../src/db/embedded-postgres';
 import { JobEventHub } from '../../src/jobs/job-events';
 import { JobQueue } from '../../src/jobs/queue';
 import { startWorkers } from '../../src/jobs/workers';
@@ -38,7 +39,9 @@ export async function startTestApp(overrides: Partial<Settings> = {}, options: {
     for (const step of cleanups.reverse()) await step().catch(() => undefined);
   };
   try {
-    const settings: Settings = { ...loadSettings({}), databaseUrl: database.url, logLevel: 'silent', ...overrides };
+    // The port is chosen first: services build their absolute URLs (Links) from publicBaseUrl when created.
+    const port = await freePort();
+    const settings: Settings = { ...loadSettings({}), databaseUrl: database.url, logLevel: 'silent', publicBaseUrl: `http://127.0.0.1:${port}`, ...overrides };
     const db = createDataSource(database.url, 30);
     await db.initialize();
     cleanups.push(() => db.destroy());
@@ -54,9 +57,8 @@ export async function startTestApp(overrides: Partial<Settings> = {}, options: {
       const stopWorkers = await startWorkers(services);
       cleanups.push(async () => stopWorkers());
     }
-    const server = await startHttpServer(services, { port: 0, host: '127.0.0.1' });
+    const server = await startHttpServer(services, { port, host: '127.0.0.1' });
     cleanups.push(() => server.close());
-    settings.publicBaseUrl = server.url;
     return {
       url: server.url,
       services,

@@ -1,13 +1,11 @@
 import type { Services } from '../container';
-import { QUEUE_OPTIONS } from './queue';
 
 /** rdf_sync: writes a validated instance's graph to the external triplestore (retried with backoff by pg-boss),
  * and every RDF_RESYNC_SECONDS offers a waiting instance to the triplestore, so its return is noticed even when
  * the backoff has grown long or the retries ran out. Returns a function that stops the sweep. */
 export async function startRdfSyncWorker(services: Services): Promise<() => void> {
-  const retryLimit = QUEUE_OPTIONS.rdf_sync.retryLimit ?? 0;
-  await services.queue.work('rdf_sync', services.settings.workerConcurrency, ({ instanceId }, meta) =>
-    services.app.instances.sync(instanceId, { retryCount: meta.retryCount, retryLimit }),
+  await services.queue.work('rdf_sync', services.settings.workerConcurrency, ({ instanceId }, attempt) =>
+    services.app.instances.sync(instanceId, { retryCount: attempt.retryCount, retryLimit: attempt.retryLimit }),
   );
   let sweeping = false;
   const sweep = setInterval(() => {

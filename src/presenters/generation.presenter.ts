@@ -1,0 +1,20 @@
+import type { AppProfile } from '../packages/app-compose';
+
+/** A generated package (and, for an application, its download), as both transports show it. */
+export interface GenerationView {
+  dmCtId: string;
+  modelUrl: string;
+  catalogUrl: string;
+  packageUrl: string | null;
+  /** The application's fields; null for a package. */
+  profile: AppProfile | null;
+  appName: string | null;
+  appUrl: string | null;
+}
+
+/** The contract's generate body (REST-compat), also kept as a generation job's result: a package's links, and an
+ * application's profile, name and URL after them. */
+export function renderGeneration(view: GenerationView): Record<string, unknown> {
+  const links = { dm_ct_id: view.dmCtId, model_url: view.modelUrl, catalog_url: view.catalogUrl, package_url: view.packageUrl };
+  return view.profile === null ? links : { ...links, profile: view.profile, app_name: view.appName, app_url: view.appUrl };
+}
