@@ -3,11 +3,7 @@ import { catalog } from './0002-catalog';
 import { jobs } from './0003-jobs';
 import { app } from './0004-app';
 import { appSyncWaiting } from './0005-app-sync-waiting';
-
-export interface Migration {
-  id: string;
-  sql: string;
-}
+import type { Migration } from './migration';
 
 /** Applied in order; never edit one that has shipped, add the next number. 0004 and 0005 belong to the
  * application API (Interface B). */
