@@ -38,6 +38,10 @@ export function parseRdf(text: string, contentType: 'text/turtle' | 'application
   if (contentType === 'text/turtle') return new Parser({ format: 'text/turtle' }).parse(text);
   if (contentType === 'application/n-triples') return new Parser({ format: 'N-Triples' }).parse(text);
   return parse(text, { format: contentType }).map((q) =>
-    DataFactory.quad(n3Term(q.subject as OxigraphTerm) as Quad['subject'], DataFactory.namedNode(q.predicate.value), n3Term(q.object as OxigraphTerm) as Quad['object']),
+    DataFactory.quad(
+      n3Term(q.subject as OxigraphTerm) as Quad['subject'],
+      DataFactory.namedNode(q.predicate.value),
+      n3Term(q.object as OxigraphTerm) as Quad['object'],
+    ),
   );
 }

@@ -25,7 +25,13 @@ const QUADS: Quad[] = [
 ];
 
 /** Sorted triple lines with every blank node written as `_` (enough to compare these small graphs). */
-function canonical(quads: Array<{ subject: { termType: string; value: string }; predicate: { value: string }; object: { termType: string; value: string; language?: string; datatype?: { value: string } } }>): string[] {
+function canonical(
+  quads: Array<{
+    subject: { termType: string; value: string };
+    predicate: { value: string };
+    object: { termType: string; value: string; language?: string; datatype?: { value: string } };
+  }>,
+): string[] {
   const term = (t: { termType: string; value: string; language?: string; datatype?: { value: string } }) => {
     if (t.termType === 'BlankNode') return '_';
     if (t.termType === 'Literal') return `"${t.value}"@${t.language ?? ''}^^${t.datatype?.value}`;
@@ -55,6 +61,8 @@ describe('RDF writers', () => {
   });
 
   it('refuses a predicate that has no prefixed name in RDF/XML', () => {
-    expect(() => writeRdfXml([quad(ex('a'), namedNode('urn:no-prefix'), ex('b'))], { ex: EX })).toThrow('RDF/XML needs a prefixed name for predicate <urn:no-prefix>');
+    expect(() => writeRdfXml([quad(ex('a'), namedNode('urn:no-prefix'), ex('b'))], { ex: EX })).toThrow(
+      'RDF/XML needs a prefixed name for predicate <urn:no-prefix>',
+    );
   });
 });
