@@ -46,7 +46,7 @@ async function mixedAssembly(runs: number) {
     const delivery: number[] = [];
     const once = async (run: number, record: boolean) => {
       const start = performance.now();
-      const answer = await postJson(url, key, mixedBody(run), [202]);
+      const answer = await postJson<{ job_ct_id: string }>(url, key, mixedBody(run), [202]);
       const answeredAt = performance.now();
       const items = await subscriptions.follow(answer.job_ct_id);
       const last = items[items.length - 1];
@@ -145,7 +145,7 @@ async function pickupWhileIdle(service: BenchService, key: string, models: strin
   const sent: string[] = [];
   for (const model of models) {
     await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 200));
-    const answer = await postJson(`${service.url}/api/v1/dmgen/dms/${model}/generate/?async=1`, key, {}, [202]);
+    const answer = await postJson<{ job_ct_id: string }>(`${service.url}/api/v1/dmgen/dms/${model}/generate/?async=1`, key, {}, [202]);
     sent.push(answer.job_ct_id);
     const done = async () =>
       (await one<{ status: string }>(service.services.db, 'SELECT status FROM jobs WHERE ct_id = $1', [answer.job_ct_id]))!.status === 'completed';

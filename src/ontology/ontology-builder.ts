@@ -1,6 +1,7 @@
-import { DataFactory, type Quad, type Quad_Object } from 'n3';
+import type { Quad, Quad_Object } from 'n3';
 import { writeRdfXml } from '../rdf/rdfxml-writer';
 import { writeTurtle } from '../rdf/turtle-writer';
+import { blankNode, literal, namedNode, quad } from '../rdf/terms';
 import { BFO_CLASSES, BFO_DISJOINT_GROUPS, BFO_DISJOINT_PAIRS } from './bfo-2020.data';
 import {
   SDC4_CLASSES,
@@ -21,8 +22,6 @@ import {
   ONTOLOGY_FILES,
   SDC4_ONTOLOGY_IRI,
 } from './vocabulary';
-
-const { namedNode, literal, blankNode, quad } = DataFactory;
 
 const iri = (curie: string) => {
   const [prefix, local] = curie.split(':') as [keyof typeof NS, string];

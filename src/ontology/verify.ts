@@ -1,6 +1,7 @@
-import { DataFactory, type Quad } from 'n3';
+import type { Quad } from 'n3';
 import { EmbeddedTriplestore } from '../rdf/embedded-store';
 import { writeTurtle } from '../rdf/turtle-writer';
+import { namedNode, quad } from '../rdf/terms';
 import type { TriplestoreClient } from '../rdf/triplestore';
 import { initTriplestore, loadGraphs, plannedLoads } from './init';
 import { reasonWithKonclude, type KoncludeOptions } from './konclude';
@@ -95,7 +96,6 @@ async function withoutMappingCheck(): Promise<Check> {
  * CMC and all of its subclasses must come out unsatisfiable, or the reasoner check could not fail. */
 async function negativeControlCheck(options: KoncludeOptions): Promise<Check> {
   const name = CHECK_NAMES.negativeControl;
-  const { namedNode, quad } = DataFactory;
   const wrongAxiom = quad(namedNode(`${NS.sdc4}CMC`), namedNode(`${NS.rdfs}subClassOf`), namedNode(BFO_PROCESS));
   const store = new EmbeddedTriplestore();
   await initTriplestore(store, { loadBfoAlignment: false, reasoning: 'none' });

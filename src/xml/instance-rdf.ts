@@ -1,10 +1,9 @@
 import { DataFactory, Writer, type Quad } from 'n3';
+import { literal, namedNode } from '../rdf/terms';
 import { childElements, firstChildElement, ownText, type XDocument, type XElement } from './dom';
 import { localOf, qkey, SchemaModel } from './schema-model';
 import { readSchemaDocument } from './schema-set';
 import { ADAPTER_TYPE, CLUSTER_TYPE, SDC4_NS } from './sdc4';
-
-const { namedNode, literal } = DataFactory;
 
 const RDF_TYPE = namedNode('http://www.w3.org/1999/02/22-rdf-syntax-ns#type');
 const DC_IDENTIFIER = namedNode('http://purl.org/dc/elements/1.1/identifier');

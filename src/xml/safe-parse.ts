@@ -110,14 +110,14 @@ class SaxParser extends SaxesParser<SaxOptions> {
 }
 
 interface SaxHandlers {
-  opentagstart?(parser: SaxesParser<SaxOptions>, start: number): void;
-  attribute?(name: string, end: number): void;
-  opentag?(tag: SaxesTagNS, end: number): void;
-  closetag?(end: number): void;
-  text?(text: string): void;
-  cdata?(text: string): void;
-  comment?(text: string): void;
-  processinginstruction?(target: string, body: string): void;
+  opentagstart?: (parser: SaxesParser<SaxOptions>, start: number) => void;
+  attribute?: (name: string, end: number) => void;
+  opentag?: (tag: SaxesTagNS, end: number) => void;
+  closetag?: (end: number) => void;
+  text?: (text: string) => void;
+  cdata?: (text: string) => void;
+  comment?: (text: string) => void;
+  processinginstruction?: (target: string, body: string) => void;
 }
 
 /** Runs saxes over the whole text with the limits applied; DTDs are refused, so no entity is ever declared. */

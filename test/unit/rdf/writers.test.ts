@@ -1,9 +1,9 @@
-import { DataFactory, Parser, type Quad } from 'n3';
+import { Parser, type Quad } from 'n3';
 import { parse } from 'oxigraph';
 import { writeRdfXml } from '../../../src/rdf/rdfxml-writer';
+import { blankNode, literal, namedNode, quad } from '../../../src/rdf/terms';
 import { writeTurtle } from '../../../src/rdf/turtle-writer';
 
-const { namedNode, blankNode, literal, quad } = DataFactory;
 const EX = 'http://example.org/';
 const RDF = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
 const ex = (local: string) => namedNode(EX + local);

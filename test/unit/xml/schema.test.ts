@@ -71,10 +71,10 @@ describe('catalogResolver', () => {
 
   beforeEach(() => {
     fetched = [];
-    globalThis.fetch = (async (url: string | URL | Request) => {
-      fetched.push(String(url));
+    globalThis.fetch = async (url: string | URL | Request) => {
+      fetched.push(url instanceof Request ? url.url : url.toString());
       return new Response('<xsd:schema xmlns:xsd="http://www.w3.org/2001/XMLSchema"/>', { status: 200 });
-    }) as typeof fetch;
+    };
   });
   afterEach(() => {
     globalThis.fetch = realFetch;
