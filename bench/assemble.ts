@@ -12,9 +12,13 @@ export async function benchReuseAssemble(options: { quick?: boolean } = {}): Pro
   try {
     const { userId, key } = await benchCaller(service.services, 100_000_000);
     const reusable = await publishedComponents(service.services, LEAVES);
-    const body = JSON.stringify({ title: 'Reuse bench', generate: false, data: { label: 'Bench root', components: reusable.map((ct_id) => ({ ct_id })) } });
+    const body = JSON.stringify({
+      title: 'Reuse bench',
+      generate: false,
+      data: { label: 'Bench root', components: reusable.map((ct_id) => ({ ct_id })) },
+    });
     const url = `${service.url}/api/v1/dmgen/assemble/`;
-    const first = await postJson(url, key, body, [200]);
+    const first = await postJson<{ published: boolean; generated: boolean }>(url, key, body, [200]);
     if (first.published !== true || first.generated !== false) throw new Error(`unexpected reuse assembly: ${JSON.stringify(first).slice(0, 500)}`);
     const result = await load(`POST assemble/ (reuse, ${LEAVES} leaves, generate: false), c=16`, {
       url,

@@ -18,10 +18,12 @@ export function mixedTree(title: string, leaves: number, reusable: string[]): Re
 }
 
 async function checkEstimate(url: string, key: string, body: string, leaves: number): Promise<void> {
-  const estimate = await postJson(url, key, body, [200]);
+  const estimate = await postJson<{ problems: unknown[]; reuse: unknown[]; mint: unknown[]; mode: string }>(url, key, body, [200]);
   const reused = Math.ceil(leaves / 2);
   if (estimate.problems.length || estimate.reuse.length !== reused || estimate.mint.length !== leaves - reused || estimate.mode !== 'mixed') {
-    throw new Error(`unexpected estimate for ${leaves} leaves: ${JSON.stringify({ ...estimate, reuse: estimate.reuse.length, mint: estimate.mint.length }).slice(0, 500)}`);
+    throw new Error(
+      `unexpected estimate for ${leaves} leaves: ${JSON.stringify({ ...estimate, reuse: estimate.reuse.length, mint: estimate.mint.length }).slice(0, 500)}`,
+    );
   }
 }
 

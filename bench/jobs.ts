@@ -46,7 +46,7 @@ async function mixedAssembly(runs: number) {
     const delivery: number[] = [];
     const once = async (run: number, record: boolean) => {
       const start = performance.now();
-      const answer = await postJson(url, key, mixedBody(run), [202]);
+      const answer = await postJson<{ job_ct_id: string }>(url, key, mixedBody(run), [202]);
       const answeredAt = performance.now();
       const items = await subscriptions.follow(answer.job_ct_id);
       const last = items[items.length - 1];
@@ -105,7 +105,12 @@ async function bossRate(services: Services, schema: string, queue: string) {
   );
   const completed = Number(row!.n);
   const seconds = Number(row!.seconds);
-  return { completed, seconds: Number(seconds.toFixed(2)), jobsPerSecond: Number((completed / seconds).toFixed(1)), meanJobMs: Number(Number(row!.held).toFixed(1)) };
+  return {
+    completed,
+    seconds: Number(seconds.toFixed(2)),
+    jobsPerSecond: Number((completed / seconds).toFixed(1)),
+    meanJobMs: Number(Number(row!.held).toFixed(1)),
+  };
 }
 
 async function stopProcesses(children: ChildProcess[]): Promise<void> {
@@ -140,9 +145,10 @@ async function pickupWhileIdle(service: BenchService, key: string, models: strin
   const sent: string[] = [];
   for (const model of models) {
     await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 200));
-    const answer = await postJson(`${service.url}/api/v1/dmgen/dms/${model}/generate/?async=1`, key, {}, [202]);
+    const answer = await postJson<{ job_ct_id: string }>(`${service.url}/api/v1/dmgen/dms/${model}/generate/?async=1`, key, {}, [202]);
     sent.push(answer.job_ct_id);
-    const done = async () => (await one<{ status: string }>(service.services.db, 'SELECT status FROM jobs WHERE ct_id = $1', [answer.job_ct_id]))!.status === 'completed';
+    const done = async () =>
+      (await one<{ status: string }>(service.services.db, 'SELECT status FROM jobs WHERE ct_id = $1', [answer.job_ct_id]))!.status === 'completed';
     await until(done, 60_000, `generate job ${answer.job_ct_id}`, 10);
   }
   return summarize(await queuePickupMs(service, sent));
@@ -155,7 +161,10 @@ async function publishedModels(services: Services, userId: number, count: number
   for (let start = 0; start < count; start += 100) {
     await services.db.transaction(async (manager) => {
       for (let i = start; i < Math.min(count, start + 100); i++) {
-        const request = parseAssemblyRequest({ title: `Generate bench ${i}`, data: { label: `Model ${i}`, components: reusable.map((ct_id) => ({ ct_id })) } });
+        const request = parseAssemblyRequest({
+          title: `Generate bench ${i}`,
+          data: { label: `Model ${i}`, components: reusable.map((ct_id) => ({ ct_id })) },
+        });
         ctIds.push((await services.assembly.build(manager, request, userId, { publish: true })).dmCtId);
       }
     });
@@ -198,7 +207,10 @@ async function generateThroughput(count: number) {
     };
     for (let i = 0; i < 2; i++) children.push(spawn(process.execPath, [MAIN], { env, stdio: ['ignore', 'inherit', 'inherit'] }));
     const finished = async () => {
-      const row = await one<{ n: string }>(services.db, `SELECT count(*) AS n FROM jobs WHERE kind = 'generate_package' AND status IN ('completed', 'failed')`);
+      const row = await one<{ n: string }>(
+        services.db,
+        `SELECT count(*) AS n FROM jobs WHERE kind = 'generate_package' AND status IN ('completed', 'failed')`,
+      );
       return Number(row!.n) >= count;
     };
     await until(finished, 10 * 60_000, `${count} generate jobs`);
@@ -220,7 +232,9 @@ async function generateThroughput(count: number) {
     const sendSeconds = (performance.now() - sendStart) / 1000;
     await boss.stop({ graceful: false, wait: true });
     for (let i = 0; i < 2; i++) {
-      children.push(spawn(process.execPath, [BOSS_WORKER, service.databaseUrl, BARE_SCHEMA, BARE_QUEUE], { stdio: ['ignore', 'inherit', 'inherit'] }));
+      children.push(
+        spawn(process.execPath, [BOSS_WORKER, service.databaseUrl, BARE_SCHEMA, BARE_QUEUE], { stdio: ['ignore', 'inherit', 'inherit'] }),
+      );
     }
     await until(async () => (await bossRate(services, BARE_SCHEMA, BARE_QUEUE)).completed >= count, 5 * 60_000, `${count} bare jobs`);
     const bareWorkerPeakRssMb = children.map((child) => processPeakRssMb(child.pid!));
@@ -262,13 +276,17 @@ export async function benchJobs(options: { quick?: boolean } = {}): Promise<Reco
   ]);
   console.log('step written → subscriber received (ms):', mixed.subscriptionLatency);
   const queue = await generateThroughput(quick ? 200 : 1000);
-  printTable([{ measure: `generate job row written → worker in another process took it (idle workers, ${IDLE_SENDS} sends)`, ...queue.generateJobs.idlePickup }]);
+  printTable([
+    { measure: `generate job row written → worker in another process took it (idle workers, ${IDLE_SENDS} sends)`, ...queue.generateJobs.idlePickup },
+  ]);
   const { idlePickup: _, ...generateJobs } = queue.generateJobs;
   printTable([
     { loop: 'generate_package jobs (2 worker processes)', ...generateJobs, workerPeakRssMb: queue.generateJobs.workerPeakRssMb.join(' / ') },
     { loop: 'bare pg-boss no-op (2 processes)', ...queue.barePgBoss, workerPeakRssMb: queue.barePgBoss.workerPeakRssMb.join(' / ') },
   ]);
-  console.log(`bare pg-boss / generate jobs: ${queue.bareOverGenerateRatio}× in jobs/s; a generate job is held ${queue.generateOverBareHeldRatio}× as long as a no-op`);
+  console.log(
+    `bare pg-boss / generate jobs: ${queue.bareOverGenerateRatio}× in jobs/s; a generate job is held ${queue.generateOverBareHeldRatio}× as long as a no-op`,
+  );
   return { ...mixed, ...queue };
 }
 

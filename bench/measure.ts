@@ -95,8 +95,8 @@ export async function publishedComponents(services: Services, count: number): Pr
   });
 }
 
-/** POSTs JSON with a key and returns status and parsed body; throws on an unexpected status. */
-export async function postJson(url: string, key: string, body: unknown, expected: number[]): Promise<any> {
+/** POSTs JSON with a key and returns the parsed body (the caller names its shape); throws on an unexpected status. */
+export async function postJson<T = unknown>(url: string, key: string, body: unknown, expected: number[]): Promise<T> {
   const response = await fetch(url, {
     method: 'POST',
     headers: { authorization: `Token ${key}`, 'content-type': 'application/json' },
@@ -104,5 +104,5 @@ export async function postJson(url: string, key: string, body: unknown, expected
   });
   const text = await response.text();
   if (!expected.includes(response.status)) throw new Error(`POST ${url}: ${response.status} ${text.slice(0, 500)}`);
-  return text ? JSON.parse(text) : null;
+  return (text ? JSON.parse(text) : null) as T;
 }

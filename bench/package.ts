@@ -23,7 +23,15 @@ function benchModel(components: number): DataModelDocument {
     });
   }
   const root: ClusterNode = { kind: 'cluster', ctId: 'benchroot', label: 'All groups', description: null, children: clusters };
-  return { ctId: `benchmodel${components}`, title: `Bench model ${components}`, description: null, language: 'en-US', author: null, created: new Date(0), root };
+  return {
+    ctId: `benchmodel${components}`,
+    title: `Bench model ${components}`,
+    description: null,
+    language: 'en-US',
+    author: null,
+    created: new Date(0),
+    root,
+  };
 }
 
 async function measure(components: number) {

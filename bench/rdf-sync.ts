@@ -37,7 +37,11 @@ async function tripleTotal(services: Services, ids: string[]): Promise<number> {
 }
 
 async function syncedCount(services: Services, ids: string[]): Promise<number> {
-  const row = await one<{ n: string }>(services.db, `SELECT count(*) AS n FROM app_instances WHERE instance_id = ANY($1) AND rdf_sync_status = 'synced'`, [ids]);
+  const row = await one<{ n: string }>(
+    services.db,
+    `SELECT count(*) AS n FROM app_instances WHERE instance_id = ANY($1) AND rdf_sync_status = 'synced'`,
+    [ids],
+  );
   return Number(row!.n);
 }
 
@@ -48,7 +52,14 @@ export async function benchRdfSync(options: { quick?: boolean } = {}): Promise<R
   const count = options.quick ? 40 : 200;
   const virtuoso = await startVirtuoso();
   try {
-    const triplestore = { url: virtuoso.graphStoreUrl, queryUrl: virtuoso.queryUrl, protocol: 'graph-store' as const, repository: null, user: virtuoso.user, password: virtuoso.password };
+    const triplestore = {
+      url: virtuoso.graphStoreUrl,
+      queryUrl: virtuoso.queryUrl,
+      protocol: 'graph-store' as const,
+      repository: null,
+      user: virtuoso.user,
+      password: virtuoso.password,
+    };
     const service = await startBenchService({ schemaCatalogDir: path.join(FIXTURES, 'reference'), triplestore }, { workers: false });
     try {
       const { services } = service;
@@ -83,19 +94,47 @@ export async function benchRdfSync(options: { quick?: boolean } = {}): Promise<R
       });
       const queueSeconds = (performance.now() - queueStart) / 1000;
 
-      const store = new GraphStoreClient({ graphStoreUrl: virtuoso.graphStoreUrl, queryUrl: virtuoso.queryUrl, user: virtuoso.user, password: virtuoso.password });
+      const store = new GraphStoreClient({
+        graphStoreUrl: virtuoso.graphStoreUrl,
+        queryUrl: virtuoso.queryUrl,
+        user: virtuoso.user,
+        password: virtuoso.password,
+      });
       const sample = queued[queued.length - 1];
-      const stored = await one<{ n: string }>(services.db, 'SELECT g.triple_count AS n FROM app_instances i JOIN app_graphs g ON g.graph_uri = i.graph_uri WHERE i.instance_id = $1', [sample]);
+      const stored = await one<{ n: string }>(
+        services.db,
+        'SELECT g.triple_count AS n FROM app_instances i JOIN app_graphs g ON g.graph_uri = i.graph_uri WHERE i.instance_id = $1',
+        [sample],
+      );
       const inVirtuoso = await store.tripleCount(`urn:sdc4:instance:${sample}`);
       if (inVirtuoso !== Number(stored!.n)) throw new Error(`Virtuoso holds ${inVirtuoso} triples for ${sample}, Postgres ${stored!.n}`);
 
       const triplesPerInstance = Math.round((await tripleTotal(services, queued)) / count);
       const rowsOut = [
-        { path: `sync step called directly, concurrency ${concurrency}`, instances: count, seconds: Number(directSeconds.toFixed(2)), instancesPerSecond: Number((count / directSeconds).toFixed(1)), triplesPerSecond: Math.round((count * triplesPerInstance) / directSeconds), peakRssMb: directRss },
-        { path: `rdf_sync queue worker, concurrency ${concurrency}`, instances: count, seconds: Number(queueSeconds.toFixed(2)), instancesPerSecond: Number((count / queueSeconds).toFixed(1)), triplesPerSecond: Math.round((count * triplesPerInstance) / queueSeconds), peakRssMb: queueRss },
+        {
+          path: `sync step called directly, concurrency ${concurrency}`,
+          instances: count,
+          seconds: Number(directSeconds.toFixed(2)),
+          instancesPerSecond: Number((count / directSeconds).toFixed(1)),
+          triplesPerSecond: Math.round((count * triplesPerInstance) / directSeconds),
+          peakRssMb: directRss,
+        },
+        {
+          path: `rdf_sync queue worker, concurrency ${concurrency}`,
+          instances: count,
+          seconds: Number(queueSeconds.toFixed(2)),
+          instancesPerSecond: Number((count / queueSeconds).toFixed(1)),
+          triplesPerSecond: Math.round((count * triplesPerInstance) / queueSeconds),
+          peakRssMb: queueRss,
+        },
       ];
       printTable(rowsOut);
-      return { triplesPerInstance, direct: rowsOut[0], queue: rowsOut[1], directOverQueueRatio: Number((rowsOut[0].instancesPerSecond / rowsOut[1].instancesPerSecond).toFixed(2)) };
+      return {
+        triplesPerInstance,
+        direct: rowsOut[0],
+        queue: rowsOut[1],
+        directOverQueueRatio: Number((rowsOut[0].instancesPerSecond / rowsOut[1].instancesPerSecond).toFixed(2)),
+      };
     } finally {
       await service.close();
     }

@@ -17,7 +17,14 @@ const n = (value: unknown) => (typeof value === 'number' ? value.toLocaleString(
 function loadRow(feature: string, load: Result | undefined, measure = load?.name): Row {
   if (!load) return { feature, measure: `${measure}: not in the result` };
   const failures = load.errors || load.non2xx ? ` (errors ${load.errors}, non-2xx ${load.non2xx})` : '';
-  return { feature, measure: `${measure}${failures}`, rate: `${n(load.requestsPerSecond)} req/s`, p50: load.p50Ms, p99: load.p99Ms, rss: load.peakRssMb };
+  return {
+    feature,
+    measure: `${measure}${failures}`,
+    rate: `${n(load.requestsPerSecond)} req/s`,
+    p50: load.p50Ms,
+    p99: load.p99Ms,
+    rss: load.peakRssMb,
+  };
 }
 
 function rows(name: string, r: Result): { rows: Row[]; ratios: string[] } {
@@ -47,15 +54,53 @@ function rows(name: string, r: Result): { rows: Row[]; ratios: string[] } {
       const b = r.barePgBoss;
       return {
         rows: [
-          { feature: 'Mixed assembly (10 new)', measure: `POST → 202, ${r.mixedAssembly.accepted202.runs} runs`, p50: r.mixedAssembly.accepted202.medianMs, p99: r.mixedAssembly.accepted202.p99Ms },
-          { feature: 'Mixed assembly (10 new)', measure: 'POST → `completed` received over graphql-ws (workers in-process)', p50: r.mixedAssembly.endToEnd.medianMs, p99: r.mixedAssembly.endToEnd.p99Ms, rss: r.mixedAssembly.peakRssMb },
-          { feature: 'Mixed assembly (10 new)', measure: 'of which: job row written → worker took it (queue pickup)', p50: r.mixedAssembly.queuePickup?.medianMs, p99: r.mixedAssembly.queuePickup?.p99Ms },
-          { feature: 'Subscription latency', measure: `job step written → subscriber received, ${r.subscriptionLatency.samples} steps`, p50: r.subscriptionLatency.p50Ms, p99: r.subscriptionLatency.p99Ms },
-          { feature: 'Generate jobs', measure: `${n(g.jobs)} generate_package jobs, 2 worker processes (failed: ${g.failed})`, rate: `${g.jobsPerSecond} jobs/s`, rss: `workers ${g.workerPeakRssMb.join(' / ')}` },
+          {
+            feature: 'Mixed assembly (10 new)',
+            measure: `POST → 202, ${r.mixedAssembly.accepted202.runs} runs`,
+            p50: r.mixedAssembly.accepted202.medianMs,
+            p99: r.mixedAssembly.accepted202.p99Ms,
+          },
+          {
+            feature: 'Mixed assembly (10 new)',
+            measure: 'POST → `completed` received over graphql-ws (workers in-process)',
+            p50: r.mixedAssembly.endToEnd.medianMs,
+            p99: r.mixedAssembly.endToEnd.p99Ms,
+            rss: r.mixedAssembly.peakRssMb,
+          },
+          {
+            feature: 'Mixed assembly (10 new)',
+            measure: 'of which: job row written → worker took it (queue pickup)',
+            p50: r.mixedAssembly.queuePickup?.medianMs,
+            p99: r.mixedAssembly.queuePickup?.p99Ms,
+          },
+          {
+            feature: 'Subscription latency',
+            measure: `job step written → subscriber received, ${r.subscriptionLatency.samples} steps`,
+            p50: r.subscriptionLatency.p50Ms,
+            p99: r.subscriptionLatency.p99Ms,
+          },
+          {
+            feature: 'Generate jobs',
+            measure: `${n(g.jobs)} generate_package jobs, 2 worker processes (failed: ${g.failed})`,
+            rate: `${g.jobsPerSecond} jobs/s`,
+            rss: `workers ${g.workerPeakRssMb.join(' / ')}`,
+          },
           ...(g.idlePickup
-            ? [{ feature: 'Generate jobs', measure: `job row written → idle worker in another process took it, ${g.idlePickup.runs} sends`, p50: g.idlePickup.medianMs, p99: g.idlePickup.p99Ms }]
+            ? [
+                {
+                  feature: 'Generate jobs',
+                  measure: `job row written → idle worker in another process took it, ${g.idlePickup.runs} sends`,
+                  p50: g.idlePickup.medianMs,
+                  p99: g.idlePickup.p99Ms,
+                },
+              ]
             : []),
-          { feature: 'Generate jobs', measure: `bare pg-boss no-op loop, 2 processes, same polling`, rate: `${b.jobsPerSecond} jobs/s`, rss: `workers ${b.workerPeakRssMb.join(' / ')}` },
+          {
+            feature: 'Generate jobs',
+            measure: `bare pg-boss no-op loop, 2 processes, same polling`,
+            rate: `${b.jobsPerSecond} jobs/s`,
+            rss: `workers ${b.workerPeakRssMb.join(' / ')}`,
+          },
         ],
         ratios: [
           `bare pg-boss / generate jobs throughput: **${r.bareOverGenerateRatio}×** (bare pg-boss sleeps out its polling interval after each fetch, a ceiling of ${g.pollingCeilingJobsPerSecond} jobs/s; the service's workers are woken at commit and fetch again while there is work); time a job is held, generate / no-op: **${r.generateOverBareHeldRatio}×** (${g.meanJobMs} ms / ${b.meanJobMs} ms)`,
@@ -67,7 +112,10 @@ function rows(name: string, r: Result): { rows: Row[]; ratios: string[] } {
       const noop = (r.http as Result[]).find((row) => String(row.name).includes('whoami'));
       return {
         rows: [loadRow('Validate XML', sixteen), loadRow('Validate XML', noop)],
-        ratios: noop && sixteen ? [`authenticated no-op / validate/xml throughput at c=16: **${(noop.requestsPerSecond / sixteen.requestsPerSecond).toFixed(2)}×**`] : [],
+        ratios:
+          noop && sixteen
+            ? [`authenticated no-op / validate/xml throughput at c=16: **${(noop.requestsPerSecond / sixteen.requestsPerSecond).toFixed(2)}×**`]
+            : [],
       };
     }
     case 'rdfSync':
@@ -82,7 +130,11 @@ function rows(name: string, r: Result): { rows: Row[]; ratios: string[] } {
       };
     case 'package':
       return {
-        rows: (r.sizes as Result[]).map((s) => ({ feature: 'Package generation', measure: `${n(s.components)} components, in memory, ${s.runs} runs`, p50: s.medianMs })),
+        rows: (r.sizes as Result[]).map((s) => ({
+          feature: 'Package generation',
+          measure: `${n(s.components)} components, in memory, ${s.runs} runs`,
+          p50: s.medianMs,
+        })),
         ratios: [`package generation 1,000 / 100 components: **${r.timeGrowth100To1000}×** (linear ≈ 10×)`],
       };
     default:
@@ -92,7 +144,10 @@ function rows(name: string, r: Result): { rows: Row[]; ratios: string[] } {
 
 const cell = (value: unknown) => (value === undefined || value === null ? '' : String(value).replace(/\|/g, '\\|'));
 
-export function resultsMarkdown(outcomes: FeatureOutcome[], meta: { at: string; mode: string; cpus: number; node: string; totalSeconds: number }): string {
+export function resultsMarkdown(
+  outcomes: FeatureOutcome[],
+  meta: { at: string; mode: string; cpus: number; node: string; totalSeconds: number },
+): string {
   const table: Row[] = [];
   const ratios: string[] = [];
   for (const outcome of outcomes) {

@@ -1,11 +1,12 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 const FILE = path.resolve(__dirname, '../../bench/results.json');
 
 /** Merges one benchmark's figures into bench/results.json (with the machine's shape and the time of the run). */
 export function recordResults(name: string, result: unknown): void {
-  const all = existsSync(FILE) ? JSON.parse(readFileSync(FILE, 'utf8')) : {};
-  all[name] = { at: new Date().toISOString(), cpus: require('node:os').cpus().length, node: process.version, result };
+  const all = (existsSync(FILE) ? JSON.parse(readFileSync(FILE, 'utf8')) : {}) as Record<string, unknown>;
+  all[name] = { at: new Date().toISOString(), cpus: os.cpus().length, node: process.version, result };
   writeFileSync(FILE, `${JSON.stringify(all, null, 2)}\n`);
 }

@@ -42,7 +42,12 @@ export async function startBenchService(overrides: Partial<Settings> = {}, optio
   await migrateDatabase(database.url);
   const db = createDataSource(database.url, 40);
   await db.initialize();
-  const queue = await JobQueue.start(database.url, { supervise: true, expireInSeconds: settings.jobExpireSeconds, maintenanceIntervalSeconds: settings.queueMaintenanceSeconds, onError: () => undefined });
+  const queue = await JobQueue.start(database.url, {
+    supervise: true,
+    expireInSeconds: settings.jobExpireSeconds,
+    maintenanceIntervalSeconds: settings.queueMaintenanceSeconds,
+    onError: () => undefined,
+  });
   const events = new JobEventHub(database.url, logger);
   await events.start();
   const services = createServices({ settings, db, logger, queue, events });

@@ -30,7 +30,15 @@ async function measure(name: string, seconds: number, run: () => void): Promise<
   }
   const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
   const rssGrowthMb = (process.memoryUsage().rss - rssBefore) / 1024 / 1024;
-  console.log(JSON.stringify({ case: name, instances: count, seconds: +elapsed.toFixed(2), per_second: Math.round(count / elapsed), rss_growth_mb: +rssGrowthMb.toFixed(1) }));
+  console.log(
+    JSON.stringify({
+      case: name,
+      instances: count,
+      seconds: +elapsed.toFixed(2),
+      per_second: Math.round(count / elapsed),
+      rss_growth_mb: +rssGrowthMb.toFixed(1),
+    }),
+  );
 }
 
 async function main(): Promise<void> {

@@ -46,7 +46,14 @@ export async function benchValidate(durationSeconds = 20): Promise<Record<string
       serviceValidationsPerSecond: await rate(5, () => app.validation.validate({ xml, generateInstanceId: true, syncTriplestore: false, caller })),
     };
 
-    const rows = [await load('GET /api/v1/whoami/ (no-op, key), c=16', { url: `${service.url}/api/v1/whoami/`, headers: { 'x-api-key': plaintext }, connections: 16, durationSeconds })];
+    const rows = [
+      await load('GET /api/v1/whoami/ (no-op, key), c=16', {
+        url: `${service.url}/api/v1/whoami/`,
+        headers: { 'x-api-key': plaintext },
+        connections: 16,
+        durationSeconds,
+      }),
+    ];
     for (const connections of [1, 4, 16]) {
       rows.push(
         await load(`POST /api/v1/validate/xml/ (JSON), c=${connections}`, {

@@ -13,7 +13,7 @@ export function parseCsv(text: string, maxRows = Infinity): string[][] {
   let i = 0;
   const input = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   while (i < input.length) {
-    const ch = input[i]!;
+    const ch = input[i];
     if (quoted) {
       if (ch === '"') {
         if (input[i + 1] === '"') {
@@ -74,7 +74,7 @@ export interface CsvModel {
 export function modelFromCsv(text: string): CsvModel {
   const table = parseCsv(text);
   if (!table.length) throw new CsvError('The CSV is empty.');
-  const header = table[0]!.map((h) => h.trim());
+  const header = table[0].map((h) => h.trim());
   if (header.length > MAX_CSV_COLUMNS) throw new CsvError(`The CSV has more than ${MAX_CSV_COLUMNS} columns.`);
   if (header.some((h) => h === '')) throw new CsvError('The header row has an empty column name: the first row must name every column.');
   const duplicate = header.find((h, i) => header.indexOf(h) !== i);
@@ -82,7 +82,7 @@ export function modelFromCsv(text: string): CsvModel {
   const body = table.slice(1);
   if (!body.length) throw new CsvError('The CSV has a header but no data rows.');
   const ragged = body.findIndex((r) => r.length !== header.length);
-  if (ragged >= 0) throw new CsvError(`Row ${ragged + 2} has ${body[ragged]!.length} fields; the header has ${header.length}.`);
+  if (ragged >= 0) throw new CsvError(`Row ${ragged + 2} has ${body[ragged].length} fields; the header has ${header.length}.`);
   return {
     columns: header.map((label, i) => ({ label, dataType: inferColumnType(body.map((r) => r[i] ?? '')) })),
     rows: body.length,

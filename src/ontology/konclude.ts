@@ -34,7 +34,9 @@ function run(binary: string, args: string[], timeoutMs: number): Promise<string>
 export function unsatisfiableClasses(owx: string): string[] {
   const found = new Set<string>();
   for (const [block] of owx.matchAll(/<EquivalentClasses>[\s\S]*?<\/EquivalentClasses>/g)) {
-    const iris = [...block.matchAll(/<Class (?:IRI="([^"]+)"|abbreviatedIRI="([^"]+)")\s*\/>/g)].map(([, iri, abbreviated]) => iri ?? abbreviated.replace(/^owl:/, 'http://www.w3.org/2002/07/owl#'));
+    const iris = [...block.matchAll(/<Class (?:IRI="([^"]+)"|abbreviatedIRI="([^"]+)")\s*\/>/g)].map(
+      ([, iri, abbreviated]) => iri ?? abbreviated.replace(/^owl:/, 'http://www.w3.org/2002/07/owl#'),
+    );
     if (iris.includes(OWL_NOTHING)) for (const iri of iris) if (iri !== OWL_NOTHING) found.add(iri);
   }
   return [...found].sort();

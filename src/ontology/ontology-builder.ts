@@ -1,6 +1,7 @@
-import { DataFactory, type Quad, type Quad_Object } from 'n3';
+import type { Quad, Quad_Object } from 'n3';
 import { writeRdfXml } from '../rdf/rdfxml-writer';
 import { writeTurtle } from '../rdf/turtle-writer';
+import { blankNode, literal, namedNode, quad } from '../rdf/terms';
 import { BFO_CLASSES, BFO_DISJOINT_GROUPS, BFO_DISJOINT_PAIRS } from './bfo-2020.data';
 import {
   SDC4_CLASSES,
@@ -22,8 +23,6 @@ import {
   SDC4_ONTOLOGY_IRI,
 } from './vocabulary';
 
-const { namedNode, literal, blankNode, quad } = DataFactory;
-
 const iri = (curie: string) => {
   const [prefix, local] = curie.split(':') as [keyof typeof NS, string];
   return namedNode(NS[prefix] + local);
@@ -33,7 +32,21 @@ const obo = (local: string) => namedNode(NS.obo + local);
 const en = (text: string) => literal(text, 'en');
 
 /** XSD types in the OWL 2 datatype map need no declaration; others (xsd:date, xsd:gYear, …) must be declared. */
-const OWL2_XSD_DATATYPES = new Set(['anyURI', 'base64Binary', 'boolean', 'dateTime', 'decimal', 'double', 'float', 'integer', 'language', 'nonNegativeInteger', 'short', 'string', 'token']);
+const OWL2_XSD_DATATYPES = new Set([
+  'anyURI',
+  'base64Binary',
+  'boolean',
+  'dateTime',
+  'decimal',
+  'double',
+  'float',
+  'integer',
+  'language',
+  'nonNegativeInteger',
+  'short',
+  'string',
+  'token',
+]);
 
 /** Emits triples in a fixed order so the generated files are byte-for-byte reproducible. */
 class TripleList {
@@ -76,7 +89,9 @@ export function sdc4CoreQuads(): Quad[] {
     .add(ontology, 'rdfs:label', en(`Semantic Data Charter (SDC4) Release ${SDC4_VERSION}; Reference Model Ontology`))
     .add(ontology, 'rdfs:comment', en('The classes and properties for building SDC4-compliant data models.'))
     .add(ontology, 'owl:versionInfo', literal(SDC4_VERSION));
-  const xsdRanges = Object.values(SDC4_DATATYPE_PROPERTIES).map(([, range]) => range).filter((range): range is string => typeof range === 'string' && range.startsWith('xsd:'));
+  const xsdRanges = Object.values(SDC4_DATATYPE_PROPERTIES)
+    .map(([, range]) => range)
+    .filter((range): range is string => typeof range === 'string' && range.startsWith('xsd:'));
   for (const range of [...new Set(xsdRanges)].sort()) {
     if (!OWL2_XSD_DATATYPES.has(range.slice(4))) list.add(iri(range), 'rdf:type', iri('rdfs:Datatype'));
   }
@@ -113,7 +128,13 @@ export function bfoQuads(): Quad[] {
   list
     .add(ontology, 'rdf:type', iri('owl:Ontology'))
     .add(ontology, 'rdfs:label', en('BFO 2020'))
-    .add(ontology, 'rdfs:comment', en('The class hierarchy and disjointness axioms of Basic Formal Ontology 2020 (ISO/IEC 21838-2:2021), bundled so that no network access is needed.'))
+    .add(
+      ontology,
+      'rdfs:comment',
+      en(
+        'The class hierarchy and disjointness axioms of Basic Formal Ontology 2020 (ISO/IEC 21838-2:2021), bundled so that no network access is needed.',
+      ),
+    )
     .add(ontology, 'dcterms:license', namedNode('https://creativecommons.org/licenses/by/4.0/'))
     .add(ontology, 'owl:versionInfo', literal('2020'));
   for (const [id, [parent, label]] of Object.entries(BFO_CLASSES)) {
@@ -141,9 +162,7 @@ export function mappingQuads(): Quad[] {
   list.add(ontology, 'rdf:type', iri('owl:Ontology')).add(ontology, 'owl:versionInfo', literal(MAPPING_VERSION));
   list.add(namedNode(BFO_GENERICALLY_DEPENDENT_CONTINUANT), 'rdf:type', iri('owl:Class'));
   for (const name of MAPPED_SDC4_CLASSES) {
-    list
-      .add(sdc4(name), 'rdf:type', iri('owl:Class'))
-      .add(sdc4(name), 'rdfs:subClassOf', namedNode(BFO_GENERICALLY_DEPENDENT_CONTINUANT));
+    list.add(sdc4(name), 'rdf:type', iri('owl:Class')).add(sdc4(name), 'rdfs:subClassOf', namedNode(BFO_GENERICALLY_DEPENDENT_CONTINUANT));
   }
   return list.quads;
 }

@@ -20,6 +20,8 @@ export function ontologyRdfXml(includeBfo: boolean): Promise<string> {
 
 async function coreWithMapping(): Promise<string> {
   const core = parseRdf(await readOntologyFile(ONTOLOGY_FILES.coreTtl), 'text/turtle');
-  const mapping = parseRdf(await readOntologyFile(ONTOLOGY_FILES.mappingTtl), 'text/turtle').filter((quad) => quad.subject.value !== MAPPING_ONTOLOGY_IRI);
+  const mapping = parseRdf(await readOntologyFile(ONTOLOGY_FILES.mappingTtl), 'text/turtle').filter(
+    (quad) => quad.subject.value !== MAPPING_ONTOLOGY_IRI,
+  );
   return writeRdfXml([...core, ...mapping], ALL_PREFIXES);
 }

@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { DataFactory, Parser, type Quad } from 'n3';
+import { Parser, type Quad } from 'n3';
 import { parse } from 'oxigraph';
+import { blankNode, literal, namedNode, quad } from '../rdf/terms';
 
 /** The repository root: the nearest ancestor of this module holding package.json (works from src/ and dist/). */
 export function projectRoot(): string {
@@ -27,7 +28,6 @@ export function contentTypeOf(file: string): 'text/turtle' | 'application/rdf+xm
 type OxigraphTerm = { termType: string; value: string; language?: string; datatype?: { value: string } };
 
 function n3Term(term: OxigraphTerm): Quad['subject'] | Quad['object'] {
-  const { namedNode, blankNode, literal } = DataFactory;
   if (term.termType === 'NamedNode') return namedNode(term.value);
   if (term.termType === 'BlankNode') return blankNode(term.value);
   return literal(term.value, term.language || namedNode(term.datatype!.value));
@@ -38,6 +38,6 @@ export function parseRdf(text: string, contentType: 'text/turtle' | 'application
   if (contentType === 'text/turtle') return new Parser({ format: 'text/turtle' }).parse(text);
   if (contentType === 'application/n-triples') return new Parser({ format: 'N-Triples' }).parse(text);
   return parse(text, { format: contentType }).map((q) =>
-    DataFactory.quad(n3Term(q.subject as OxigraphTerm) as Quad['subject'], DataFactory.namedNode(q.predicate.value), n3Term(q.object as OxigraphTerm) as Quad['object']),
+    quad(n3Term(q.subject as OxigraphTerm) as Quad['subject'], namedNode(q.predicate.value), n3Term(q.object as OxigraphTerm)),
   );
 }

@@ -67,14 +67,7 @@ export const SDC4_CLASSES: Record<string, [parent: string | null, label: string]
   MagnitudeStatus: ['owl:Thing', 'Magnitude Status'],
 };
 
-export const SDC4_MAGNITUDE_STATUSES = [
-  'approximate',
-  'equal',
-  'greater_than',
-  'greater_than_or_equal',
-  'less_than',
-  'less_than_or_equal',
-] as const;
+export const SDC4_MAGNITUDE_STATUSES = ['approximate', 'equal', 'greater_than', 'greater_than_or_equal', 'less_than', 'less_than_or_equal'] as const;
 
 /** White-space separated list datatypes that the list components use as value ranges. */
 export const SDC4_LIST_DATATYPES = [

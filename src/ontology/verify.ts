@@ -1,6 +1,7 @@
-import { DataFactory, type Quad } from 'n3';
+import type { Quad } from 'n3';
 import { EmbeddedTriplestore } from '../rdf/embedded-store';
 import { writeTurtle } from '../rdf/turtle-writer';
+import { namedNode, quad } from '../rdf/terms';
 import type { TriplestoreClient } from '../rdf/triplestore';
 import { initTriplestore, loadGraphs, plannedLoads } from './init';
 import { reasonWithKonclude, type KoncludeOptions } from './konclude';
@@ -27,7 +28,9 @@ SELECT ?c WHERE { ?c rdfs:subClassOf obo:BFO_0000031 }`;
 
 /** The data-modelling classes: every sdc4 class the core ontology declares. */
 export async function sdc4Classes(client: TriplestoreClient): Promise<string[]> {
-  const rows = await client.select(`SELECT DISTINCT ?c WHERE { GRAPH <${GRAPHS.core}> { ?c a <${NS.owl}Class> } FILTER(STRSTARTS(STR(?c), "${NS.sdc4}")) }`);
+  const rows = await client.select(
+    `SELECT DISTINCT ?c WHERE { GRAPH <${GRAPHS.core}> { ?c a <${NS.owl}Class> } FILTER(STRSTARTS(STR(?c), "${NS.sdc4}")) }`,
+  );
   return rows.map((row) => row.c).sort();
 }
 
@@ -54,7 +57,11 @@ async function reasonerCheck(options: KoncludeOptions): Promise<Check> {
   const report = await reasonWithKonclude(await combinedTurtle(), options);
   const passed = report.consistent && report.unsatisfiable.length === 0;
   const listed = report.unsatisfiable.slice(0, 5).join(', ');
-  return { name, passed, detail: `${report.consistent ? 'consistent' : 'INCONSISTENT'}; ${report.unsatisfiable.length} unsatisfiable classes${listed ? ` (${listed})` : ''}; ${Date.now() - started} ms` };
+  return {
+    name,
+    passed,
+    detail: `${report.consistent ? 'consistent' : 'INCONSISTENT'}; ${report.unsatisfiable.length} unsatisfiable classes${listed ? ` (${listed})` : ''}; ${Date.now() - started} ms`,
+  };
 }
 
 async function sparqlCheck(): Promise<Check> {
@@ -65,7 +72,11 @@ async function sparqlCheck(): Promise<Check> {
   const found = new Set((await store.select(SUBCLASSES_OF_GDC_QUERY)).map((row) => row.c));
   const missing = expected.filter((iri) => !found.has(iri));
   const passed = expected.length > 0 && missing.length === 0;
-  return { name, passed, detail: `${expected.length - missing.length} of ${expected.length} sdc4 classes returned${missing.length ? `; missing ${missing.slice(0, 5).join(', ')}` : ''}` };
+  return {
+    name,
+    passed,
+    detail: `${expected.length - missing.length} of ${expected.length} sdc4 classes returned${missing.length ? `; missing ${missing.slice(0, 5).join(', ')}` : ''}`,
+  };
 }
 
 async function withoutMappingCheck(): Promise<Check> {
@@ -74,14 +85,17 @@ async function withoutMappingCheck(): Promise<Check> {
   const loads = plannedLoads(true).filter((load) => load.graphUri !== GRAPHS.mapping);
   await loadGraphs(store, loads, 'owl2rl');
   const typed = await bfoTypedSdc4Terms(store);
-  return { name, passed: typed.length === 0, detail: `${typed.length} sdc4 classes or individuals with a BFO superclass or type${typed.length ? `: ${typed.slice(0, 5).join(', ')}` : ''}` };
+  return {
+    name,
+    passed: typed.length === 0,
+    detail: `${typed.length} sdc4 classes or individuals with a BFO superclass or type${typed.length ? `: ${typed.slice(0, 5).join(', ')}` : ''}`,
+  };
 }
 
 /** The same reasoner pipeline with CMC also placed under BFO process (an occurrent, disjoint with continuants):
  * CMC and all of its subclasses must come out unsatisfiable, or the reasoner check could not fail. */
 async function negativeControlCheck(options: KoncludeOptions): Promise<Check> {
   const name = CHECK_NAMES.negativeControl;
-  const { namedNode, quad } = DataFactory;
   const wrongAxiom = quad(namedNode(`${NS.sdc4}CMC`), namedNode(`${NS.rdfs}subClassOf`), namedNode(BFO_PROCESS));
   const store = new EmbeddedTriplestore();
   await initTriplestore(store, { loadBfoAlignment: false, reasoning: 'none' });
@@ -114,6 +128,10 @@ export function formatChecksTable(checks: Check[]): string {
   const rows = checks.map((check, index) => [`${index + 1}`, check.passed ? 'PASS' : 'FAIL', check.name, check.detail]);
   const header = ['#', 'Result', 'Check', 'Detail'];
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
-  const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column])).join(' | ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) => cell.padEnd(widths[column]))
+      .join(' | ')
+      .trimEnd();
   return [line(header), widths.map((width) => '-'.repeat(width)).join('-|-'), ...rows.map(line)].join('\n');
 }

@@ -23,7 +23,11 @@ export class GraphStoreClient implements TriplestoreClient {
   constructor(options: GraphStoreOptions) {
     this.graphStoreUrl = new URL(options.graphStoreUrl);
     this.queryUrl = new URL(options.queryUrl || options.graphStoreUrl);
-    this.fetcher = new AuthenticatingFetcher({ user: options.user ?? null, password: options.password ?? null, timeoutMs: options.timeoutMs ?? 30_000 });
+    this.fetcher = new AuthenticatingFetcher({
+      user: options.user ?? null,
+      password: options.password ?? null,
+      timeoutMs: options.timeoutMs ?? 30_000,
+    });
   }
 
   async replaceGraph(graphUri: string, body: string, contentType: RdfContentType): Promise<void> {

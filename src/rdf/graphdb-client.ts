@@ -21,11 +21,20 @@ export class GraphDbClient implements TriplestoreClient {
   constructor(options: GraphDbOptions) {
     const base = options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`;
     this.repositoryUrl = new URL(`repositories/${encodeURIComponent(options.repository)}`, base);
-    this.fetcher = new AuthenticatingFetcher({ user: options.user ?? null, password: options.password ?? null, timeoutMs: options.timeoutMs ?? 30_000 });
+    this.fetcher = new AuthenticatingFetcher({
+      user: options.user ?? null,
+      password: options.password ?? null,
+      timeoutMs: options.timeoutMs ?? 30_000,
+    });
   }
 
   async replaceGraph(graphUri: string, body: string, contentType: RdfContentType): Promise<void> {
-    const response = await this.fetcher.fetch({ method: 'PUT', url: this.contextUrl('statements', graphUri), headers: { 'content-type': contentType }, body });
+    const response = await this.fetcher.fetch({
+      method: 'PUT',
+      url: this.contextUrl('statements', graphUri),
+      headers: { 'content-type': contentType },
+      body,
+    });
     await ensureOk(response, `replacing graph <${graphUri}>`);
   }
 

@@ -37,7 +37,7 @@ export function parseChallenges(header: string): Challenge[] {
 
 const quoted = (value: string) => `"${value.replace(/["\\]/g, '\\$&')}"`;
 
-const DIGEST_HASHES: Record<string, string> = { 'md5': 'md5', 'md5-sess': 'md5', 'sha-256': 'sha256', 'sha-256-sess': 'sha256' };
+const DIGEST_HASHES: Record<string, string> = { md5: 'md5', 'md5-sess': 'md5', 'sha-256': 'sha256', 'sha-256-sess': 'sha256' };
 
 /** The Authorization value answering a Digest challenge (RFC 7616): MD5 or SHA-256, qop auth, optional -sess. */
 export function digestAuthorization(

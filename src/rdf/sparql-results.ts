@@ -14,7 +14,11 @@ export async function readSelectResults(response: Response): Promise<Array<Recor
   try {
     parsed = JSON.parse(text) as SparqlJson;
   } catch (error) {
-    throw new TriplestoreError(`the triplestore answered a SELECT with something other than SPARQL JSON results: ${text.slice(0, 200)}`, response.status, { cause: error });
+    throw new TriplestoreError(
+      `the triplestore answered a SELECT with something other than SPARQL JSON results: ${text.slice(0, 200)}`,
+      response.status,
+      { cause: error },
+    );
   }
   const bindings = parsed.results?.bindings;
   if (!Array.isArray(bindings)) throw new TriplestoreError('SPARQL JSON results without results.bindings', response.status);

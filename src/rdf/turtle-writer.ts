@@ -16,7 +16,7 @@ export function writeTurtle(quads: Quad[], prefixes: Record<string, string>): Pr
     const own = ownTriples(object as BlankNode);
     const items = listItems(own);
     if (items) return writer.list(items.map(render)) as unknown as Quad_Object;
-    return writer.blank(own.map((q) => ({ predicate: q.predicate, object: render(q.object) }))) as unknown as Quad_Object;
+    return writer.blank(own.map((q) => ({ predicate: q.predicate, object: render(q.object) })));
   };
   const listItems = (own: Quad[]): Quad_Object[] | null => {
     const first = own.find((q) => q.predicate.value === `${RDF}first`);

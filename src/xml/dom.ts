@@ -2,7 +2,7 @@ import type * as Slimdom from 'slimdom' with { 'resolution-mode': 'import' };
 
 /** slimdom is typed as ESM but ships a CommonJS build: load that build so this CommonJS project can use it
  * synchronously (fontoxpath evaluates XPath over slimdom nodes). */
-export const slimdom: typeof Slimdom = require('slimdom');
+export const slimdom = require('slimdom') as typeof Slimdom;
 
 export type XDocument = Slimdom.Document;
 export type XElement = Slimdom.Element;

@@ -1,10 +1,9 @@
 import { DataFactory, Writer, type Quad } from 'n3';
+import { literal, namedNode } from '../rdf/terms';
 import { childElements, firstChildElement, ownText, type XDocument, type XElement } from './dom';
 import { localOf, qkey, SchemaModel } from './schema-model';
 import { readSchemaDocument } from './schema-set';
 import { ADAPTER_TYPE, CLUSTER_TYPE, SDC4_NS } from './sdc4';
-
-const { namedNode, literal } = DataFactory;
 
 const RDF_TYPE = namedNode('http://www.w3.org/1999/02/22-rdf-syntax-ns#type');
 const DC_IDENTIFIER = namedNode('http://purl.org/dc/elements/1.1/identifier');
@@ -52,7 +51,13 @@ export interface InstanceRdf {
  *   (`sdc4:hasXdCountUnits`, `sdc4:hasXdQuantityUnits`, …);
  * - an EV as `sdc4:hasExceptionalValue {node}/ev`, typed `sdc4:NIType` (…) with its `sdc4:ev-name`.
  */
-export function extractInstanceRdf(args: { document: XDocument; instanceId: string; dmCtId: string; modelXsd: string; baseIri?: string }): InstanceRdf {
+export function extractInstanceRdf(args: {
+  document: XDocument;
+  instanceId: string;
+  dmCtId: string;
+  modelXsd: string;
+  baseIri?: string;
+}): InstanceRdf {
   const graphUri = `${args.baseIri ?? INSTANCE_GRAPH_PREFIX}${args.instanceId}`;
   const graph = namedNode(graphUri);
   const model = modelOf(args.modelXsd);
@@ -134,9 +139,19 @@ const LEXICAL: Record<string, RegExp> = {
   time: /^\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?$/,
 };
 const LEXICAL_FAMILY: Record<string, string> = {
-  long: 'integer', int: 'integer', short: 'integer', byte: 'integer', nonNegativeInteger: 'integer',
-  positiveInteger: 'integer', negativeInteger: 'integer', nonPositiveInteger: 'integer', unsignedLong: 'integer',
-  unsignedInt: 'integer', unsignedShort: 'integer', unsignedByte: 'integer', float: 'double',
+  long: 'integer',
+  int: 'integer',
+  short: 'integer',
+  byte: 'integer',
+  nonNegativeInteger: 'integer',
+  positiveInteger: 'integer',
+  negativeInteger: 'integer',
+  nonPositiveInteger: 'integer',
+  unsignedLong: 'integer',
+  unsignedInt: 'integer',
+  unsignedShort: 'integer',
+  unsignedByte: 'integer',
+  float: 'double',
 };
 
 /** A literal of the builtin datatype when the text is of that type, else a plain string. */

@@ -58,8 +58,7 @@ export function withMemoryFiles<T>(files: ReadonlyMap<string, string>, run: () =
 
 /** No network, no external entities, line numbers past 65535; the caller disposes the document. */
 export function parseWithLibxml(lib: LibxmlModule, xml: string, url?: string): LibxmlDocument {
-  const option =
-    lib.ParseOption.XML_PARSE_NONET | lib.ParseOption.XML_PARSE_NO_XXE | lib.ParseOption.XML_PARSE_BIG_LINES;
+  const option = lib.ParseOption.XML_PARSE_NONET | lib.ParseOption.XML_PARSE_NO_XXE | lib.ParseOption.XML_PARSE_BIG_LINES;
   try {
     return lib.XmlDocument.fromString(xml, { url, option, encoding: 'utf-8' });
   } catch (error) {

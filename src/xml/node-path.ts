@@ -12,7 +12,7 @@ export function nodePath(element: XElement): string {
   const steps: string[] = [];
   for (let e: XElement | null = element; e; e = e.parentElement) {
     const generic = e.namespaceURI !== null && !e.prefix;
-    const namesakes = e.parentElement ? childElements(e.parentElement).filter((s) => generic || sameName(s, e as XElement)) : [e];
+    const namesakes = e.parentElement ? childElements(e.parentElement).filter((s) => generic || sameName(s, e)) : [e];
     const name = generic ? '*' : e.nodeName;
     steps.unshift(namesakes.length > 1 ? `${name}[${namesakes.indexOf(e) + 1}]` : name);
   }

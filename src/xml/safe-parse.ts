@@ -68,7 +68,9 @@ export function decodeXmlBytes(bytes: Uint8Array): string {
   try {
     return decoder.decode(bytes);
   } catch {
-    throw new XmlParseError(`The document is not valid ${decoder.encoding.toUpperCase()}: it contains bytes that are not characters in that encoding`);
+    throw new XmlParseError(
+      `The document is not valid ${decoder.encoding.toUpperCase()}: it contains bytes that are not characters in that encoding`,
+    );
   }
 }
 
@@ -82,7 +84,8 @@ function declaredEncoding(bytes: Uint8Array): string {
 
 type SaxOptions = { xmlns: true; position: true };
 
-type HandlerField = `${'xmldecl' | 'text' | 'pi' | 'doctype' | 'comment' | 'openTagStart' | 'attribute' | 'openTag' | 'closeTag' | 'cdata' | 'error' | 'end' | 'ready'}Handler`;
+type HandlerField =
+  `${'xmldecl' | 'text' | 'pi' | 'doctype' | 'comment' | 'openTagStart' | 'attribute' | 'openTag' | 'closeTag' | 'cdata' | 'error' | 'end' | 'ready'}Handler`;
 
 /** saxes adds a field per handler as `on()` sets it; past six such keyed additions V8 makes the parser a slow
  * dictionary-mode object (and saxes' code megamorphic for every parser after), so the fields are made up front. */
@@ -107,14 +110,14 @@ class SaxParser extends SaxesParser<SaxOptions> {
 }
 
 interface SaxHandlers {
-  opentagstart?(parser: SaxesParser<SaxOptions>, start: number): void;
-  attribute?(name: string, end: number): void;
-  opentag?(tag: SaxesTagNS, end: number): void;
-  closetag?(end: number): void;
-  text?(text: string): void;
-  cdata?(text: string): void;
-  comment?(text: string): void;
-  processinginstruction?(target: string, body: string): void;
+  opentagstart?: (parser: SaxesParser<SaxOptions>, start: number) => void;
+  attribute?: (name: string, end: number) => void;
+  opentag?: (tag: SaxesTagNS, end: number) => void;
+  closetag?: (end: number) => void;
+  text?: (text: string) => void;
+  cdata?: (text: string) => void;
+  comment?: (text: string) => void;
+  processinginstruction?: (target: string, body: string) => void;
 }
 
 /** Runs saxes over the whole text with the limits applied; DTDs are refused, so no entity is ever declared. */

@@ -34,7 +34,8 @@ export async function compileSchemaSet(set: SchemaSet): Promise<CompiledSchema> 
     try {
       main = parseWithLibxml(lib, files.get(urls[0]) as string, urls[0]);
     } catch (error) {
-      if (error instanceof XmlParseError) throw new SchemaCompileError([{ file: set.documents[0].name, line: error.line ?? 0, message: error.message }]);
+      if (error instanceof XmlParseError)
+        throw new SchemaCompileError([{ file: set.documents[0].name, line: error.line ?? 0, message: error.message }]);
       throw error;
     }
     try {
@@ -46,7 +47,13 @@ export async function compileSchemaSet(set: SchemaSet): Promise<CompiledSchema> 
       main.dispose();
     }
   });
-  return new LibxmlSchema(lib, validator, model, set.key, set.documents.map((d) => d.name));
+  return new LibxmlSchema(
+    lib,
+    validator,
+    model,
+    set.key,
+    set.documents.map((d) => d.name),
+  );
 }
 
 /** The text libxml2 gets: composition locations pointed at the in-memory copies, assertions cut out (their
@@ -68,7 +75,10 @@ function libxmlText(set: SchemaSet, index: number, urls: string[], model: Schema
   return text;
 }
 
-function compileProblems(error: { message: string; details: Array<{ message: string; line: number; file?: string; level: number }> }, names: Map<string, string>): SchemaProblem[] {
+function compileProblems(
+  error: { message: string; details: Array<{ message: string; line: number; file?: string; level: number }> },
+  names: Map<string, string>,
+): SchemaProblem[] {
   const problems = error.details
     .filter((d) => d.level >= 2)
     .map((d) => ({ file: (d.file && names.get(d.file)) ?? d.file ?? '', line: d.line, message: d.message.trim() }));

@@ -53,11 +53,16 @@ export async function gatherSchemaSet(main: SchemaSource, resolve: SchemaResolve
       const location = resolveLocation(raw.trim(), doc.location);
       let target = byLocation.get(location);
       if (!target) {
-        if (byLocation.size >= MAX_DOCUMENTS) throw new SchemaCompileError([{ file: doc.name, line: 0, message: `More than ${MAX_DOCUMENTS} schema documents` }]);
+        if (byLocation.size >= MAX_DOCUMENTS)
+          throw new SchemaCompileError([{ file: doc.name, line: 0, message: `More than ${MAX_DOCUMENTS} schema documents` }]);
         const text = await resolve(location);
         if (text === null) {
           const line = positionOf(reference.element).line;
-          problems.push({ file: doc.name, line, message: `Cannot resolve schema location '${raw}' (${reference.element.localName}): not in dmlib nor in the schema catalog` });
+          problems.push({
+            file: doc.name,
+            line,
+            message: `Cannot resolve schema location '${raw}' (${reference.element.localName}): not in dmlib nor in the schema catalog`,
+          });
           continue;
         }
         target = readSchemaDocument(location, lastSegment(location), text);

@@ -11,4 +11,3 @@ export { catalogResolver } from './catalog-resolver';
 export async function compileSchema(main: SchemaSource, resolve: SchemaResolver): Promise<CompiledSchema> {
   return compileSchemaSet(await gatherSchemaSet(main, resolve));
 }
-

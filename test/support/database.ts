@@ -37,7 +37,13 @@ export async function createTestDatabase(): Promise<{ url: string; drop: () => P
 
 /** Makes every insert into `table` whose `column` equals `value` fail with `message`: a build or mint step that
  * breaks inside the real transaction, for failure and refund tests. */
-export async function failInserts(db: { query: (sql: string) => Promise<unknown> }, table: string, column: string, value: string, message: string): Promise<void> {
+export async function failInserts(
+  db: { query: (sql: string) => Promise<unknown> },
+  table: string,
+  column: string,
+  value: string,
+  message: string,
+): Promise<void> {
   const name = `fail_${table}_insert`;
   const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
   await db.query(`

@@ -1,6 +1,10 @@
 import { createHash } from 'node:crypto';
 import net from 'node:net';
 
+// JSON.stringify turns a Buffer into { type: 'Buffer', data: [...] }; the digest hashes its bytes as hex instead.
+const isBufferJson = (value: unknown): value is { type: 'Buffer'; data: number[] } =>
+  typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'Buffer';
+
 /** Digests of the distinct hostile inputs a suite sent: repeats count once. */
 export class HostileInputs {
   private readonly digests = new Set<string>();
@@ -18,7 +22,7 @@ export class HostileInputs {
         part.forEach((value, name) => entries.push([name, value]));
         for (const [name, value] of entries) hash.update(name).update(typeof value === 'string' ? value : Buffer.from(await value.arrayBuffer()));
       } else if (Buffer.isBuffer(part) || part instanceof Uint8Array) hash.update(part);
-      else hash.update(JSON.stringify(part ?? null, (_key, v) => (v?.type === 'Buffer' ? Buffer.from(v.data).toString('hex') : v)));
+      else hash.update(JSON.stringify(part ?? null, (_key, v: unknown) => (isBufferJson(v) ? Buffer.from(v.data).toString('hex') : v)));
     }
     this.digests.add(hash.digest('hex'));
   }
@@ -47,4 +51,4 @@ export function rawExchange(baseUrl: string, request: Buffer | string, options: 
 
 /** The status code and the JSON body of a raw HTTP/1.1 response. */
 export const rawStatus = (response: string) => Number(/^HTTP\/1\.1 (\d{3})/.exec(response)?.[1]);
-export const rawBody = (response: string) => JSON.parse(response.slice(response.indexOf('\r\n\r\n') + 4));
+export const rawBody = (response: string) => JSON.parse(response.slice(response.indexOf('\r\n\r\n') + 4)) as Record<string, unknown>;

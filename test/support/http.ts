@@ -30,9 +30,9 @@ export class HttpClient {
     });
     for (const setCookie of response.headers.getSetCookie()) {
       const [pair] = setCookie.split(';');
-      const eq = pair!.indexOf('=');
-      const name = pair!.slice(0, eq);
-      const value = pair!.slice(eq + 1);
+      const eq = pair.indexOf('=');
+      const name = pair.slice(0, eq);
+      const value = pair.slice(eq + 1);
       if (!value || /expires=Thu, 01 Jan 1970/i.test(setCookie)) this.cookies.delete(name);
       else this.cookies.set(name, value);
     }

@@ -124,8 +124,8 @@ export async function startVirtuoso(): Promise<VirtuosoServer> {
   const start = async () => {
     output = '';
     const started = spawn('virtuoso-t', ['+foreground', '+configfile', configFile], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-    started.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    started.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    started.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    started.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child = started;
     await waitUntilAnswering(base, started, () => output.slice(-2000));
   };

@@ -1,4 +1,4 @@
-import type { Migration } from '.';
+import type { Migration } from './migration';
 
 export const foundation: Migration = {
   id: '0001-foundation',

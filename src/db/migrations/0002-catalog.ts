@@ -1,4 +1,4 @@
-import type { Migration } from '.';
+import type { Migration } from './migration';
 
 export const catalog: Migration = {
   id: '0002-catalog',

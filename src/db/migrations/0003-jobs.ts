@@ -1,4 +1,4 @@
-import type { Migration } from '.';
+import type { Migration } from './migration';
 
 export const jobs: Migration = {
   id: '0003-jobs',

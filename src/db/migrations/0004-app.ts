@@ -1,4 +1,4 @@
-import type { Migration } from '.';
+import type { Migration } from './migration';
 
 /** Interface B: organisation keys, validated instances and the durable copy of every RDF graph the application
  * serves (the embedded SPARQL store is rebuilt from app_graphs). */

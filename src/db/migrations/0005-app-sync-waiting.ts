@@ -1,4 +1,4 @@
-import type { Migration } from '.';
+import type { Migration } from './migration';
 
 /** Interface B: instances waiting for the triplestore (failed for good, or pending after a failed attempt) are
  * found by the resync sweep without scanning every instance. */

@@ -1,4 +1,4 @@
-import type { Migration } from '.';
+import type { Migration } from './migration';
 
 /** Reference schemas (the SDC4 `sdc4.xsd`) fetched once from an allow-listed namespace and kept, so validation
  * works offline from then on; the sha256 says which copy every later validation used. */

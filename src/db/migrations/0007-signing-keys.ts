@@ -1,4 +1,4 @@
-import type { Migration } from '.';
+import type { Migration } from './migration';
 
 /** Ed25519 keys that sign validated instances. Retired keys stay so instances signed with them still verify; at
  * most one key is current (retired_at IS NULL). */

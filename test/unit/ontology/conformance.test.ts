@@ -22,12 +22,15 @@ const subclassEdges = (quads: Quad[]) =>
     .map((q) => `${q.subject.value} ⊑ ${q.object.value}`)
     .sort();
 const nonBlankTriples = (quads: Quad[]) =>
-  quads.filter((q) => q.subject.termType !== 'BlankNode' && q.object.termType !== 'BlankNode').map((q) => `${q.subject.value} ${q.predicate.value} ${q.object.id}`).sort();
+  quads
+    .filter((q) => q.subject.termType !== 'BlankNode' && q.object.termType !== 'BlankNode')
+    .map((q) => `${q.subject.value} ${q.predicate.value} ${q.object.id}`)
+    .sort();
 
 function descendants(edges: string[], root: string): Set<string> {
   const found = new Set<string>();
   const pairs = edges.map((edge) => edge.split(' ⊑ '));
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const [child, parent] of pairs) {
       if ((parent === root || found.has(parent)) && !found.has(child)) {
@@ -41,8 +44,11 @@ function descendants(edges: string[], root: string): Set<string> {
 
 /** Disjointness as comparable strings: owl:disjointWith pairs and owl:AllDisjointClasses member sets. */
 function disjointness(quads: Quad[]): string[] {
-  const axioms = quads.filter((q) => q.predicate.value === `${NS.owl}disjointWith`).map((q) => `pair ${[q.subject.value, q.object.value].sort().join(' ')}`);
-  const objectOf = (subject: Quad['subject'] | Quad['object'], predicate: string) => quads.find((q) => q.subject.equals(subject) && q.predicate.value === predicate)?.object;
+  const axioms = quads
+    .filter((q) => q.predicate.value === `${NS.owl}disjointWith`)
+    .map((q) => `pair ${[q.subject.value, q.object.value].sort().join(' ')}`);
+  const objectOf = (subject: Quad['subject'] | Quad['object'], predicate: string) =>
+    quads.find((q) => q.subject.equals(subject) && q.predicate.value === predicate)?.object;
   for (const group of quads.filter((q) => q.predicate.value === RDF_TYPE && q.object.value === `${NS.owl}AllDisjointClasses`)) {
     const members: string[] = [];
     for (let cell = objectOf(group.subject, `${NS.owl}members`); cell && cell.value !== `${NS.rdf}nil`; cell = objectOf(cell, `${NS.rdf}rest`)) {
@@ -73,7 +79,11 @@ describe('SDC4 core ontology (ontologies/sdc4.*) against the published sdc4.ttl'
   });
 
   it('types the same 6 MagnitudeStatus individuals and declares the same properties', () => {
-    const typed = (quads: Quad[], type: string) => named(quads).filter((q) => q.predicate.value === RDF_TYPE && q.object.value === type).map((q) => q.subject.value).sort();
+    const typed = (quads: Quad[], type: string) =>
+      named(quads)
+        .filter((q) => q.predicate.value === RDF_TYPE && q.object.value === type)
+        .map((q) => q.subject.value)
+        .sort();
     expect(typed(ours, `${NS.sdc4}MagnitudeStatus`)).toHaveLength(6);
     expect(typed(ours, `${NS.sdc4}MagnitudeStatus`)).toEqual(typed(reference, `${NS.sdc4}MagnitudeStatus`));
     for (const kind of ['ObjectProperty', 'DatatypeProperty']) expect(typed(ours, `${NS.owl}${kind}`)).toEqual(typed(reference, `${NS.owl}${kind}`));
@@ -115,7 +125,11 @@ describe('BFO 2020 (ontologies/bfo-2020.owl) against the published bfo-core.owl'
 
   it('keeps the class labels of the standard', () => {
     const classIris = new Set(classes(reference, NS.obo));
-    const labels = (quads: Quad[]) => named(quads).filter((q) => q.predicate.value === `${NS.rdfs}label` && classIris.has(q.subject.value)).map((q) => `${q.subject.value} ${q.object.value}`).sort();
+    const labels = (quads: Quad[]) =>
+      named(quads)
+        .filter((q) => q.predicate.value === `${NS.rdfs}label` && classIris.has(q.subject.value))
+        .map((q) => `${q.subject.value} ${q.object.value}`)
+        .sort();
     expect(labels(ours)).toEqual(labels(reference));
     expect(ours.find((q) => q.subject.value === BFO_ONTOLOGY_IRI && q.predicate.value === RDF_TYPE)?.object.value).toBe(`${NS.owl}Ontology`);
   });
@@ -131,14 +145,19 @@ describe('SDC4–BFO mapping (ontologies/sdc4-bfo.*)', () => {
   it('is its own ontology, version 1.0.0, without imports', () => {
     expect(MAPPING_ONTOLOGY_IRI).not.toBe(SDC4_ONTOLOGY_IRI);
     expect(MAPPING_ONTOLOGY_IRI).not.toBe(BFO_ONTOLOGY_IRI);
-    const header = mapping.filter((q) => q.subject.value === MAPPING_ONTOLOGY_IRI).map((q) => `${q.predicate.value} ${q.object.value}`).sort();
+    const header = mapping
+      .filter((q) => q.subject.value === MAPPING_ONTOLOGY_IRI)
+      .map((q) => `${q.predicate.value} ${q.object.value}`)
+      .sort();
     expect(header).toEqual([`${RDF_TYPE} ${NS.owl}Ontology`, `${NS.owl}versionInfo 1.0.0`]);
     expect(mapping.filter((q) => q.predicate.value === RDF_TYPE && q.object.value === `${NS.owl}Ontology`)).toHaveLength(1);
     expect(mapping.some((q) => q.predicate.value === `${NS.owl}imports`)).toBe(false);
   });
 
   it('holds exactly the four subclass axioms to BFO_0000031 besides class declarations', () => {
-    const rest = mapping.filter((q) => q.subject.value !== MAPPING_ONTOLOGY_IRI && !(q.predicate.value === RDF_TYPE && q.object.value === `${NS.owl}Class`));
+    const rest = mapping.filter(
+      (q) => q.subject.value !== MAPPING_ONTOLOGY_IRI && !(q.predicate.value === RDF_TYPE && q.object.value === `${NS.owl}Class`),
+    );
     expect(rest.map((q) => `${q.subject.value} ${q.predicate.value} ${q.object.value}`).sort()).toEqual(
       ['CMC', 'InvlType', 'InvlUnits', 'MagnitudeStatus'].map((local) => `${NS.sdc4}${local} ${SUBCLASS} ${GDC}`),
     );

@@ -17,7 +17,15 @@ async function subclassesOfGdc(store: EmbeddedTriplestore, query = SUBCLASSES_OF
 /** Every graph of the store with its triples (blank node labels differ between loads, so they are masked). */
 function snapshot(store: EmbeddedTriplestore): Record<string, string[]> {
   return Object.fromEntries(
-    store.graphNames().map((graph) => [graph, store.dumpGraphNQuads(graph).replace(/_:[A-Za-z0-9]+/g, '_:b').split('\n').filter(Boolean).sort()]),
+    store.graphNames().map((graph) => [
+      graph,
+      store
+        .dumpGraphNQuads(graph)
+        .replace(/_:[A-Za-z0-9]+/g, '_:b')
+        .split('\n')
+        .filter(Boolean)
+        .sort(),
+    ]),
   );
 }
 
@@ -95,7 +103,10 @@ describe('the core ontology files', () => {
   it('are byte for byte the same before and after enabling the alignment', async () => {
     const digest = async () => {
       const hashes: Record<string, string> = {};
-      for (const name of ['sdc4.owl', 'sdc4.ttl']) hashes[name] = createHash('sha256').update(await readFile(path.join(ontologiesDir(), name))).digest('hex');
+      for (const name of ['sdc4.owl', 'sdc4.ttl'])
+        hashes[name] = createHash('sha256')
+          .update(await readFile(path.join(ontologiesDir(), name)))
+          .digest('hex');
       return hashes;
     };
     const before = await digest();

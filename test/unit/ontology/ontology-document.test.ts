@@ -14,7 +14,9 @@ describe('ontologyRdfXml (body of GET /api/v1/catalog/ontologies/sdc4/)', () => 
     const quads = parse(await ontologyRdfXml(true), { format: 'application/rdf+xml' });
     const core = parseRdf(await readOntologyFile('sdc4.ttl'), 'text/turtle');
     const added = quads.filter((q) => q.object.value === GDC && q.predicate.value === `${NS.rdfs}subClassOf`);
-    expect(added.map((q) => q.subject.value).sort()).toEqual(['CMC', 'InvlType', 'InvlUnits', 'MagnitudeStatus'].map((local) => `${NS.sdc4}${local}`));
+    expect(added.map((q) => q.subject.value).sort()).toEqual(
+      ['CMC', 'InvlType', 'InvlUnits', 'MagnitudeStatus'].map((local) => `${NS.sdc4}${local}`),
+    );
     expect(quads).toHaveLength(core.length + 4 + 1);
     const ontologies = quads.filter((q) => q.predicate.value === `${NS.rdf}type` && q.object.value === `${NS.owl}Ontology`);
     expect(ontologies.map((q) => q.subject.value)).toEqual([SDC4_ONTOLOGY_IRI]);

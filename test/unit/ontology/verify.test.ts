@@ -1,6 +1,6 @@
-import { DataFactory } from 'n3';
 import { reasonWithKonclude, unsatisfiableClasses } from '../../../src/ontology/konclude';
 import { CHECK_NAMES, formatChecksTable, verifyAlignment } from '../../../src/ontology/verify';
+import { namedNode, quad } from '../../../src/rdf/terms';
 import { writeTurtle } from '../../../src/rdf/turtle-writer';
 import { parseRdf, readOntologyFile } from '../../../src/ontology/ontology-files';
 import { NS } from '../../../src/ontology/vocabulary';
@@ -26,7 +26,6 @@ describe('ontology verify (real Konclude)', () => {
 
   it('reports an inconsistent ontology as inconsistent although Konclude exits 0', async () => {
     const core = parseRdf(await readOntologyFile('sdc4.ttl'), 'text/turtle');
-    const { namedNode, quad } = DataFactory;
     const clash = [
       quad(namedNode(`${NS.sdc4}equal`), namedNode(`${NS.rdf}type`), namedNode(`${NS.sdc4}XdAnyType`)),
       quad(namedNode(`${NS.sdc4}MagnitudeStatus`), namedNode(`${NS.owl}disjointWith`), namedNode(`${NS.sdc4}CMC`)),

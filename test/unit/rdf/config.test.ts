@@ -9,7 +9,10 @@ describe('createTriplestoreClient', () => {
   });
 
   it('builds a Graph Store Protocol client by default', () => {
-    const client = createTriplestoreClient(loadSettings({ TRIPLESTORE_URL: 'http://virtuoso:8890/sparql-graph-crud-auth', TRIPLESTORE_QUERY_URL: 'http://virtuoso:8890/sparql' }).triplestore);
+    const client = createTriplestoreClient(
+      loadSettings({ TRIPLESTORE_URL: 'http://virtuoso:8890/sparql-graph-crud-auth', TRIPLESTORE_QUERY_URL: 'http://virtuoso:8890/sparql' })
+        .triplestore,
+    );
     expect(client).toBeInstanceOf(GraphStoreClient);
     expect(client?.kind).toBe('graph-store');
   });

@@ -36,9 +36,16 @@ async function recordingServer(options: { requireBasic?: string } = {}): Promise
       } else if (url.pathname === '/repositories/broken/statements') {
         response.writeHead(500, { 'content-type': 'text/plain' }).end('Repository is shut down');
       } else if (request.method === 'GET' || request.method === 'POST') {
-        response
-          .writeHead(200, { 'content-type': 'application/sparql-results+json' })
-          .end(JSON.stringify({ head: { vars: ['c', 'n'] }, results: { bindings: [{ c: { type: 'uri', value: 'urn:a' }, n: { type: 'literal', value: '3', datatype: 'http://www.w3.org/2001/XMLSchema#integer' } }] } }));
+        response.writeHead(200, { 'content-type': 'application/sparql-results+json' }).end(
+          JSON.stringify({
+            head: { vars: ['c', 'n'] },
+            results: {
+              bindings: [
+                { c: { type: 'uri', value: 'urn:a' }, n: { type: 'literal', value: '3', datatype: 'http://www.w3.org/2001/XMLSchema#integer' } },
+              ],
+            },
+          }),
+        );
       } else {
         response.writeHead(204).end();
       }
@@ -77,7 +84,9 @@ describe('GraphDbClient (RDF4J REST API)', () => {
 
   it('drops a graph with DELETE …/statements?context=<iri>', async () => {
     await new GraphDbClient({ baseUrl: `${baseUrl}/`, repository: 'sdc4' }).dropGraph('urn:graph:one');
-    expect(requests).toEqual([expect.objectContaining({ method: 'DELETE', path: '/repositories/sdc4/statements', query: { context: '<urn:graph:one>' }, body: '' })]);
+    expect(requests).toEqual([
+      expect.objectContaining({ method: 'DELETE', path: '/repositories/sdc4/statements', query: { context: '<urn:graph:one>' }, body: '' }),
+    ]);
   });
 
   it('selects with GET {repo}?query=… asking for SPARQL JSON, and with a form POST when the query is long', async () => {
@@ -85,8 +94,18 @@ describe('GraphDbClient (RDF4J REST API)', () => {
     expect(await client.select('SELECT ?c ?n WHERE { ?c ?p ?n }')).toEqual([{ c: 'urn:a', n: '3' }]);
     const long = `SELECT ?c ?n WHERE { ?c ?p ?n }${' '.repeat(2000)}`;
     await client.select(long);
-    expect(requests[0]).toMatchObject({ method: 'GET', path: '/repositories/sdc4', query: { query: 'SELECT ?c ?n WHERE { ?c ?p ?n }' }, accept: 'application/sparql-results+json' });
-    expect(requests[1]).toMatchObject({ method: 'POST', path: '/repositories/sdc4', contentType: 'application/x-www-form-urlencoded', accept: 'application/sparql-results+json' });
+    expect(requests[0]).toMatchObject({
+      method: 'GET',
+      path: '/repositories/sdc4',
+      query: { query: 'SELECT ?c ?n WHERE { ?c ?p ?n }' },
+      accept: 'application/sparql-results+json',
+    });
+    expect(requests[1]).toMatchObject({
+      method: 'POST',
+      path: '/repositories/sdc4',
+      contentType: 'application/x-www-form-urlencoded',
+      accept: 'application/sparql-results+json',
+    });
     expect(new URLSearchParams(requests[1].body).get('query')).toBe(long);
   });
 

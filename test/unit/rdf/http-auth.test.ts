@@ -10,7 +10,15 @@ describe('parseChallenges', () => {
     expect(parseChallenges(header)).toEqual([
       {
         scheme: 'digest',
-        params: { realm: 'SPARQL', domain: '/sparql-graph-crud-auth', nonce: 'a630614bfe1bbc8afa406d3442ee6e3c', opaque: '5ebe2294ecd0e0f08eab7690d2a6ee69', stale: 'false', qop: 'auth', algorithm: 'MD5' },
+        params: {
+          realm: 'SPARQL',
+          domain: '/sparql-graph-crud-auth',
+          nonce: 'a630614bfe1bbc8afa406d3442ee6e3c',
+          opaque: '5ebe2294ecd0e0f08eab7690d2a6ee69',
+          stale: 'false',
+          qop: 'auth',
+          algorithm: 'MD5',
+        },
       },
     ]);
   });
@@ -26,9 +34,22 @@ describe('parseChallenges', () => {
 describe('digestAuthorization (RFC 7616 §3.9.1 example)', () => {
   const challenge = (algorithm: string) => ({
     scheme: 'digest',
-    params: { realm: 'http-auth@example.org', qop: 'auth, auth-int', algorithm, nonce: '7ypf/xlj9XXwfDPEoM4URrv/xwf94BcCAzFZH4GiTo0v', opaque: 'FQhe/qaU925kfnzjCev0ciny7QMkPqMAFRtzCUYo5tdS' },
+    params: {
+      realm: 'http-auth@example.org',
+      qop: 'auth, auth-int',
+      algorithm,
+      nonce: '7ypf/xlj9XXwfDPEoM4URrv/xwf94BcCAzFZH4GiTo0v',
+      opaque: 'FQhe/qaU925kfnzjCev0ciny7QMkPqMAFRtzCUYo5tdS',
+    },
   });
-  const request = { method: 'GET', uri: '/dir/index.html', user: 'Mufasa', password: 'Circle of Life', nc: 1, cnonce: 'f2/wE4q74E6zIJEtWaHKaf5wv/H5QzzpXusqGemxURZJ' };
+  const request = {
+    method: 'GET',
+    uri: '/dir/index.html',
+    user: 'Mufasa',
+    password: 'Circle of Life',
+    nc: 1,
+    cnonce: 'f2/wE4q74E6zIJEtWaHKaf5wv/H5QzzpXusqGemxURZJ',
+  };
 
   it('computes the MD5 response of the RFC', () => {
     expect(digestAuthorization(challenge('MD5'), request)).toContain('response="8ca523f5e9506fed4657c9700eebdbec"');
@@ -55,7 +76,9 @@ function digestServer(nonce: string): Promise<{ server: Server; url: string; log
     if (authorized) return response.end('ok');
     response.writeHead(401, { 'www-authenticate': `Digest realm="R", nonce="${nonce}", qop="auth", algorithm="MD5"` }).end();
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, log })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, log })),
+  );
 }
 
 describe('AuthenticatingFetcher', () => {

@@ -1,9 +1,9 @@
-import { DataFactory, Parser, type Quad } from 'n3';
+import { Parser, type Quad } from 'n3';
 import { parse } from 'oxigraph';
 import { writeRdfXml } from '../../../src/rdf/rdfxml-writer';
+import { blankNode, literal, namedNode, quad } from '../../../src/rdf/terms';
 import { writeTurtle } from '../../../src/rdf/turtle-writer';
 
-const { namedNode, blankNode, literal, quad } = DataFactory;
 const EX = 'http://example.org/';
 const RDF = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
 const ex = (local: string) => namedNode(EX + local);
@@ -25,7 +25,13 @@ const QUADS: Quad[] = [
 ];
 
 /** Sorted triple lines with every blank node written as `_` (enough to compare these small graphs). */
-function canonical(quads: Array<{ subject: { termType: string; value: string }; predicate: { value: string }; object: { termType: string; value: string; language?: string; datatype?: { value: string } } }>): string[] {
+function canonical(
+  quads: Array<{
+    subject: { termType: string; value: string };
+    predicate: { value: string };
+    object: { termType: string; value: string; language?: string; datatype?: { value: string } };
+  }>,
+): string[] {
   const term = (t: { termType: string; value: string; language?: string; datatype?: { value: string } }) => {
     if (t.termType === 'BlankNode') return '_';
     if (t.termType === 'Literal') return `"${t.value}"@${t.language ?? ''}^^${t.datatype?.value}`;
@@ -55,6 +61,8 @@ describe('RDF writers', () => {
   });
 
   it('refuses a predicate that has no prefixed name in RDF/XML', () => {
-    expect(() => writeRdfXml([quad(ex('a'), namedNode('urn:no-prefix'), ex('b'))], { ex: EX })).toThrow('RDF/XML needs a prefixed name for predicate <urn:no-prefix>');
+    expect(() => writeRdfXml([quad(ex('a'), namedNode('urn:no-prefix'), ex('b'))], { ex: EX })).toThrow(
+      'RDF/XML needs a prefixed name for predicate <urn:no-prefix>',
+    );
   });
 });

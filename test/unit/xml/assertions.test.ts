@@ -85,6 +85,8 @@ describe('XSD 1.1 assertions', () => {
     const error = await compileSchema(ranged('<xs:assert test="min le ("/>'), async () => null).catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(SchemaCompileError);
-    expect((error as SchemaCompileError).messages[0]).toBe("ranged.xsd:4: xsd:assert 'min le (' is not valid XPath: XPST0003: Failed to parse script");
+    expect((error as SchemaCompileError).messages[0]).toBe(
+      "ranged.xsd:4: xsd:assert 'min le (' is not valid XPath: XPST0003: Failed to parse script",
+    );
   });
 });

@@ -28,7 +28,13 @@ describe('EV correction', () => {
   it('leaves a valid instance untouched', () => {
     const xml = statePopulationXml();
 
-    expect(validateWithCorrection(xml, schema)).toEqual({ status: 'valid', correctedXml: xml, correctedDocument: null, corrections: [], remainingErrors: [] });
+    expect(validateWithCorrection(xml, schema)).toEqual({
+      status: 'valid',
+      correctedXml: xml,
+      correctedDocument: null,
+      corrections: [],
+      remainingErrors: [],
+    });
   });
 
   it('tags N/A in a required count with sdc4:NI after the label and keeps the value beside it', () => {
@@ -44,7 +50,9 @@ describe('EV correction', () => {
     ]);
     expect(result.correctedXml).toContain('<sdc4:NI><ev-name>No Information</ev-name></sdc4:NI>');
     expect(result.remainingErrors).toEqual([{ line: 25, message: "Element 'xdcount-value': 'N/A' is not a valid value of the local atomic type." }]);
-    expect(errorsByLine(result.remainingErrors)).toEqual({ 'line-25': "Element 'xdcount-value': 'N/A' is not a valid value of the local atomic type." });
+    expect(errorsByLine(result.remainingErrors)).toEqual({
+      'line-25': "Element 'xdcount-value': 'N/A' is not a valid value of the local atomic type.",
+    });
   });
 
   it('re-validates the corrected instance with only tagged errors and nothing more to correct', () => {
@@ -118,7 +126,10 @@ describe('EV correction', () => {
   });
 
   it('does not treat a placeholder outside a data component as correctable', () => {
-    const xml = statePopulationXml().replace('<creation_timestamp>2025-12-11T12:11:52.027555</creation_timestamp>', '<creation_timestamp>unknown</creation_timestamp>');
+    const xml = statePopulationXml().replace(
+      '<creation_timestamp>2025-12-11T12:11:52.027555</creation_timestamp>',
+      '<creation_timestamp>unknown</creation_timestamp>',
+    );
 
     expect(() => validateWithCorrection(xml, schema)).toThrow(XmlValidationError);
   });

@@ -20,11 +20,22 @@ const COMPONENTS = [
 ];
 
 function extract(xml: string): { graphUri: string; quads: Quad[]; triples: Quad[] } {
-  const { graphUri, quads, ntriples } = extractInstanceRdf({ document: parseXmlDom(xml), instanceId: 'i-test1', dmCtId: STATE_POPULATION_CT_ID, modelXsd: statePopulationXsd().content });
+  const { graphUri, quads, ntriples } = extractInstanceRdf({
+    document: parseXmlDom(xml),
+    instanceId: 'i-test1',
+    dmCtId: STATE_POPULATION_CT_ID,
+    modelXsd: statePopulationXsd().content,
+  });
   return { graphUri, quads, triples: new Parser({ format: 'N-Triples' }).parse(ntriples) };
 }
 
-const tripleOf = (q: Quad) => [q.subject.value, q.predicate.value, q.object.termType, q.object.value, q.object.termType === 'Literal' ? q.object.datatype.value : null];
+const tripleOf = (q: Quad) => [
+  q.subject.value,
+  q.predicate.value,
+  q.object.termType,
+  q.object.value,
+  q.object.termType === 'Literal' ? q.object.datatype.value : null,
+];
 
 const objectsOf = (quads: Quad[], subject: string, predicate: string) =>
   quads.filter((q) => q.subject.value === subject && q.predicate.value === predicate).map((q) => q.object);
@@ -39,19 +50,22 @@ describe('extractInstanceRdf', () => {
     expect(objectsOf(quads, graphUri, RDF_TYPE).map((o) => o.value)).toContain(`${SDC4}mc-${STATE_POPULATION_CT_ID}`);
   });
 
-  it.each(COMPONENTS)('carries $label with its ct_id, label and typed value, as a member of the cluster', ({ ctId, label, property, value, datatype }) => {
-    const { graphUri, quads } = extract(statePopulationXml());
-    const node = quads.find((q) => q.predicate.value === DC_IDENTIFIER && q.object.value === ctId)?.subject.value as string;
+  it.each(COMPONENTS)(
+    'carries $label with its ct_id, label and typed value, as a member of the cluster',
+    ({ ctId, label, property, value, datatype }) => {
+      const { graphUri, quads } = extract(statePopulationXml());
+      const node = quads.find((q) => q.predicate.value === DC_IDENTIFIER && q.object.value === ctId)?.subject.value as string;
 
-    expect(node).toBeDefined();
-    expect(objectsOf(quads, node, `${SDC4}label`).map((o) => o.value)).toEqual([label]);
-    expect(objectsOf(quads, node, RDF_TYPE).map((o) => o.value)).toContain(`${SDC4}mc-${ctId}`);
-    const [literal] = objectsOf(quads, node, `${SDC4}${property}`);
-    expect(literal.value).toBe(value);
-    expect(literal.termType === 'Literal' && literal.datatype.value).toBe(datatype);
-    const cluster = objectsOf(quads, graphUri, `${SDC4}hasDataItem`)[0].value;
-    expect(objectsOf(quads, cluster, `${SDC4}hasItems`).map((o) => o.value)).toContain(node);
-  });
+      expect(node).toBeDefined();
+      expect(objectsOf(quads, node, `${SDC4}label`).map((o) => o.value)).toEqual([label]);
+      expect(objectsOf(quads, node, RDF_TYPE).map((o) => o.value)).toContain(`${SDC4}mc-${ctId}`);
+      const [literal] = objectsOf(quads, node, `${SDC4}${property}`);
+      expect(literal.value).toBe(value);
+      expect(literal.termType === 'Literal' && literal.datatype.value).toBe(datatype);
+      const cluster = objectsOf(quads, graphUri, `${SDC4}hasDataItem`)[0].value;
+      expect(objectsOf(quads, cluster, `${SDC4}hasItems`).map((o) => o.value)).toContain(node);
+    },
+  );
 
   it('links a count to its units', () => {
     const { quads } = extract(statePopulationXml());
@@ -77,16 +91,38 @@ describe('extractInstanceRdf', () => {
 
 describe('instanceToJson', () => {
   it('renders the StatePopulation example as metadata and its cluster of typed components', () => {
-    const json = instanceToJson(parseXmlDom(statePopulationXml())) as { dm_id: string; metadata: Record<string, string>; data: { type: string; items: unknown[] } };
+    const json = instanceToJson(parseXmlDom(statePopulationXml())) as {
+      dm_id: string;
+      metadata: Record<string, string>;
+      data: { type: string; items: unknown[] };
+    };
 
     expect(json.dm_id).toBe(STATE_POPULATION_CT_ID);
     expect(json.metadata.dm_label).toBe('StatePopulation');
     expect(json.data.type).toBe('Cluster');
     expect(json.data.items).toEqual([
       { component_id: 'poq4ywx89zvijxwoqz8djrxj', label: 'State', type: 'XdString', value: 'DefaultString' },
-      { component_id: 'ac79bjkqi8906qzjujpwtlsy', label: 'Adult Population', type: 'XdCount', value: 23, units: { label: 'Adult Population_units', value: 'people' } },
-      { component_id: 'w30d6kzcdcfnjxvk94w58nfw', label: 'Total Population', type: 'XdCount', value: 86, units: { label: 'Total Population_units', value: 'people' } },
-      { component_id: 'hzsoktbrtlhowsl71kywg81w', label: 'Adult Population Percentage', type: 'XdQuantity', value: 0, units: { label: 'Adult Population Percentage_units', value: '%' } },
+      {
+        component_id: 'ac79bjkqi8906qzjujpwtlsy',
+        label: 'Adult Population',
+        type: 'XdCount',
+        value: 23,
+        units: { label: 'Adult Population_units', value: 'people' },
+      },
+      {
+        component_id: 'w30d6kzcdcfnjxvk94w58nfw',
+        label: 'Total Population',
+        type: 'XdCount',
+        value: 86,
+        units: { label: 'Total Population_units', value: 'people' },
+      },
+      {
+        component_id: 'hzsoktbrtlhowsl71kywg81w',
+        label: 'Adult Population Percentage',
+        type: 'XdQuantity',
+        value: 0,
+        units: { label: 'Adult Population Percentage_units', value: '%' },
+      },
     ]);
   });
 

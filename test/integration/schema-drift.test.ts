@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { printSchema } from 'graphql';
 import { Client } from 'pg';
@@ -38,7 +38,7 @@ describe('committed schemas', () => {
         ORDER BY 1`);
       const snapshot = `${rows.map((r) => r.line).join('\n')}\n`;
       const file = path.join(ROOT, 'src/db/schema.snapshot.txt');
-      if (process.env.UPDATE_SNAPSHOT === '1') require('node:fs').writeFileSync(file, snapshot);
+      if (process.env.UPDATE_SNAPSHOT === '1') writeFileSync(file, snapshot);
       expect(readFileSync(file, 'utf8')).toBe(snapshot);
     } finally {
       await client.end();
