@@ -1,11 +1,11 @@
 import { appApiRoutes } from './app-api/app-api.routes';
-import { assemblyRoutes } from './assembly.routes';
-import { authRoutes } from './auth.routes';
-import { generationRoutes } from './generation.routes';
-import { jobsRoutes } from './jobs.routes';
-import { catalogRoutes } from './catalog.routes';
-import { ontologyRoutes } from './ontology.routes';
-import { signingRoutes } from './signing.routes';
+import { assemblyRoutes } from './studio/assembly.routes';
+import { authRoutes } from './studio/auth.routes';
+import { generationRoutes } from './studio/generation.routes';
+import { jobsRoutes } from './studio/jobs.routes';
+import { catalogRoutes } from './studio/catalog.routes';
+import { ontologyRoutes } from './studio/ontology.routes';
+import { signingRoutes } from './studio/signing.routes';
 import type { AnyRoute, AppApiRoute, StudioRoute } from './route-table';
 
 /** Every REST-compat route of Interface A. */

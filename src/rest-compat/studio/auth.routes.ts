@@ -1,12 +1,12 @@
-import { clearSessionCookies, SESSION_COOKIE, setSessionCookies } from '../http/session-cookies';
-import { parseLogin } from '../parsers/auth.parser';
-import { parseCreateKey } from '../parsers/keys.parser';
-import { parseProfileUpdate } from '../parsers/users.parser';
-import { parseAutoReload } from '../parsers/wallet.parser';
-import { renderIssuedKey, renderKey, renderLegacyKey } from '../presenters/key.presenter';
-import { renderSession, renderUser, userView } from '../presenters/user.presenter';
-import { renderWallet } from '../presenters/wallet.presenter';
-import { route, type RouteContext } from './route-table';
+import { clearSessionCookies, SESSION_COOKIE, setSessionCookies } from '../../http/session-cookies';
+import { parseLogin } from '../../parsers/auth.parser';
+import { parseCreateKey } from '../../parsers/keys.parser';
+import { parseProfileUpdate } from '../../parsers/users.parser';
+import { parseAutoReload } from '../../parsers/wallet.parser';
+import { renderIssuedKey, renderKey, renderLegacyKey } from '../../presenters/key.presenter';
+import { renderSession, renderUser, userView } from '../../presenters/user.presenter';
+import { renderWallet } from '../../presenters/wallet.presenter';
+import { route, type RouteContext } from '../route-table';
 
 function keyId(ctx: RouteContext): number {
   return Number(ctx.params.id);

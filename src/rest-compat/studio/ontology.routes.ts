@@ -1,6 +1,6 @@
-import { ontologyRdfXml } from '../ontology/ontology-document';
-import { parseOntologyInclude } from '../parsers/catalog.parser';
-import { route } from './route-table';
+import { ontologyRdfXml } from '../../ontology/ontology-document';
+import { parseOntologyInclude } from '../../parsers/catalog.parser';
+import { route } from '../route-table';
 
 export const ontologyRoutes = [
   route({

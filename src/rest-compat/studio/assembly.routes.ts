@@ -1,6 +1,6 @@
-import { parseAssemblyRequest } from '../parsers/assembly.parser';
-import { assembleHeaders, renderAssemblyJob, renderBuiltModel, renderEstimate } from '../presenters/assembly.presenter';
-import { route } from './route-table';
+import { parseAssemblyRequest } from '../../parsers/assembly.parser';
+import { assembleHeaders, renderAssemblyJob, renderBuiltModel, renderEstimate } from '../../presenters/assembly.presenter';
+import { route } from '../route-table';
 
 export const assemblyRoutes = [
   route({

@@ -1,6 +1,6 @@
-import { parseJobFilters } from '../parsers/jobs.parser';
-import { renderJob } from '../presenters/job.presenter';
-import { route } from './route-table';
+import { parseJobFilters } from '../../parsers/jobs.parser';
+import { renderJob } from '../../presenters/job.presenter';
+import { route } from '../route-table';
 
 export const jobsRoutes = [
   route({

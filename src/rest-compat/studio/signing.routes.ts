@@ -1,6 +1,6 @@
-import { parseSigningKeyQuery } from '../parsers/signing.parser';
-import { renderJwk, renderJwkSet, renderPem } from '../presenters/signing.presenter';
-import { route } from './route-table';
+import { parseSigningKeyQuery } from '../../parsers/signing.parser';
+import { renderJwk, renderJwkSet, renderPem } from '../../presenters/signing.presenter';
+import { route } from '../route-table';
 
 /** Public keys change only on rotation; a short cache keeps verifiers from asking on every instance. */
 const CACHE = { 'Cache-Control': 'public, max-age=300' };

@@ -1,10 +1,10 @@
-import { parseClusterQuery, parseComponentQuery, parseModelQuery } from '../parsers/catalog.parser';
-import { renderCluster, renderComponent, renderIndex, renderModel, renderModelSummary, renderPage } from '../presenters/catalog.presenter';
-import type { Caller } from '../services/auth.service';
-import { parseAppProfile } from '../parsers/generation.parser';
-import type { Viewer } from '../services/catalog.service';
-import { ARTIFACTS, type ArtifactKind } from '../services/package.service';
-import { route } from './route-table';
+import { parseClusterQuery, parseComponentQuery, parseModelQuery } from '../../parsers/catalog.parser';
+import { renderCluster, renderComponent, renderIndex, renderModel, renderModelSummary, renderPage } from '../../presenters/catalog.presenter';
+import type { Caller } from '../../services/auth.service';
+import { parseAppProfile } from '../../parsers/generation.parser';
+import type { Viewer } from '../../services/catalog.service';
+import { ARTIFACTS, type ArtifactKind } from '../../services/package.service';
+import { route } from '../route-table';
 
 const ARTIFACT_KINDS = Object.keys(ARTIFACTS) as ArtifactKind[];
 

@@ -1,12 +1,12 @@
-import { readMultipart } from '../http/multipart';
-import { discardAll } from '../http/incoming-file';
+import { readMultipart } from '../../http/multipart';
+import { discardAll } from '../../http/incoming-file';
 import { readFile } from 'node:fs/promises';
-import { badRequest } from '../lib/errors';
-import { parseAsyncFlag, parseGenerationRequest, type GenerationKind } from '../parsers/generation.parser';
-import { renderGeneration } from '../presenters/generation.presenter';
-import { renderJob } from '../presenters/job.presenter';
-import type { Caller } from '../services/auth.service';
-import { route, type RouteContext } from './route-table';
+import { badRequest } from '../../lib/errors';
+import { parseAsyncFlag, parseGenerationRequest, type GenerationKind } from '../../parsers/generation.parser';
+import { renderGeneration } from '../../presenters/generation.presenter';
+import { renderJob } from '../../presenters/job.presenter';
+import type { Caller } from '../../services/auth.service';
+import { route, type RouteContext } from '../route-table';
 
 const generate = (kind: GenerationKind) => async (ctx: RouteContext<Caller>) => {
   const body = ctx.body && typeof ctx.body === 'object' ? (ctx.body as Record<string, unknown>) : {};
