@@ -11,7 +11,7 @@ import { WebSocketServer } from 'ws';
 import type { Services } from './container';
 import { createBaseApp, listen } from './http/base-app';
 import { graphiqlRouter } from './http/graphiql';
-import { graphqlRequestGuard, graphqlTransportErrors } from './http/graphql-guards';
+import { graphqlRequestGuard, graphqlTransportErrors } from './resolvers/graphql-guards';
 import { strictUtf8 } from './http/json-body';
 import { parseCookies } from './lib/cookies';
 import { asDomainError } from './lib/errors';

@@ -4,7 +4,7 @@ import busboy from 'busboy';
 import { fileTooLarge, malformedBody } from '../lib/app-api-errors';
 import { declaredLength } from './body';
 import type { FileStore } from '../storage/file-store';
-import { discardAll, receiveStream, type IncomingFile } from './incoming-file';
+import { discardAll, receiveStream, type IncomingFile } from '../storage/incoming-file';
 
 export interface MultipartBody {
   fields: Map<string, string>;

@@ -1,9 +1,8 @@
-import type { ClusterRow, ComponentRow, ModelDetailRow, ModelSummaryRow, ProjectCountRow } from '../db/queries/catalog.sql';
+import type { CatalogKind, ClusterRow, ComponentRow, ModelDetailRow, ModelSummaryRow, ProjectCountRow } from '../db/queries/catalog.sql';
 import { DATA_TYPES, type ClusterNode, type TreeNode } from '../domain/model-tree';
 import type { CatalogStatus } from '../entities/catalog-entry';
 import type { Links } from '../lib/links';
-import type { ImportResult, LifecycleResult } from '../services/catalog-lifecycle.service';
-import { ARTIFACTS, type ArtifactKind } from '../services/package.service';
+import { ARTIFACTS, type ArtifactKind } from '../packages/artifacts';
 
 /** The catalog's views (camelCase, absolute URLs), built once here from its rows; GraphQL returns them as they
  * are and REST renders them to the contract's snake_case bodies with the `render*` functions below. */
@@ -226,6 +225,21 @@ export function renderIndex(index: CatalogIndexView, links: Links) {
     counts: { components: index.components, clusters: index.clusters, dms: index.dataModels },
     projects: index.projects.map((p) => ({ name: p.name, is_library: p.isLibrary, components: p.components, clusters: p.clusters, dms: p.dataModels })),
   };
+}
+
+export interface LifecycleResult {
+  kind: CatalogKind;
+  ctId: string;
+  status: CatalogStatus;
+  successorCtId: string | null;
+}
+
+export interface ImportResult {
+  dmCtId: string;
+  title: string;
+  dataModelCreated: boolean;
+  components: { created: string[]; existing: string[] };
+  clusters: { created: string[]; existing: string[] };
 }
 
 export function renderImport(result: ImportResult & { xsdName: string }) {

@@ -1,6 +1,6 @@
 import { GraphQLUpload, type FileUpload } from 'graphql-upload-ts';
 import { Arg, Authorized, Ctx, Mutation, Resolver } from 'type-graphql';
-import { readIncoming } from '../http/incoming-file';
+import { readIncoming } from '../storage/incoming-file';
 import { parseXmlContent } from '../parsers/app.parser';
 import type { RdfUploadView, SchemaUploadView } from '../presenters/upload.presenter';
 import type { ValidationView } from '../presenters/validation.presenter';

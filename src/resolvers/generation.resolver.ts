@@ -1,6 +1,6 @@
 import { GraphQLUpload, type FileUpload } from 'graphql-upload-ts';
 import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
-import { discardAll, readIncoming } from '../http/incoming-file';
+import { discardAll, readIncoming } from '../storage/incoming-file';
 import { parseGenerationRequest, type GenerationKind } from '../parsers/generation.parser';
 import type { GenerationView } from '../presenters/generation.presenter';
 import type { JobView } from '../presenters/job.presenter';

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { FileUpload } from 'graphql-upload-ts';
 import { fileTooLarge } from '../lib/app-api-errors';
-import { discardAll, receiveStream, type IncomingFile } from '../http/incoming-file';
+import { discardAll, receiveStream, type IncomingFile } from '../storage/incoming-file';
 import type { GraphQLContext } from './context';
 
 /** A GraphQL upload staged like a multipart file of the REST routes: past MAX_UPLOAD_BYTES it is the same

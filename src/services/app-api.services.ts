@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { Settings } from '../config';
-import type { JobQueue } from '../jobs/queue';
+import type { QueueSender } from '../db/queues';
 import type { Logger } from '../lib/logger';
 import { createTriplestoreClient } from '../rdf/config';
 import type { Clock } from './clock';
@@ -27,7 +27,7 @@ export interface AppServices {
   sparql: SparqlService;
 }
 
-export function createAppServices(args: { settings: Settings; db: DataSource; queue: JobQueue; clock: Clock; logger: Logger }): AppServices {
+export function createAppServices(args: { settings: Settings; db: DataSource; queue: QueueSender; clock: Clock; logger: Logger }): AppServices {
   const { settings, db, queue, clock, logger } = args;
   const files = new FileStore(settings.storageDir);
   const references = new ReferenceSchemaStore(db, settings.referenceSchemas, logger);

@@ -1,3 +1,4 @@
+import type { ImportResult, LifecycleResult } from '../presenters/catalog.presenter';
 import type { DataSource, EntityManager } from 'typeorm';
 import {
   entryStatus,
@@ -12,7 +13,6 @@ import {
 } from '../db/queries/catalog.sql';
 import { query, queryOne } from '../db/sql';
 import type { ClusterNode, TreeNode } from '../domain/model-tree';
-import type { CatalogStatus } from '../entities/catalog-entry';
 import { Cluster } from '../entities/cluster.entity';
 import { Component } from '../entities/component.entity';
 import { badRequest, conflict, DomainError, notFound } from '../lib/errors';
@@ -23,25 +23,10 @@ import type { Clock } from './clock';
 /** The life of catalog entries: publishing (a model with its whole tree), retiring with a successor, and
  * registering real packages as published library entries. */
 
-export interface LifecycleResult {
-  kind: CatalogKind;
-  ctId: string;
-  status: CatalogStatus;
-  successorCtId: string | null;
-}
-
 /** A model read from a real package: its original ct_ids are kept. */
 export interface ImportedModel {
   dm: { ctId: string; title: string; description: string | null };
   root: ClusterNode;
-}
-
-export interface ImportResult {
-  dmCtId: string;
-  title: string;
-  dataModelCreated: boolean;
-  components: { created: string[]; existing: string[] };
-  clusters: { created: string[]; existing: string[] };
 }
 
 export class CatalogLifecycle {

@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import { transactionDb } from '../db/pg-boss-adapter';
 import { one, rows } from '../db/sql';
 import { AppInstance } from '../entities/app-instance.entity';
-import type { JobQueue } from '../jobs/queue';
+import type { QueueSender } from '../db/queues';
 import type { Logger } from '../lib/logger';
 import type { TriplestoreClient } from '../rdf/triplestore';
 import { presentInstance, type InstanceView } from '../presenters/instance.presenter';
@@ -20,7 +20,7 @@ const WAITING = `(rdf_sync_status = 'failed' OR (rdf_sync_status = 'pending' AND
 export class InstancesService {
   constructor(
     private readonly db: DataSource,
-    private readonly queue: JobQueue,
+    private readonly queue: QueueSender,
     private readonly triplestore: TriplestoreClient | null,
     private readonly clock: Clock,
     private readonly logger: Logger,

@@ -1,5 +1,6 @@
 import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { ARTIFACTS, type ArtifactKind } from '../packages/artifacts';
 import type { DataSource, EntityManager } from 'typeorm';
 import { DataModel } from '../entities/data-model.entity';
 import { conflict, DomainError, forbidden, notFound } from '../lib/errors';
@@ -19,14 +20,6 @@ import type { Clock } from './clock';
  * package ZIP stored once under STORAGE_DIR/packages/, the application ZIP of each profile stored once under
  * STORAGE_DIR/apps/, and the import of real packages into the catalog. */
 
-export const ARTIFACTS = {
-  xsd: { contentType: 'application/xml; charset=utf-8', extension: 'xsd' },
-  ttl: { contentType: 'text/turtle; charset=utf-8', extension: 'ttl' },
-  skeleton: { contentType: 'application/xml; charset=utf-8', extension: 'xml' },
-  html: { contentType: 'text/html; charset=utf-8', extension: 'html' },
-} as const;
-
-export type ArtifactKind = keyof typeof ARTIFACTS;
 
 export interface Artifact {
   fileName: string;

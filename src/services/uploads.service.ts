@@ -6,7 +6,7 @@ import { saveGraph } from '../rdf/app-graph-store';
 import type { CompiledSchemas } from '../xml/compiled-schemas';
 import type { FileStore, StoredFile } from '../storage/file-store';
 import { checkRdfFilename, checkSchemaFilename, isZipFilename, RDF_EXTENSIONS, schemaGraphUri, storedZipName } from '../storage/filenames';
-import { discardAll, readIncoming, type IncomingFile } from '../http/incoming-file';
+import { discardAll, readIncoming, type IncomingFile } from '../storage/incoming-file';
 import { parseRdf, RdfParseError, toNTriples, type RdfFormat } from '../rdf/rdf-parse';
 import { inspectZip } from '../storage/zip-inspector';
 import { checkSize, decodeXmlBytes, scanXml } from '../xml/safe-parse';

@@ -2,7 +2,7 @@ import { createId } from '@paralleldrive/cuid2';
 import type { DataSource } from 'typeorm';
 import { transactionDb } from '../db/pg-boss-adapter';
 import { rows } from '../db/sql';
-import type { JobQueue } from '../jobs/queue';
+import type { QueueSender } from '../db/queues';
 import { PG, pgCode } from '../lib/errors';
 import { validateWithCorrection } from '../xml/ev';
 import { instanceToJson } from '../xml/instance-json';
@@ -47,7 +47,7 @@ const OWN_INSTANCE_ID = /^[A-Za-z0-9][A-Za-z0-9._~-]{0,199}$/;
 export class ValidationService {
   constructor(
     private readonly db: DataSource,
-    private readonly queue: JobQueue,
+    private readonly queue: QueueSender,
     private readonly schemas: CompiledSchemas,
     private readonly triplestoreConfigured: boolean,
   ) {}

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { mediaType, readJsonObject, readTextBody } from '../../http/body';
-import { readIncoming } from '../../http/incoming-file';
+import { readIncoming } from '../../storage/incoming-file';
 import { unsupportedMediaType } from '../../lib/app-api-errors';
 import { parseBooleanParameter, parseSparqlQuery, parseXmlContent } from '../../parsers/app.parser';
 import { renderInstance } from '../../presenters/instance.presenter';

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import type { Services } from '../../container';
 import { declaredLength, mediaType } from '../../http/body';
-import { discardAll, type IncomingFile } from '../../http/incoming-file';
+import { discardAll, type IncomingFile } from '../../storage/incoming-file';
 import { readMultipart, type MultipartBody } from '../../http/multipart';
 import { unsupportedMediaType } from '../../lib/app-api-errors';
 

@@ -3,7 +3,7 @@ import { renderCluster, renderComponent, renderIndex, renderModel, renderModelSu
 import type { Caller } from '../../services/auth.service';
 import { parseAppProfile } from '../../parsers/generation.parser';
 import type { Viewer } from '../../services/catalog.service';
-import { ARTIFACTS, type ArtifactKind } from '../../services/package.service';
+import { ARTIFACTS, type ArtifactKind } from '../../packages/artifacts';
 import { route } from '../route-table';
 
 const ARTIFACT_KINDS = Object.keys(ARTIFACTS) as ArtifactKind[];

@@ -1,5 +1,5 @@
 import { readMultipart } from '../../http/multipart';
-import { discardAll } from '../../http/incoming-file';
+import { discardAll } from '../../storage/incoming-file';
 import { readFile } from 'node:fs/promises';
 import { badRequest } from '../../lib/errors';
 import { parseAsyncFlag, parseGenerationRequest, type GenerationKind } from '../../parsers/generation.parser';

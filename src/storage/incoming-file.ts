@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileTooLarge } from '../lib/app-api-errors';
-import type { FileStore } from '../storage/file-store';
+import type { FileStore } from './file-store';
 
 /** An uploaded file staged on disk: `filename` is the client's name, untrusted and never used as a path. */
 export interface IncomingFile {

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { GraphQLError, GraphQLFormattedError } from 'graphql';
 import { normaliseError } from '../lib/errors';
-import { requestProblem, type QueryLimits } from '../resolvers/limits';
+import { requestProblem, type QueryLimits } from './limits';
 
 type FormatError = (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
 
