@@ -25,7 +25,12 @@ export async function withServices<T>(fn: (services: Services) => Promise<T>): P
     await migrateDatabase(database.url);
     const db = createDataSource(database.url, 4);
     await db.initialize();
-    const queue = await JobQueue.start(database.url, { supervise: false, expireInSeconds: settings.jobExpireSeconds, maintenanceIntervalSeconds: settings.queueMaintenanceSeconds, onError: () => undefined });
+    const queue = await JobQueue.start(database.url, {
+      supervise: false,
+      expireInSeconds: settings.jobExpireSeconds,
+      maintenanceIntervalSeconds: settings.queueMaintenanceSeconds,
+      onError: () => undefined,
+    });
     try {
       return await fn(createServices({ settings, db, logger, queue }));
     } finally {

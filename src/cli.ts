@@ -47,7 +47,11 @@ export function buildCli(): Command {
       const created = await withServices((s) =>
         s.users.create({ email: opts.email, password: opts.password, name: opts.name, isStaff: !!opts.staff }),
       );
-      output(!!opts.json, { user: renderUser(userView(created)) }, `created user ${created.email} (id ${created.id}${created.isStaff ? ', staff' : ''})`);
+      output(
+        !!opts.json,
+        { user: renderUser(userView(created)) },
+        `created user ${created.email} (id ${created.id}${created.isStaff ? ', staff' : ''})`,
+      );
     });
   registerUserCommands(user);
 

@@ -73,7 +73,12 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
 function list(env: Env, name: string, fallback: string[]): string[] {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
-  return raw.toLowerCase() === 'none' ? [] : raw.split(',').map((item) => item.trim()).filter(Boolean);
+  return raw.toLowerCase() === 'none'
+    ? []
+    : raw
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean);
 }
 
 function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {

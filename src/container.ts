@@ -45,7 +45,14 @@ export interface Services {
   app: AppServices;
 }
 
-export function createServices(args: { settings: Settings; db: DataSource; logger: Logger; queue: JobQueue; events?: JobEventHub | null; clock?: Clock }): Services {
+export function createServices(args: {
+  settings: Settings;
+  db: DataSource;
+  logger: Logger;
+  queue: JobQueue;
+  events?: JobEventHub | null;
+  clock?: Clock;
+}): Services {
   const { settings, db, logger, queue } = args;
   const clock = args.clock ?? systemClock;
   const links = new Links(settings);

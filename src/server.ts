@@ -39,7 +39,8 @@ async function graphqlCaller(services: Services, credentials: { authorization?: 
     return { caller: await services.auth.authenticate(credentials), authError: null };
   } catch (error) {
     const known = asDomainError(error);
-    if (known?.code === 'database_unavailable') throw new GraphQLError(known.message, { originalError: known, extensions: { http: { status: known.status } } });
+    if (known?.code === 'database_unavailable')
+      throw new GraphQLError(known.message, { originalError: known, extensions: { http: { status: known.status } } });
     if (known) return { caller: null as Caller | null, authError: known };
     throw error;
   }

@@ -16,7 +16,11 @@ export function registerAppKeyCommands(program: Command): void {
     .action(async (opts: { org: string; email: string; json?: boolean }) => {
       const input = parseNewAppKey({ organization: opts.org, contactEmail: opts.email });
       const issued = await withServices((s) => s.app.keys.create(input));
-      output(!!opts.json, { key: renderIssuedAppKey(issued) }, `created key ${issued.key.id} for ${issued.key.organization}\n${issued.plaintext}\n(shown once: store it now)`);
+      output(
+        !!opts.json,
+        { key: renderIssuedAppKey(issued) },
+        `created key ${issued.key.id} for ${issued.key.organization}\n${issued.plaintext}\n(shown once: store it now)`,
+      );
     });
 
   appKey
@@ -26,7 +30,8 @@ export function registerAppKeyCommands(program: Command): void {
     .action(async (opts: { json?: boolean }) => {
       const keys = await withServices((s) => s.app.keys.list());
       const lines = keys.map(
-        (k) => `${k.id}\t${k.prefix}…\t${k.organization}\t${k.contactEmail}\t${k.isActive ? 'active' : 'inactive'}\t${k.requestCount}\t${k.lastUsed ?? '-'}`,
+        (k) =>
+          `${k.id}\t${k.prefix}…\t${k.organization}\t${k.contactEmail}\t${k.isActive ? 'active' : 'inactive'}\t${k.requestCount}\t${k.lastUsed ?? '-'}`,
       );
       output(!!opts.json, { keys: keys.map(renderAppKey) }, lines.join('\n') || 'no keys');
     });

@@ -16,7 +16,11 @@ export function registerCatalogCommands(program: Command): void {
       const result = await withServices((s) => s.packages.importPackage(path.resolve(pkg)));
       const created = result.components.created.length + result.clusters.created.length;
       const existing = result.components.existing.length + result.clusters.existing.length;
-      output(!!opts.json, { import: renderImport(result) }, `imported dm-${result.dmCtId} "${result.title}": ${created} entries created, ${existing} already registered`);
+      output(
+        !!opts.json,
+        { import: renderImport(result) },
+        `imported dm-${result.dmCtId} "${result.title}": ${created} entries created, ${existing} already registered`,
+      );
     });
 
   catalog
@@ -37,6 +41,10 @@ export function registerCatalogCommands(program: Command): void {
     .option('--json', 'print one JSON object')
     .action(async (ctId: string, opts: { successor?: string; json?: boolean }) => {
       const result = await withServices((s) => s.catalog.retire(ctId, opts.successor ?? null));
-      output(!!opts.json, renderLifecycle(result), `retired ${result.kind} ${result.ctId}${result.successorCtId ? ` (successor ${result.successorCtId})` : ''}`);
+      output(
+        !!opts.json,
+        renderLifecycle(result),
+        `retired ${result.kind} ${result.ctId}${result.successorCtId ? ` (successor ${result.successorCtId})` : ''}`,
+      );
     });
 }

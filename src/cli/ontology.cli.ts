@@ -23,7 +23,8 @@ async function loadOntologies(settings: Settings): Promise<{ store: keyof typeof
 function graphsTable(graphs: LoadedGraph[]): string {
   const rows = [['Graph', 'File', 'Triples'], ...graphs.map((graph) => [graph.graphUri, graph.file, String(graph.triples)])];
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  const line = (cells: string[]) => cells.map((cell, column) => (column === 2 ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!))).join(' | ');
+  const line = (cells: string[]) =>
+    cells.map((cell, column) => (column === 2 ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!))).join(' | ');
   return [line(rows[0]!), widths.map((width) => '-'.repeat(width)).join('-|-'), ...rows.slice(1).map(line)].join('\n');
 }
 
@@ -33,7 +34,9 @@ export function registerOntologyCommands(program: Command): void {
     .command('triplestore')
     .description('manage the triplestore')
     .command('init')
-    .description('load the SDC4 core ontology (and with LOAD_BFO_ALIGNMENT, BFO then the mapping) into the configured store, each file in its own named graph; safe to re-run')
+    .description(
+      'load the SDC4 core ontology (and with LOAD_BFO_ALIGNMENT, BFO then the mapping) into the configured store, each file in its own named graph; safe to re-run',
+    )
     .option('--json', 'print one JSON object')
     .action(async (opts: { json?: boolean }) => {
       const settings = loadSettings();
@@ -60,7 +63,11 @@ export function registerOntologyCommands(program: Command): void {
     .action(async (opts: { konclude: string; json?: boolean }) => {
       const { ok, checks } = await verifyAlignment({ konclude: opts.konclude });
       const failed = checks.filter((check) => !check.passed).length;
-      output(!!opts.json, { ok, checks }, `${formatChecksTable(checks)}\n${ok ? 'all checks passed' : `${failed} of ${checks.length} checks failed`}`);
+      output(
+        !!opts.json,
+        { ok, checks },
+        `${formatChecksTable(checks)}\n${ok ? 'all checks passed' : `${failed} of ${checks.length} checks failed`}`,
+      );
       if (!ok) process.exitCode = 1;
     });
 }

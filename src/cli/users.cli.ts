@@ -16,7 +16,10 @@ export function registerUserCommands(user: Command): void {
       output(!!opts.json, { users: users.map((u) => renderUser(userView(u))) }, users.length ? users.map(describe).join('\n') : 'no users');
     });
 
-  for (const [name, isStaff] of [['promote', true], ['demote', false]] as const) {
+  for (const [name, isStaff] of [
+    ['promote', true],
+    ['demote', false],
+  ] as const) {
     user
       .command(name)
       .description(isStaff ? 'make a user staff (admin pages, every job)' : 'take staff rights away from a user')

@@ -12,4 +12,19 @@ import { Session } from './session.entity';
 import { User } from './user.entity';
 import { Wallet } from './wallet.entity';
 
-export const ENTITIES = [User, Session, ApiKey, Wallet, LedgerEntry, Job, DataSourceRecord, Project, Component, Cluster, ClusterChild, DataModel, AppApiKey, AppInstance];
+export const ENTITIES = [
+  User,
+  Session,
+  ApiKey,
+  Wallet,
+  LedgerEntry,
+  Job,
+  DataSourceRecord,
+  Project,
+  Component,
+  Cluster,
+  ClusterChild,
+  DataModel,
+  AppApiKey,
+  AppInstance,
+];

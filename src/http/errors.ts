@@ -13,7 +13,8 @@ export function sendStudioError(error: unknown, req: Request, res: Response, log
     return;
   }
   if (known.status >= 500) logger.error({ err: known, cause: known.cause, reqId: req.id }, known.message);
-  if (known.status === 429 && typeof known.fields.retry_after_seconds === 'number') res.setHeader('Retry-After', String(known.fields.retry_after_seconds));
+  if (known.status === 429 && typeof known.fields.retry_after_seconds === 'number')
+    res.setHeader('Retry-After', String(known.fields.retry_after_seconds));
   res.status(known.status).json({ error: known.message, error_type: known.code, ...known.fields });
 }
 

@@ -103,7 +103,8 @@ export async function readMultipart(req: IncomingMessage, store: FileStore, limi
       pending.push(staged);
     });
     parser.on('field', (name, value, info) => {
-      if (info.valueTruncated || info.nameTruncated) fail(malformedBody(`The form field "${name.slice(0, 50)}" is longer than ${MAX_FIELD_BYTES} bytes.`));
+      if (info.valueTruncated || info.nameTruncated)
+        fail(malformedBody(`The form field "${name.slice(0, 50)}" is longer than ${MAX_FIELD_BYTES} bytes.`));
       else fields.set(name, value);
     });
     parser.on('filesLimit', () => fail(malformedBody(`Too many files: at most ${limits.maxFiles} per request.`)));

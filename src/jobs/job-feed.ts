@@ -7,7 +7,11 @@ import { jobVisibleTo, type JobEvent } from '../services/jobs.service';
  * then one item per change. After a lost database connection the job (or, for all jobs, every job changed since
  * the subscription began) is re-read, since changes made while the listener was away were not announced to it.
  * Ends after a final state when `ctId` names one job. */
-export async function* watchJobs(services: Pick<Services, 'events' | 'jobs' | 'clock'>, caller: Caller, ctId: string | null): AsyncGenerator<JobView> {
+export async function* watchJobs(
+  services: Pick<Services, 'events' | 'jobs' | 'clock'>,
+  caller: Caller,
+  ctId: string | null,
+): AsyncGenerator<JobView> {
   const queue: Array<JobEvent | 'resync'> = [];
   let wake: (() => void) | null = null;
   const push = (item: JobEvent | 'resync') => {

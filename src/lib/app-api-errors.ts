@@ -40,7 +40,8 @@ export class AppGeneralError extends DomainError {
 }
 
 export const INVALID_EXTENSION_MESSAGE = 'Invalid file extension. Allowed extensions: .xsd, .html, .owl';
-export const FILENAME_PATTERN_MESSAGE = 'Invalid filename. Expected the pattern dm-{ct_id}.{ext}, where ct_id is the data model\'s CUID2 (lower-case letters and digits)';
+export const FILENAME_PATTERN_MESSAGE =
+  "Invalid filename. Expected the pattern dm-{ct_id}.{ext}, where ct_id is the data model's CUID2 (lower-case letters and digits)";
 
 export const appUnauthenticated = (message = 'Authentication failed: send a valid, active API key in the X-API-Key header.') =>
   new AppGeneralError(401, 'AUTHENTICATION_ERROR', message, { 'X-API-Key': [message] });
@@ -83,8 +84,7 @@ export const invalidFilename = (filename: string) => new AppError(400, 'INVALID_
 export const parsingError = (filename: string, message: string) =>
   new AppError(400, 'PARSING_ERROR', `Cannot parse ${filename}: ${message}`, { filename, parser_message: message });
 
-export const xmlRequired = () =>
-  new AppError(400, 'XML_REQUIRED', 'No XML provided: send a multipart "file" or a JSON body with "xml_content".');
+export const xmlRequired = () => new AppError(400, 'XML_REQUIRED', 'No XML provided: send a multipart "file" or a JSON body with "xml_content".');
 
 export const invalidXml = (message: string, rootTag: string | null, extra: Record<string, unknown> = {}) =>
   new AppError(400, 'INVALID_XML', message, { root_tag: rootTag, ...extra });

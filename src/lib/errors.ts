@@ -13,25 +13,20 @@ export class DomainError extends Error {
   }
 }
 
-export const unauthenticated = () =>
-  new DomainError(401, 'not_authenticated', 'Authentication credentials were not provided or are not valid.');
+export const unauthenticated = () => new DomainError(401, 'not_authenticated', 'Authentication credentials were not provided or are not valid.');
 
-export const forbidden = (message = 'You do not have permission to perform this action.') =>
-  new DomainError(403, 'permission_denied', message);
+export const forbidden = (message = 'You do not have permission to perform this action.') => new DomainError(403, 'permission_denied', message);
 
 export const notFound = (what = 'Resource') => new DomainError(404, 'not_found', `${what} not found.`);
 
-export const badRequest = (message: string, fields: Record<string, unknown> = {}) =>
-  new DomainError(400, 'invalid_request', message, fields);
+export const badRequest = (message: string, fields: Record<string, unknown> = {}) => new DomainError(400, 'invalid_request', message, fields);
 
-export const conflict = (code: string, message: string, fields: Record<string, unknown> = {}) =>
-  new DomainError(409, code, message, fields);
+export const conflict = (code: string, message: string, fields: Record<string, unknown> = {}) => new DomainError(409, code, message, fields);
 
 export const keyScope = (scope: string, scopes: string[]) =>
   new DomainError(403, 'key_scope', `This API key lacks the "${scope}" scope.`, { scope, scopes });
 
-export const sessionRequired = () =>
-  new DomainError(403, 'session_required', 'This action needs a signed-in session; API keys cannot perform it.');
+export const sessionRequired = () => new DomainError(403, 'session_required', 'This action needs a signed-in session; API keys cannot perform it.');
 
 export const csrfFailed = () =>
   new DomainError(403, 'csrf_failed', 'CSRF token missing or incorrect: send the csrftoken cookie value in X-CSRFToken.');
@@ -58,7 +53,8 @@ export const PG = {
 const UNREACHABLE_SQLSTATES = new Set<string>([PG.adminShutdown, PG.crashShutdown, PG.cannotConnectNow, PG.tooManyConnections]);
 const UNREACHABLE_SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH']);
 // node-postgres and pg-pool say "connection lost" and "pool timed out" in messages only.
-const UNREACHABLE_MESSAGE = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable)/;
+const UNREACHABLE_MESSAGE =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable)/;
 
 /** True when `error` (or a cause it wraps) says the database is down, restarting or out of connections. */
 export function isDatabaseUnavailable(error: unknown): boolean {
@@ -67,7 +63,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     const { code, message, name } = current as { code?: unknown; message?: unknown; name?: unknown };
     // TypeORM releases a transaction's query runner when its connection fails; the next query throws this.
     if (name === 'QueryRunnerAlreadyReleasedError') return true;
-    if (typeof code === 'string' && (UNREACHABLE_SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code) || UNREACHABLE_SOCKET_CODES.has(code))) return true;
+    if (typeof code === 'string' && (UNREACHABLE_SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code) || UNREACHABLE_SOCKET_CODES.has(code)))
+      return true;
     if (typeof message === 'string' && UNREACHABLE_MESSAGE.test(message)) return true;
     current = (current as { driverError?: unknown; cause?: unknown }).driverError ?? (current as { cause?: unknown }).cause;
   }
@@ -91,7 +88,8 @@ export interface RequestFault {
 export type NormalisedError = { kind: 'domain'; error: DomainError } | { kind: 'request'; fault: RequestFault } | { kind: 'unknown'; error: unknown };
 
 export function normaliseError(error: unknown): NormalisedError {
-  if (isDatabaseUnavailable(error)) return { kind: 'domain', error: error instanceof DomainError && error.status === 503 ? error : databaseUnavailable(error) };
+  if (isDatabaseUnavailable(error))
+    return { kind: 'domain', error: error instanceof DomainError && error.status === 503 ? error : databaseUnavailable(error) };
   if (error instanceof DomainError) return { kind: 'domain', error };
   const status = (error as { status?: unknown } | null)?.status;
   if (typeof status !== 'number' || status < 400 || status >= 500) return { kind: 'unknown', error };

@@ -42,7 +42,8 @@ export const requestLogOptions: Pick<HttpLogOptions, 'serializers' | 'customSucc
     res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
   },
   customSuccessMessage: (req: IncomingMessage, res: ServerResponse, ms: number) => `${req.method} ${req.url} ${res.statusCode} ${Math.round(ms)} ms`,
-  customErrorMessage: (req: IncomingMessage, res: ServerResponse, error: Error) => `${req.method} ${req.url} ${res.statusCode} failed: ${error.message}`,
+  customErrorMessage: (req: IncomingMessage, res: ServerResponse, error: Error) =>
+    `${req.method} ${req.url} ${res.statusCode} failed: ${error.message}`,
 };
 
 export type Logger = pino.Logger;

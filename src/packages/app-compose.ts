@@ -34,9 +34,7 @@ function triplestoreEnvironment(profile: AppProfile): Record<string, string> {
 
 function appService(appName: string, profile: AppProfile): Record<string, YamlValue> {
   const triplestoreReady: Record<string, YamlValue> =
-    profile === 'os'
-      ? { triplestore: { condition: 'service_started' } }
-      : { 'graphdb-init': { condition: 'service_completed_successfully' } };
+    profile === 'os' ? { triplestore: { condition: 'service_started' } } : { 'graphdb-init': { condition: 'service_completed_successfully' } };
   return {
     image: IMAGES.app,
     restart: 'unless-stopped',

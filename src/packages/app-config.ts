@@ -34,7 +34,14 @@ export async function loadAppConfig(settings: Settings, logger: Logger): Promise
     logger.warn({ appName: settings.app.name, configured: config.appName }, 'APP_NAME differs from app_name in APP_CONFIG');
   }
   const listed = config.models.flatMap((model) => model.files);
-  const present = await Promise.all(listed.map((file) => stat(path.join(settings.storageDir, file)).then((info) => info.isFile(), () => false)));
+  const present = await Promise.all(
+    listed.map((file) =>
+      stat(path.join(settings.storageDir, file)).then(
+        (info) => info.isFile(),
+        () => false,
+      ),
+    ),
+  );
   const missing = listed.filter((_, i) => !present[i]);
   if (missing.length) logger.warn({ missing, storageDir: settings.storageDir }, 'model files listed in APP_CONFIG are not in the storage');
   logger.info({ app: settings.app.name ?? config.appName, models: config.models.map((model) => model.dmCtId) }, 'application configured');

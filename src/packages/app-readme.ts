@@ -4,7 +4,6 @@ import { markdownInline } from './escape';
 
 /** README.md of an application package: what it runs and the steps to get it running. */
 
-
 const TRIPLESTORE: Record<AppProfile, string[]> = {
   os: [
     '- `triplestore`: Oxigraph, an open-source SPARQL 1.1 store. The application writes each validated',
@@ -60,14 +59,14 @@ export function generateAppReadme(args: { appName: string; profile: AppProfile; 
     '```',
     '',
     '5. Create an API key in the administrative interface at `/admin/api/apikey/` (or on the command line:',
-    '   `docker compose exec app node dist/src/cli.js app-key create --org \'Your org\' --email you@example.org`),',
+    "   `docker compose exec app node dist/src/cli.js app-key create --org 'Your org' --email you@example.org`),",
     '   then validate an instance, for example the `dm-<ct_id>.xml` of a model package:',
     '',
     '```sh',
     `curl -H "X-API-Key: $API_KEY" -F file=@dm-${args.models[0]?.model.ctId ?? '<ct_id>'}.xml http://localhost:4000/api/v1/validate/xml/`,
     '```',
     '',
-    'The schema files in `dmlib/` are mounted into the application\'s storage, so every model listed above can be',
+    "The schema files in `dmlib/` are mounted into the application's storage, so every model listed above can be",
     'validated from the first start. If the container cannot write there, run `chmod -R a+rwX dmlib`.',
     '',
     'The SDC4 reference schema (`sdc4.xsd`) needs no step: the first validation fetches it from',

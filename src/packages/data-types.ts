@@ -113,10 +113,7 @@ function anyPrefix(label: string): Particle[] {
   ];
 }
 
-const ORDERED: Particle[] = [
-  { ref: 'sdc4:ReferenceRange', min: 0, max: 'unbounded' },
-  el('normal-status', 'xsd:string', 0),
-];
+const ORDERED: Particle[] = [{ ref: 'sdc4:ReferenceRange', min: 0, max: 'unbounded' }, el('normal-status', 'xsd:string', 0)];
 
 const QUANTIFIED: Particle[] = [
   el('magnitude-status', 'sdc4:MagnitudeStatus', 0),
@@ -219,10 +216,7 @@ function ownParticles(component: PackageComponent, createdDate: string): Particl
         },
       ];
     case 'XdOrdinal':
-      return [
-        el('ordinal', 'xsd:decimal', 1, { sample: { text: '1' } }),
-        el('symbol', 'xsd:string', 1, { sample: { text: 'first' } }),
-      ];
+      return [el('ordinal', 'xsd:decimal', 1, { sample: { text: '1' } }), el('symbol', 'xsd:string', 1, { sample: { text: 'first' } })];
     case 'XdTemporal':
       return [
         {
@@ -260,10 +254,7 @@ function ownParticles(component: PackageComponent, createdDate: string): Particl
     case 'XdIntegerList':
     case 'XdNonNegativeIntegerList':
     case 'XdPositiveIntegerList':
-      return [
-        valueParticle(type, TYPE_INFO[type].valueDatatype),
-        ...unitsParticle(`${type.toLowerCase()}-units`, component),
-      ];
+      return [valueParticle(type, TYPE_INFO[type].valueDatatype), ...unitsParticle(`${type.toLowerCase()}-units`, component)];
   }
 }
 

@@ -50,7 +50,10 @@ export function turtleString(text: string): string {
 
 /** Markdown text on one line with its special characters escaped. */
 export function markdownInline(text: string): string {
-  return text.replace(/\s+/g, ' ').replace(/&/g, '&amp;').replace(/([\\`*_{}[\]()#+\-.!<>|])/g, '\\$1');
+  return text
+    .replace(/\s+/g, ' ')
+    .replace(/&/g, '&amp;')
+    .replace(/([\\`*_{}[\]()#+\-.!<>|])/g, '\\$1');
 }
 
 /** JSON for files meant to be read: stable two-space indentation. */

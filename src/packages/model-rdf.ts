@@ -103,11 +103,5 @@ export function generateShacl(pm: PackageModel): string {
       return [own, shape(`sdc4:mc-${c.units.ctId}`, c.units.label, [labelOnly(c.units.label), unitsValue])];
     }),
   ];
-  return [
-    `# SHACL shapes for instance data of SDC4 data model ${pm.model.ctId}`,
-    ...turtlePrefixLines(),
-    '',
-    shapes.join('\n\n'),
-    '',
-  ].join('\n');
+  return [`# SHACL shapes for instance data of SDC4 data model ${pm.model.ctId}`, ...turtlePrefixLines(), '', shapes.join('\n\n'), ''].join('\n');
 }

@@ -19,7 +19,6 @@ function describe(name: string): string {
   return DESCRIPTIONS.find(([suffix]) => name.endsWith(suffix))?.[1] ?? 'this file';
 }
 
-
 export function generateReadme(pm: PackageModel, fileNames: string[]): string {
   const m = pm.model;
   const base = `dm-${m.ctId}`;

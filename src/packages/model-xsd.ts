@@ -107,11 +107,7 @@ function componentLines(pm: PackageModel, c: PackageComponent): string[] {
 }
 
 function adapterLines(c: PackageComponent): string[] {
-  const annotation = [
-    '<xsd:annotation>',
-    `  <xsd:documentation>Adapter for: ${xmlText(c.node.label)}</xsd:documentation>`,
-    '</xsd:annotation>',
-  ];
+  const annotation = ['<xsd:annotation>', `  <xsd:documentation>Adapter for: ${xmlText(c.node.label)}</xsd:documentation>`, '</xsd:annotation>'];
   return [
     xmlComment(`Adapter wrapper for ${c.node.label} (${c.node.ctId})`),
     ...restrictionTypeLines(`mc-${c.adapterCtId}`, 'sdc4:XdAdapterType', annotation, [
@@ -143,8 +139,7 @@ function clusterLines(cluster: PackageCluster): string[] {
 }
 
 function declarationLines(pm: PackageModel): string[] {
-  const declare = (ctId: string, group: string) =>
-    `<xsd:element name="ms-${ctId}" substitutionGroup="${group}" type="sdc4:mc-${ctId}"/>`;
+  const declare = (ctId: string, group: string) => `<xsd:element name="ms-${ctId}" substitutionGroup="${group}" type="sdc4:mc-${ctId}"/>`;
   return [
     '<!-- Substitution Groups -->',
     ...pm.components.flatMap((c) => [

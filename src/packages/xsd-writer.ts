@@ -52,11 +52,7 @@ function elementLines(p: ElementParticle): string[] {
 export function particleLines(p: Particle): string[] {
   if ('ref' in p) return [`<xsd:element ${occurs(p.min, p.max)} ref="${p.ref}"/>`];
   if ('choice' in p) {
-    return [
-      `<xsd:choice ${occurs(p.min)}>`,
-      ...p.choice.flatMap(elementLines).map((line) => `  ${line}`),
-      '</xsd:choice>',
-    ];
+    return [`<xsd:choice ${occurs(p.min)}>`, ...p.choice.flatMap(elementLines).map((line) => `  ${line}`), '</xsd:choice>'];
   }
   return elementLines(p);
 }

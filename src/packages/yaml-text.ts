@@ -20,7 +20,8 @@ function isEmpty(value: YamlValue): boolean {
 function lines(value: YamlValue, pad: string): string[] {
   if (Array.isArray(value)) {
     return value.flatMap((item) => {
-      if (typeof item !== 'object' || isEmpty(item)) return [`${pad}- ${typeof item === 'object' ? (Array.isArray(item) ? '[]' : '{}') : scalar(item)}`];
+      if (typeof item !== 'object' || isEmpty(item))
+        return [`${pad}- ${typeof item === 'object' ? (Array.isArray(item) ? '[]' : '{}') : scalar(item)}`];
       const [first, ...rest] = lines(item, `${pad}  `);
       return [`${pad}- ${first.slice(pad.length + 2)}`, ...rest];
     });

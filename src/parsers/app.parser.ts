@@ -47,7 +47,8 @@ export function parseBooleanParameter(name: string, values: unknown[], fallback:
 
 /** A SPARQL query text: present, not blank, at most 100,000 characters. */
 export function parseSparqlQuery(value: unknown): string {
-  if (typeof value !== 'string' || value.trim() === '') throw invalidQuery('Send a SPARQL query in "query" (GET or form POST) or as an application/sparql-query body.');
+  if (typeof value !== 'string' || value.trim() === '')
+    throw invalidQuery('Send a SPARQL query in "query" (GET or form POST) or as an application/sparql-query body.');
   if (value.length > MAX_SPARQL_LENGTH) throw invalidQuery(`The query is longer than ${MAX_SPARQL_LENGTH} characters.`);
   return value;
 }

@@ -9,17 +9,7 @@ export const MAX_TITLE = 255;
 export const MAX_ROOT_LABEL = 110;
 export const MAX_LABEL = 255;
 export const MAX_TEXT = 10_000;
-export const CONTEXTUAL_NAMES = [
-  'audit',
-  'attestation',
-  'party',
-  'subject',
-  'provider',
-  'participation',
-  'protocol',
-  'workflow',
-  'acs',
-] as const;
+export const CONTEXTUAL_NAMES = ['audit', 'attestation', 'party', 'subject', 'provider', 'participation', 'protocol', 'workflow', 'acs'] as const;
 
 export type ComponentSpec =
   | { path: string; kind: 'reuse'; ctId: string }
@@ -249,7 +239,10 @@ export function canonicalJson(value: unknown): string {
 }
 
 export function estimateId(request: Pick<AssemblyRequest, 'title' | 'root'>): string {
-  return createHash('sha256').update(canonicalJson({ title: request.title, tree: canonicalTree(request.root) })).digest('hex').slice(0, 12);
+  return createHash('sha256')
+    .update(canonicalJson({ title: request.title, tree: canonicalTree(request.root) }))
+    .digest('hex')
+    .slice(0, 12);
 }
 
 /** What an assembly job stores as its request (jobs.request, JSON): the parsed request and the price it was

@@ -147,13 +147,26 @@ export function clusterView(row: ClusterRow): ClusterView {
 }
 
 export function catalogIndexView(rows: ProjectCountRow[]): CatalogIndexView {
-  const projects = rows.map((p) => ({ name: p.name, isLibrary: p.is_library, components: p.components, clusters: p.clusters, dataModels: p.data_models }));
+  const projects = rows.map((p) => ({
+    name: p.name,
+    isLibrary: p.is_library,
+    components: p.components,
+    clusters: p.clusters,
+    dataModels: p.data_models,
+  }));
   const sum = (key: 'components' | 'clusters' | 'dataModels') => projects.reduce((n, p) => n + p[key], 0);
   return { dataTypes: [...DATA_TYPES], components: sum('components'), clusters: sum('clusters'), dataModels: sum('dataModels'), projects };
 }
 
 export function renderNode(node: NodeView): Record<string, unknown> {
-  return { type: node.type, ct_id: node.ctId, label: node.label, description: node.description, units: node.units, children: node.children.map(renderNode) };
+  return {
+    type: node.type,
+    ct_id: node.ctId,
+    label: node.label,
+    description: node.description,
+    units: node.units,
+    children: node.children.map(renderNode),
+  };
 }
 
 export function renderModelSummary(model: ModelSummaryView) {
@@ -223,7 +236,13 @@ export function renderIndex(index: CatalogIndexView, links: Links) {
     },
     data_types: index.dataTypes,
     counts: { components: index.components, clusters: index.clusters, dms: index.dataModels },
-    projects: index.projects.map((p) => ({ name: p.name, is_library: p.isLibrary, components: p.components, clusters: p.clusters, dms: p.dataModels })),
+    projects: index.projects.map((p) => ({
+      name: p.name,
+      is_library: p.isLibrary,
+      components: p.components,
+      clusters: p.clusters,
+      dms: p.dataModels,
+    })),
   };
 }
 

@@ -37,13 +37,20 @@ export class AppResolver {
   }
 
   @RequiresAppKey()
-  @Mutation(() => SchemaUploadResultType, { description: 'upload/schema: dm-{ct_id}.xsd/.html/.owl files stored under dmlib/; bad names go into errors.' })
-  async uploadSchemaFiles(@Arg('files', () => [GraphQLUpload]) files: Array<Promise<FileUpload>>, @Ctx() ctx: GraphQLContext): Promise<SchemaUploadView> {
+  @Mutation(() => SchemaUploadResultType, {
+    description: 'upload/schema: dm-{ct_id}.xsd/.html/.owl files stored under dmlib/; bad names go into errors.',
+  })
+  async uploadSchemaFiles(
+    @Arg('files', () => [GraphQLUpload]) files: Array<Promise<FileUpload>>,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<SchemaUploadView> {
     return ctx.services.app.uploads.uploadSchemas(await stageAll(ctx, files, 'files'));
   }
 
   @RequiresAppKey()
-  @Mutation(() => RdfUploadResultType, { description: 'upload/rdf: a .ttl or .rdf file, parsed, stored under dmlib/ and written to the schema graph.' })
+  @Mutation(() => RdfUploadResultType, {
+    description: 'upload/rdf: a .ttl or .rdf file, parsed, stored under dmlib/ and written to the schema graph.',
+  })
   async uploadRdf(@Arg('file', () => GraphQLUpload) file: Promise<FileUpload>, @Ctx() ctx: GraphQLContext): Promise<RdfUploadView> {
     return ctx.services.app.uploads.uploadRdf(await stage(ctx, file, 'file'));
   }

@@ -8,7 +8,11 @@ import { CurrentCaller, Requires, type GraphQLContext } from './context';
 export class AssemblyResolver {
   @Requires('build')
   @Query(() => EstimateType, { description: 'Prices an assembly: what is reused, what is minted, what it costs; builds and charges nothing.' })
-  async estimate(@Arg('input', () => AssemblyInput) input: AssemblyInput, @CurrentCaller() caller: Caller, @Ctx() ctx: GraphQLContext): Promise<EstimateView> {
+  async estimate(
+    @Arg('input', () => AssemblyInput) input: AssemblyInput,
+    @CurrentCaller() caller: Caller,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<EstimateView> {
     return ctx.services.assembly.estimate(caller, input.toRequest());
   }
 

@@ -74,7 +74,11 @@ export class AssemblyInput {
   /** Parsed exactly as the REST body: same rules, same 400 `malformed_tree` details. */
   toRequest(): AssemblyRequest {
     const contextual = this.contextual
-      ? Object.fromEntries(Object.entries(this.contextual).flatMap(([name, ref]: [string, ContextualRefInput | null | undefined]) => (ref ? [[name, { ct_id: ref.ctId }]] : [])))
+      ? Object.fromEntries(
+          Object.entries(this.contextual).flatMap(([name, ref]: [string, ContextualRefInput | null | undefined]) =>
+            ref ? [[name, { ct_id: ref.ctId }]] : [],
+          ),
+        )
       : undefined;
     return parseAssemblyRequest(
       compact({

@@ -45,7 +45,9 @@ export function queryLimitsRule(limits: QueryLimits): ValidationRule {
         const { set, depth, introspection } = stack.pop()!;
         for (const selection of set.selections) {
           if (++cost > limits.maxCost) {
-            context.reportError(tooComplex(`Query too complex: more than ${limits.maxCost} selections (fields, aliases and fragments expanded).`, limits, [operation]));
+            context.reportError(
+              tooComplex(`Query too complex: more than ${limits.maxCost} selections (fields, aliases and fragments expanded).`, limits, [operation]),
+            );
             return false;
           }
           if (selection.kind === Kind.FIELD) {
@@ -124,14 +126,24 @@ export function requestProblem(payload: { query?: unknown; variables?: unknown }
 function withCode(error: unknown, code: string): GraphQLError {
   if (!(error instanceof GraphQLError)) return new GraphQLError(`Syntax error: ${(error as Error).message}`, { extensions: { code } });
   if (error.extensions.code) return error;
-  return new GraphQLError(error.message, { nodes: error.nodes, source: error.source, positions: error.positions, originalError: error, extensions: { ...error.extensions, code } });
+  return new GraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    originalError: error,
+    extensions: { ...error.extensions, code },
+  });
 }
 
 /** graphql-ws's `onSubscribe`: the HTTP guards, parse and validation (with the limits) over WebSocket, answering
  * a syntax error as an error message instead of closing the socket. */
 export function guardedSubscribe(schema: GraphQLSchema, limits: QueryLimits) {
   const rules = [...specifiedRules, queryLimitsRule(limits)];
-  return (_ctx: unknown, _id: string, payload: { query: string; operationName?: string | null; variables?: Record<string, unknown> | null }): ExecutionArgs | GraphQLError[] => {
+  return (
+    _ctx: unknown,
+    _id: string,
+    payload: { query: string; operationName?: string | null; variables?: Record<string, unknown> | null },
+  ): ExecutionArgs | GraphQLError[] => {
     const problem = requestProblem(payload, limits);
     if (problem) return [problem];
     let document: DocumentNode;

@@ -9,7 +9,15 @@ import { signingRoutes } from './studio/signing.routes';
 import type { AnyRoute, AppApiRoute, StudioRoute } from './route-table';
 
 /** Every REST-compat route of Interface A. */
-export const STUDIO_ROUTES: StudioRoute[] = [...authRoutes, ...assemblyRoutes, ...catalogRoutes, ...ontologyRoutes, ...jobsRoutes, ...generationRoutes, ...signingRoutes];
+export const STUDIO_ROUTES: StudioRoute[] = [
+  ...authRoutes,
+  ...assemblyRoutes,
+  ...catalogRoutes,
+  ...ontologyRoutes,
+  ...jobsRoutes,
+  ...generationRoutes,
+  ...signingRoutes,
+];
 
 /** Every route of Interface B (the generated application's API; ROLE=app serves these alone). */
 export const APP_API_ROUTES: AppApiRoute[] = appApiRoutes;

@@ -84,7 +84,12 @@ export class AppKeysService {
     return { keyId: Number(row.id), organization: row.organization };
   }
 
-  private async issue(organization: string, contactEmail: string, replacesId: number | null, on: DataSource | EntityManager = this.db): Promise<IssuedAppKeyView> {
+  private async issue(
+    organization: string,
+    contactEmail: string,
+    replacesId: number | null,
+    on: DataSource | EntityManager = this.db,
+  ): Promise<IssuedAppKeyView> {
     const plaintext = `${APP_KEY_PREFIX}${randomToken(KEY_RANDOM_LENGTH)}`;
     const row = await one<{ id: string }>(
       on,

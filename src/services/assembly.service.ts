@@ -28,19 +28,48 @@ export type CatalogStatus = 'draft' | 'published' | 'retired';
 
 /** What assembly needs from the catalog (CatalogService provides it). */
 export interface CatalogForAssembly {
-  findComponentsByCtIds(ctIds: string[], manager?: EntityManager): Promise<Map<string, { ctId: string; label: string; dataType: string; status: CatalogStatus; successorCtId: string | null }>>;
-  findClustersByCtIds(ctIds: string[], manager?: EntityManager): Promise<Map<string, { ctId: string; label: string; status: CatalogStatus; successorCtId: string | null }>>;
+  findComponentsByCtIds(
+    ctIds: string[],
+    manager?: EntityManager,
+  ): Promise<Map<string, { ctId: string; label: string; dataType: string; status: CatalogStatus; successorCtId: string | null }>>;
+  findClustersByCtIds(
+    ctIds: string[],
+    manager?: EntityManager,
+  ): Promise<Map<string, { ctId: string; label: string; status: CatalogStatus; successorCtId: string | null }>>;
   createComponent(
     manager: EntityManager,
-    input: { label: string; dataType: string; description: string | null; units: string | null; status: CatalogStatus; ownerId: number; mintKey?: string },
+    input: {
+      label: string;
+      dataType: string;
+      description: string | null;
+      units: string | null;
+      status: CatalogStatus;
+      ownerId: number;
+      mintKey?: string;
+    },
   ): Promise<{ id: number; ctId: string }>;
   createCluster(
     manager: EntityManager,
-    input: { label: string; description: string | null; status: CatalogStatus; ownerId: number; children: Array<{ componentId: number } | { clusterId: number }>; mintKey?: string },
+    input: {
+      label: string;
+      description: string | null;
+      status: CatalogStatus;
+      ownerId: number;
+      children: Array<{ componentId: number } | { clusterId: number }>;
+      mintKey?: string;
+    },
   ): Promise<{ id: number; ctId: string }>;
   createDataModel(
     manager: EntityManager,
-    input: { title: string; description: string | null; rootClusterId: number; contextual: Record<string, unknown>; published: boolean; ownerId: number; mintKey?: string },
+    input: {
+      title: string;
+      description: string | null;
+      rootClusterId: number;
+      contextual: Record<string, unknown>;
+      published: boolean;
+      ownerId: number;
+      mintKey?: string;
+    },
   ): Promise<{ id: number; ctId: string }>;
   publishModelTree(manager: EntityManager, dmCtId: string): Promise<void>;
   modelDetail(dmCtId: string, viewer: Viewer): Promise<ModelView>;
@@ -64,8 +93,7 @@ export interface BuiltModel {
 }
 
 /** A failure of the build itself (not of the request): the reuse path refunds its charge. */
-const buildFailed = (cause: unknown) =>
-  new DomainError(500, 'build_failed', 'The model could not be built; the charge was refunded.', {}, { cause });
+const buildFailed = (cause: unknown) => new DomainError(500, 'build_failed', 'The model could not be built; the charge was refunded.', {}, { cause });
 
 export class AssemblyService {
   constructor(
@@ -103,13 +131,24 @@ export class AssemblyService {
     ]);
     const problems: ProblemView[] = [];
     const reuse: ReuseView[] = [];
-    const check = (ref: { path: string; ctId: string }, found: { label: string; status: CatalogStatus; successorCtId: string | null } | undefined, type: string) => {
+    const check = (
+      ref: { path: string; ctId: string },
+      found: { label: string; status: CatalogStatus; successorCtId: string | null } | undefined,
+      type: string,
+    ) => {
       const { path, ctId } = ref;
       if (!found) problems.push({ path, ctId, problem: 'unknown', message: `No published component or cluster has ct_id ${ctId}.`, successor: null });
-      else if (found.status === 'draft') problems.push({ path, ctId, problem: 'unpublished', message: `${ctId} is a draft; only published entries can be reused.`, successor: null });
+      else if (found.status === 'draft')
+        problems.push({ path, ctId, problem: 'unpublished', message: `${ctId} is a draft; only published entries can be reused.`, successor: null });
       else if (found.status === 'retired' && !request.allowRetired) {
         const successor = found.successorCtId;
-        problems.push({ path, ctId, problem: 'retired', successor, message: `${ctId} (${found.label}) is retired${successor ? `; its successor is ${successor}` : ''}.` });
+        problems.push({
+          path,
+          ctId,
+          problem: 'retired',
+          successor,
+          message: `${ctId} (${found.label}) is retired${successor ? `; its successor is ${successor}` : ''}.`,
+        });
       } else reuse.push({ path, ctId, label: found.label, type });
     };
     for (const ref of componentRefs) {
@@ -253,7 +292,14 @@ export class AssemblyService {
         }
       }
       for (const child of spec.clusters) children.push({ clusterId: await buildCluster(child) });
-      const made = await this.catalog.createCluster(manager, { label: spec.label, description: spec.description, status, ownerId, children, mintKey: key(spec.path) });
+      const made = await this.catalog.createCluster(manager, {
+        label: spec.label,
+        description: spec.description,
+        status,
+        ownerId,
+        children,
+        mintKey: key(spec.path),
+      });
       return made.id;
     };
     const rootClusterId = await buildCluster(request.root);

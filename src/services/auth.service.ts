@@ -4,22 +4,12 @@ import { ApiKey, type Scope } from '../entities/api-key.entity';
 import { Session } from '../entities/session.entity';
 import { User } from '../entities/user.entity';
 import { constantTimeEqual, randomToken, sha256Hex, verifyPassword } from '../lib/crypto';
-import {
-  DomainError,
-  csrfFailed,
-  forbidden,
-  keyScope,
-  sessionRequired,
-  tooManyAttempts,
-  unauthenticated,
-} from '../lib/errors';
+import { DomainError, csrfFailed, forbidden, keyScope, sessionRequired, tooManyAttempts, unauthenticated } from '../lib/errors';
 import { userView, type SessionView } from '../presenters/user.presenter';
 import type { Clock } from './clock';
 
 /** Who is calling: a signed-in session or an Interface A API key, always on behalf of one user. */
-export type Caller =
-  | { user: User; via: 'session'; key: null; session: Session }
-  | { user: User; via: 'key'; key: ApiKey; session: null };
+export type Caller = { user: User; via: 'session'; key: null; session: Session } | { user: User; via: 'key'; key: ApiKey; session: null };
 
 /** A new session: its public view, and the token that only the HttpOnly cookie carries. */
 export interface SignedIn extends SessionView {
@@ -73,27 +63,21 @@ export class AuthService {
     if (counts.account >= this.settings.loginMaxFailuresPerAccount || counts.address >= this.settings.loginMaxFailuresPerAddress) {
       throw tooManyAttempts(this.settings.loginWindowSeconds);
     }
-    const user = await this.db.manager
-      .createQueryBuilder(User, 'u')
-      .where('lower(u.email) = lower(:email)', { email: email.trim() })
-      .getOne();
+    const user = await this.db.manager.createQueryBuilder(User, 'u').where('lower(u.email) = lower(:email)', { email: email.trim() }).getOne();
     const ok = user ? await verifyPassword(password, user.passwordHash) : false;
-    await rows(this.db, 'INSERT INTO login_attempts (email, address, succeeded, created_at) VALUES ($1, $2, $3, $4)', [
-      email,
-      address,
-      ok,
-      now,
-    ]);
+    await rows(this.db, 'INSERT INTO login_attempts (email, address, succeeded, created_at) VALUES ($1, $2, $3, $4)', [email, address, ok, now]);
     if (!user || !ok) throw new DomainError(400, 'invalid_credentials', 'Unable to sign in with the provided credentials.');
     await rows(this.db, 'DELETE FROM login_attempts WHERE lower(email) = lower($1) AND NOT succeeded', [email]);
     const token = randomToken(48);
     const csrfToken = randomToken(32);
     const expiresAt = new Date(now.getTime() + this.settings.sessionTtlHours * 3600 * 1000);
-    await rows(
-      this.db,
-      'INSERT INTO sessions (token_hash, csrf_token, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)',
-      [sha256Hex(token), csrfToken, user.id, now, expiresAt],
-    );
+    await rows(this.db, 'INSERT INTO sessions (token_hash, csrf_token, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)', [
+      sha256Hex(token),
+      csrfToken,
+      user.id,
+      now,
+      expiresAt,
+    ]);
     return { user: userView(user), token, csrfToken, expiresAt };
   }
 

@@ -61,7 +61,14 @@ export class CatalogLifecycle {
         } else {
           const children: ClusterChildRef[] = [];
           for (const child of node.children) children.push(await register(child));
-          const minted = await this.minter.createCluster(manager, { ...node, ctId: node.ctId, status: 'published', ownerId: null, projectId, children });
+          const minted = await this.minter.createCluster(manager, {
+            ...node,
+            ctId: node.ctId,
+            status: 'published',
+            ownerId: null,
+            projectId,
+            children,
+          });
           (minted.created ? result.clusters.created : result.clusters.existing).push(minted.ctId);
           ref = { clusterId: minted.id };
         }
@@ -126,7 +133,9 @@ export class CatalogLifecycle {
         const successor = await queryOne(manager, entryStatus(table, successorCtId));
         if (!successor) throw new DomainError(404, 'not_found', `Successor ${successorCtId} is not a ${kind}.`);
         if (successor.status !== 'published') {
-          throw conflict('successor_not_published', `Successor ${successorCtId} is ${successor.status}; name a published ${kind}.`, { successor: successorCtId });
+          throw conflict('successor_not_published', `Successor ${successorCtId} is ${successor.status}; name a published ${kind}.`, {
+            successor: successorCtId,
+          });
         }
       }
       await query(manager, retireEntry(table, entry.id, successorCtId, this.clock.now()));

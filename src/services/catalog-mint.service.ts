@@ -141,7 +141,11 @@ export class CatalogMinter {
   }
 
   /** INSERT … ON CONFLICT DO NOTHING, then the row that was there (same mint key, or same ct_id on import). */
-  private async insertOnce(manager: EntityManager, table: CatalogTable, values: { ct_id: string; mint_key: string | null } & Record<string, unknown>): Promise<Minted> {
+  private async insertOnce(
+    manager: EntityManager,
+    table: CatalogTable,
+    values: { ct_id: string; mint_key: string | null } & Record<string, unknown>,
+  ): Promise<Minted> {
     const inserted = await queryOne(manager, insertOnce(table, values));
     if (inserted) return { id: Number(inserted.id), ctId: inserted.ct_id, created: true };
     const existing = await queryOne(manager, mintedBefore(table, values.mint_key, values.ct_id));

@@ -1,5 +1,13 @@
 import { In, type DataSource, type EntityManager } from 'typeorm';
-import { modelDocument, type CountRow, visibleClusters, visibleComponents, visibleModelDetail, visibleModels, visibleProjects } from '../db/queries/catalog.sql';
+import {
+  modelDocument,
+  type CountRow,
+  visibleClusters,
+  visibleComponents,
+  visibleModelDetail,
+  visibleModels,
+  visibleProjects,
+} from '../db/queries/catalog.sql';
 import { query, queryOne, type Sql } from '../db/sql';
 import type { DataModelDocument, DataType } from '../domain/model-tree';
 import type { CatalogStatus } from '../entities/catalog-entry';
@@ -79,7 +87,9 @@ export class CatalogReader {
 
   async findClustersByCtIds(ctIds: string[], manager: EntityManager = this.db.manager): Promise<Map<string, ClusterRef>> {
     const found = await manager.findBy(Cluster, { ctId: In([...new Set(ctIds)]) });
-    return new Map(found.map((c) => [c.ctId, { ctId: c.ctId, label: c.label, status: c.status, successorCtId: c.successorCtId, ownerId: c.ownerId }]));
+    return new Map(
+      found.map((c) => [c.ctId, { ctId: c.ctId, label: c.label, status: c.status, successorCtId: c.successorCtId, ownerId: c.ownerId }]),
+    );
   }
 
   /** The model as every generator sees it, built from the stored rows in two queries. */
@@ -111,7 +121,12 @@ export class CatalogReader {
   }
 
   async requireVisibleModel(dmCtId: string, viewer: Viewer): Promise<DataModel> {
-    const model = await this.db.manager.findOne(DataModel, { where: [{ ctId: dmCtId, published: true }, { ctId: dmCtId, ownerId: viewer.userId }] });
+    const model = await this.db.manager.findOne(DataModel, {
+      where: [
+        { ctId: dmCtId, published: true },
+        { ctId: dmCtId, ownerId: viewer.userId },
+      ],
+    });
     if (!model) throw notFound('Data model');
     return model;
   }

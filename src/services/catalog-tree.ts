@@ -30,7 +30,14 @@ export async function loadClusterTree(on: EntityManager | DataSource, rootCluste
 }
 
 /** A place holding no child cluster holds a component (cluster_children's check constraint). */
-function componentNode(ctId: string | null, label: string | null, dataType: string | null, description: string | null, units: string | null): TreeNode {
-  if (ctId === null || label === null || !isDataType(dataType)) throw new Error(`A tree place holds neither a cluster nor a valid component (${ctId})`);
+function componentNode(
+  ctId: string | null,
+  label: string | null,
+  dataType: string | null,
+  description: string | null,
+  units: string | null,
+): TreeNode {
+  if (ctId === null || label === null || !isDataType(dataType))
+    throw new Error(`A tree place holds neither a cluster nor a valid component (${ctId})`);
   return { kind: 'component', ctId, label, dataType, description, units };
 }

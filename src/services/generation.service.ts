@@ -32,7 +32,8 @@ export class GenerationService {
     if (!model.published) throw conflict('not_published', 'Generation needs a published model: publish it first.', { dm_ct_id: request.dmCtId });
     if (request.kind === 'generate_package') {
       const existing = await this.packages.isGenerated(request.dmCtId);
-      if (existing) throw conflict('already_generated', 'This model’s package was generated already.', { package_url: existing, dm_ct_id: request.dmCtId });
+      if (existing)
+        throw conflict('already_generated', 'This model’s package was generated already.', { package_url: existing, dm_ct_id: request.dmCtId });
       return;
     }
     if (caller.key && !caller.key.scopes.includes('spend')) throw keyScope('spend', caller.key.scopes);
@@ -97,7 +98,8 @@ export class GenerationService {
       return { ...generated(packageUrl), profile: request.profile, appName: app.appName, appUrl: app.appUrl };
     } catch (error) {
       // After an outage the job's retry finds the charge by its key and finishes the work it paid for.
-      if (charge.ledgerEntryId && !charge.alreadyCharged && !isDatabaseUnavailable(error)) await this.ledger.refund(charge.ledgerEntryId, `refund: application generation failed for ${request.dmCtId}`);
+      if (charge.ledgerEntryId && !charge.alreadyCharged && !isDatabaseUnavailable(error))
+        await this.ledger.refund(charge.ledgerEntryId, `refund: application generation failed for ${request.dmCtId}`);
       throw error;
     }
   }

@@ -72,7 +72,14 @@ export class JobsService {
   /** Writes the job row and its queue message in the caller's transaction: neither exists without the other. */
   async enqueue(
     manager: EntityManager,
-    input: { kind: JobKind; userId: number; apiKeyId: number | null; request: Record<string, unknown>; dataSourceCtId?: string | null; dmCtId?: string | null },
+    input: {
+      kind: JobKind;
+      userId: number;
+      apiKeyId: number | null;
+      request: Record<string, unknown>;
+      dataSourceCtId?: string | null;
+      dmCtId?: string | null;
+    },
   ): Promise<Job> {
     const ctId = createId();
     const now = this.clock.now();

@@ -84,10 +84,7 @@ export class KeysService {
   async generateLegacy(userId: number): Promise<LegacyKeyView> {
     const { key, plaintext } = await this.db.transaction(async (manager) => {
       await this.lockUser(manager, userId);
-      await rows(manager, 'UPDATE api_keys SET revoked_at = $2 WHERE user_id = $1 AND is_legacy AND revoked_at IS NULL', [
-        userId,
-        this.clock.now(),
-      ]);
+      await rows(manager, 'UPDATE api_keys SET revoked_at = $2 WHERE user_id = $1 AND is_legacy AND revoked_at IS NULL', [userId, this.clock.now()]);
       return this.issue(manager, userId, { name: null, scopes: [...SCOPES], spendLimitCredits: null, expiresAt: null, isLegacy: true });
     });
     return { token: plaintext, prefix: key.prefix, created: key.createdAt };
@@ -123,9 +120,7 @@ export class KeysService {
 
   private async assertNameAndSlotFree(manager: EntityManager, userId: number, name: string): Promise<void> {
     const now = this.clock.now();
-    const active = (await manager.find(ApiKey, { where: { userId, isLegacy: false } })).filter(
-      (k) => keyStatus(k, now) === 'active',
-    );
+    const active = (await manager.find(ApiKey, { where: { userId, isLegacy: false } })).filter((k) => keyStatus(k, now) === 'active');
     if (active.some((k) => k.name === name)) {
       throw badRequest('An active key with this name already exists.', { details: { name: ['Already in use by an active key.'] } });
     }

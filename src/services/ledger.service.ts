@@ -60,12 +60,11 @@ export const insufficientFunds = (estimated: number, balance: number) =>
   });
 
 export const keySpendLimit = (limit: number, spent: number, needed: number) =>
-  new DomainError(
-    403,
-    'key_spend_limit',
-    `This API key's spend limit is ${limit} credits; it has spent ${spent} and this needs ${needed}.`,
-    { spend_limit_credits: limit, spent_credits: spent, estimated_cost_credits: needed },
-  );
+  new DomainError(403, 'key_spend_limit', `This API key's spend limit is ${limit} credits; it has spent ${spent} and this needs ${needed}.`, {
+    spend_limit_credits: limit,
+    spent_credits: spent,
+    estimated_cost_credits: needed,
+  });
 
 /** Every money movement: a conditional UPDATE of the wallet (and of the key's spent count) and an append-only
  * ledger row, in one transaction. Concurrent charges serialise on the wallet row; none can overdraw. */
@@ -244,7 +243,16 @@ export class LedgerService {
       manager,
       `INSERT INTO ledger_entries (user_id, amount_credits, kind, reason, idempotency_key, api_key_id, job_id, balance_after_credits)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
-      [entry.userId, entry.amount, entry.kind, entry.reason, entry.idempotencyKey ?? null, entry.apiKeyId ?? null, entry.jobId ?? null, entry.balanceAfter],
+      [
+        entry.userId,
+        entry.amount,
+        entry.kind,
+        entry.reason,
+        entry.idempotencyKey ?? null,
+        entry.apiKeyId ?? null,
+        entry.jobId ?? null,
+        entry.balanceAfter,
+      ],
     );
     return Number(row.id);
   }

@@ -20,7 +20,6 @@ import type { Clock } from './clock';
  * package ZIP stored once under STORAGE_DIR/packages/, the application ZIP of each profile stored once under
  * STORAGE_DIR/apps/, and the import of real packages into the catalog. */
 
-
 export interface Artifact {
   fileName: string;
   contentType: string;
@@ -95,7 +94,8 @@ export class PackageService {
   async generatePackage(dmCtId: string, manager?: EntityManager): Promise<{ packageUrl: string; path: string }> {
     if (!manager) return this.db.transaction((m) => this.generatePackage(dmCtId, m));
     const model = await this.lockModel(manager, dmCtId);
-    if (!model.published) throw conflict('not_published', 'A package is generated for a published model only: publish it first.', { dm_ct_id: dmCtId });
+    if (!model.published)
+      throw conflict('not_published', 'A package is generated for a published model only: publish it first.', { dm_ct_id: dmCtId });
     if (model.generated && model.packagePath) {
       const stored = path.join(this.settings.storageDir, model.packagePath);
       if (await exists(stored)) return { packageUrl: this.packageUrl(dmCtId), path: stored };
@@ -140,12 +140,16 @@ export class PackageService {
   async generateApp(dmCtId: string, profile: AppProfile): Promise<{ appName: string; appUrl: string; path: string }> {
     return this.db.transaction(async (manager) => {
       const model = await this.lockModel(manager, dmCtId);
-      if (!model.published) throw conflict('not_published', 'An application is generated for a published model only: publish it first.', { dm_ct_id: dmCtId });
+      if (!model.published)
+        throw conflict('not_published', 'An application is generated for a published model only: publish it first.', { dm_ct_id: dmCtId });
       const relative = path.join('apps', appFileName(dmCtId, profile));
       const file = path.join(this.settings.storageDir, relative);
       if (!(await exists(file))) {
         const document = await this.catalog.loadModelDocument(dmCtId, manager);
-        await writeAtomically(file, await generateAppPackage({ appName: model.title, profile, models: [{ model: document, files: generateModelFiles(document) }] }));
+        await writeAtomically(
+          file,
+          await generateAppPackage({ appName: model.title, profile, models: [{ model: document, files: generateModelFiles(document) }] }),
+        );
       }
       if (model.appPath !== relative) await manager.update(DataModel, model.id, { appPath: relative, updatedAt: this.clock.now() });
       return { appName: model.title, appUrl: this.appUrl(dmCtId, profile), path: file };
@@ -158,7 +162,10 @@ export class PackageService {
     if (model.ownerId !== viewer.userId && !viewer.isStaff) throw forbidden('Only the model’s owner or staff can download its application.');
     const file = path.join(this.settings.storageDir, 'apps', appFileName(dmCtId, profile));
     if (!(await exists(file))) {
-      throw new DomainError(404, 'not_generated', `The ${profile} application of this model has not been generated yet.`, { dm_ct_id: dmCtId, profile });
+      throw new DomainError(404, 'not_generated', `The ${profile} application of this model has not been generated yet.`, {
+        dm_ct_id: dmCtId,
+        profile,
+      });
     }
     return { fileName: appFileName(dmCtId, profile), path: file, content: await readFile(file) };
   }

@@ -93,7 +93,9 @@ export class PipelineService {
     await progress.step('parsed');
     await progress.step('agent_processing');
     await progress.step('modeling');
-    const model = await this.db.transaction((m) => this.assembly.build(m, plan.request, job.userId, { publish: false, mintKeyPrefix: `job:${job.ctId}` }));
+    const model = await this.db.transaction((m) =>
+      this.assembly.build(m, plan.request, job.userId, { publish: false, mintKeyPrefix: `job:${job.ctId}` }),
+    );
     await this.jobs.update(job.id, { dmCtId: model.dmCtId });
     progress.keepOnFailure(this.links(model.dmCtId, null));
     await this.ledger.charge({
@@ -105,7 +107,9 @@ export class PipelineService {
       jobId: job.id,
     });
     await progress.step('finalizing');
-    const result = await this.finalize(model.dmCtId, { publish: plan.request.publish, generate: plan.request.generate }, (name) => progress.step(name));
+    const result = await this.finalize(model.dmCtId, { publish: plan.request.publish, generate: plan.request.generate }, (name) =>
+      progress.step(name),
+    );
     const { finalize_error: finalizeError, ...links } = result;
     return finalizeError ? { result, error: `finalize_error: ${finalizeError}` } : { result: links };
   }

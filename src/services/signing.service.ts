@@ -24,7 +24,10 @@ interface KeyRow {
 const view = (row: KeyRow): SigningKeyView => ({ kid: row.kid, x: row.public_x, createdAt: row.created_at, retiredAt: row.retired_at });
 
 /** RFC 7638 thumbprint: SHA-256 over the required members in lexicographic order, base64url. */
-export const jwkThumbprint = (x: string) => createHash('sha256').update(JSON.stringify({ crv: 'Ed25519', kty: 'OKP', x })).digest('base64url');
+export const jwkThumbprint = (x: string) =>
+  createHash('sha256')
+    .update(JSON.stringify({ crv: 'Ed25519', kty: 'OKP', x }))
+    .digest('base64url');
 
 /** Keys made, rotated and retired one at a time across processes (first use and rotation take this lock). */
 const KEY_LOCK = "SELECT pg_advisory_xact_lock(hashtext('sdc-gateway:signing-keys'))";
@@ -75,7 +78,10 @@ export class SigningService {
     } catch (error) {
       throw new DomainError(400, 'invalid_request', `The instance cannot be signed: ${(error as Error).message}.`, {}, { cause: error });
     }
-    return { signedXml, signature: { algorithm: 'Ed25519', issuer: meta.issuer, timestamp, schemaCtId: meta.schemaCtId, evCount: meta.evCount, keyId: key.kid } };
+    return {
+      signedXml,
+      signature: { algorithm: 'Ed25519', issuer: meta.issuer, timestamp, schemaCtId: meta.schemaCtId, evCount: meta.evCount, keyId: key.kid },
+    };
   }
 
   verify(signedXml: string, keys: readonly SigningKeyView[]): Verification {

@@ -13,7 +13,6 @@ import { checkSize, decodeXmlBytes, scanXml } from '../xml/safe-parse';
 import { XmlParseError } from '../xml/xml-errors';
 import type { RdfUploadView, SchemaUploadView, TriplestoreStatus } from '../presenters/upload.presenter';
 
-
 const RDF_FORMAT: Record<string, RdfFormat> = { '.ttl': 'text/turtle', '.rdf': 'application/rdf+xml' };
 
 /** The three upload endpoints. Each takes staged files and always removes what it does not store. */

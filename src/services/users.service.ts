@@ -31,9 +31,7 @@ export class UsersService {
     const passwordHash = await hashNewPassword(input.password);
     try {
       return await this.db.transaction(async (manager) => {
-        const user = await manager.save(
-          manager.create(User, { email, name: input.name ?? '', passwordHash, isStaff: input.isStaff ?? false }),
-        );
+        const user = await manager.save(manager.create(User, { email, name: input.name ?? '', passwordHash, isStaff: input.isStaff ?? false }));
         await rows(manager, 'INSERT INTO wallets (user_id) VALUES ($1)', [user.id]);
         return user;
       });

@@ -153,7 +153,10 @@ function ownInstanceId(json: { metadata?: Record<string, string> }): string {
   const own = json.metadata?.instance_id?.trim();
   if (!own) throw invalidInstanceId('generate_instance_id is false but the XML has no instance_id.', null);
   if (!OWN_INSTANCE_ID.test(own)) {
-    throw invalidInstanceId('The XML\'s instance_id must be 1-200 characters of letters, digits, ".", "_", "~" and "-", starting with a letter or digit.', own.slice(0, 200));
+    throw invalidInstanceId(
+      'The XML\'s instance_id must be 1-200 characters of letters, digits, ".", "_", "~" and "-", starting with a letter or digit.',
+      own.slice(0, 200),
+    );
   }
   return own;
 }

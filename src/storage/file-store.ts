@@ -63,7 +63,9 @@ export class FileStore {
   }
 
   private ensure(): Promise<void> {
-    this.ready ??= Promise.all(['.incoming', 'zip', 'dmlib'].map((dir) => mkdir(path.join(this.root, dir), { recursive: true }))).then(() => undefined);
+    this.ready ??= Promise.all(['.incoming', 'zip', 'dmlib'].map((dir) => mkdir(path.join(this.root, dir), { recursive: true }))).then(
+      () => undefined,
+    );
     return this.ready;
   }
 }

@@ -23,8 +23,7 @@ export interface SignedProperties {
 }
 
 export type Verification =
-  | { valid: true; keyId: string; properties: SignedProperties; signedContent: string }
-  | { valid: false; keyId: string | null; reason: string };
+  { valid: true; keyId: string; properties: SignedProperties; signedContent: string } | { valid: false; keyId: string | null; reason: string };
 
 class Ed25519 implements SignatureAlgorithm {
   getSignature = createOptionalCallbackFunction((signedInfo: string | NodeJS.ArrayBufferView, privateKey: KeyObject | string | Buffer) =>
@@ -95,7 +94,9 @@ const EXPECTED_SHAPE = JSON.stringify({
 });
 
 const dsChildren = (parent: Element, localName: string): Element[] =>
-  Array.from(parent.childNodes).filter((n): n is Element => n.nodeType === 1 && (n as Element).namespaceURI === DSIG_NS && (n as Element).localName === localName);
+  Array.from(parent.childNodes).filter(
+    (n): n is Element => n.nodeType === 1 && (n as Element).namespaceURI === DSIG_NS && (n as Element).localName === localName,
+  );
 
 const algorithmOf = (parent: Element, localName: string) => dsChildren(parent, localName)[0]?.getAttribute('Algorithm') ?? null;
 
@@ -106,8 +107,11 @@ function readSignatureShape(doc: Document): { problem: string } | { signature: E
   if (signatures.length !== 1) return { problem: `expected one ds:Signature, found ${signatures.length}` };
   const signature = signatures[0]!;
   const root = doc.documentElement;
-  const lastElement = Array.from(root.childNodes).filter((n) => n.nodeType === 1).pop();
-  if (signature.parentNode !== root || lastElement !== signature) return { problem: 'the ds:Signature is not the last child of the document element' };
+  const lastElement = Array.from(root.childNodes)
+    .filter((n) => n.nodeType === 1)
+    .pop();
+  if (signature.parentNode !== root || lastElement !== signature)
+    return { problem: 'the ds:Signature is not the last child of the document element' };
   const signedInfo = dsChildren(signature, 'SignedInfo');
   if (signedInfo.length !== 1) return { problem: 'the ds:Signature has no single ds:SignedInfo' };
   const shape = JSON.stringify({
@@ -120,7 +124,9 @@ function readSignatureShape(doc: Document): { problem: string } | { signature: E
     })),
   });
   if (shape !== EXPECTED_SHAPE) return { problem: 'unexpected algorithms or references in ds:SignedInfo' };
-  const keyName = dsChildren(signature, 'KeyInfo').flatMap((info) => dsChildren(info, 'KeyName'))[0]?.textContent?.trim();
+  const keyName = dsChildren(signature, 'KeyInfo')
+    .flatMap((info) => dsChildren(info, 'KeyName'))[0]
+    ?.textContent?.trim();
   if (!keyName) return { problem: 'the ds:Signature names no key (ds:KeyInfo/ds:KeyName)' };
   return { signature, kid: keyName };
 }

@@ -104,7 +104,10 @@ describe('admin page /admin/api/apikey/ in Chromium', () => {
       const forgery = document.createElement('form');
       forgery.method = 'post';
       forgery.action = '/admin/api/apikey/add/';
-      for (const [name, value] of [['organization', 'Forged'], ['contact_email', 'f@x.test']]) {
+      for (const [name, value] of [
+        ['organization', 'Forged'],
+        ['contact_email', 'f@x.test'],
+      ]) {
         const input = document.createElement('input');
         input.name = name;
         input.value = value;

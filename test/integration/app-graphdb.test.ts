@@ -46,9 +46,18 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => recorder.listen(0, '127.0.0.1', resolve));
   const { port } = recorder.address() as AddressInfo;
   app = await startAppUnderTest({
-    triplestore: { url: `http://127.0.0.1:${port}`, queryUrl: null, protocol: 'graphdb', repository: 'sdc-app', user: 'graph', password: 'db-secret' },
+    triplestore: {
+      url: `http://127.0.0.1:${port}`,
+      queryUrl: null,
+      protocol: 'graphdb',
+      repository: 'sdc-app',
+      user: 'graph',
+      password: 'db-secret',
+    },
   });
-  await app.call('POST', '/api/v1/upload/schema/', { body: form([{ field: 'files', name: `dm-${SP_CT_ID}.xsd`, content: fixture(`dm-${SP_CT_ID}.xsd`) }]) });
+  await app.call('POST', '/api/v1/upload/schema/', {
+    body: form([{ field: 'files', name: `dm-${SP_CT_ID}.xsd`, content: fixture(`dm-${SP_CT_ID}.xsd`) }]),
+  });
 });
 
 afterAll(async () => {
@@ -65,7 +74,9 @@ const basic = `Basic ${Buffer.from('graph:db-secret').toString('base64')}`;
 
 describe('GraphDB protocol (RDF4J statements with a context)', () => {
   it('an RDF upload replaces the schema graph through PUT /repositories/{repo}/statements?context=<uri>', async () => {
-    const res = await app.call('POST', '/api/v1/upload/rdf/', { body: form([{ field: 'file', name: `dm-${SP_CT_ID}.ttl`, content: fixture(`dm-${SP_CT_ID}.ttl`) }]) });
+    const res = await app.call('POST', '/api/v1/upload/rdf/', {
+      body: form([{ field: 'file', name: `dm-${SP_CT_ID}.ttl`, content: fixture(`dm-${SP_CT_ID}.ttl`) }]),
+    });
     expect(res.body.data.triplestore_status).toBe('synced');
     expect(requests).toEqual([
       {
@@ -80,7 +91,10 @@ describe('GraphDB protocol (RDF4J statements with a context)', () => {
   });
 
   it('a validated instance is synced by the job into its own context', async () => {
-    const res = await app.call('POST', '/api/v1/validate/xml/', { body: JSON.stringify({ xml_content: fixture(`dm-${SP_CT_ID}.xml`).toString() }), headers: { 'content-type': 'application/json' } });
+    const res = await app.call('POST', '/api/v1/validate/xml/', {
+      body: JSON.stringify({ xml_content: fixture(`dm-${SP_CT_ID}.xml`).toString() }),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.body.data.rdf_sync_status).toBe('pending');
     const id = res.body.data.instance_id as string;
     const deadline = Date.now() + 15_000;
@@ -90,12 +104,21 @@ describe('GraphDB protocol (RDF4J statements with a context)', () => {
       status = (await app.call('GET', `/api/v1/instances/${id}/`)).body.data.rdf_sync_status;
     }
     expect(status).toBe('synced');
-    expect(requests).toEqual([expect.objectContaining({ method: 'PUT', path: '/repositories/sdc-app/statements', context: `<urn:sdc4:instance:${id}>`, authorization: basic })]);
+    expect(requests).toEqual([
+      expect.objectContaining({
+        method: 'PUT',
+        path: '/repositories/sdc-app/statements',
+        context: `<urn:sdc4:instance:${id}>`,
+        authorization: basic,
+      }),
+    ]);
   });
 
   it('a refusing server makes the RDF upload failed and keeps the file', async () => {
     answer = 500;
-    const res = await app.call('POST', '/api/v1/upload/rdf/', { body: form([{ field: 'file', name: `dm-${SP_CT_ID}_shacl.ttl`, content: fixture(`dm-${SP_CT_ID}_shacl.ttl`) }]) });
+    const res = await app.call('POST', '/api/v1/upload/rdf/', {
+      body: form([{ field: 'file', name: `dm-${SP_CT_ID}_shacl.ttl`, content: fixture(`dm-${SP_CT_ID}_shacl.ttl`) }]),
+    });
     expect(res.status).toBe(201);
     expect(res.body.data.triplestore_status).toBe('failed');
     expect(readFileSync(path.join(app.storageDir, 'dmlib', `dm-${SP_CT_ID}_shacl.ttl`)).equals(fixture(`dm-${SP_CT_ID}_shacl.ttl`))).toBe(true);

@@ -11,7 +11,12 @@ beforeAll(async () => {
 afterAll(() => app?.close());
 
 /** A GraphQL multipart request (graphql-multipart-request-spec): operations, map, then the files. */
-async function upload(query: string, variables: Record<string, unknown>, files: Record<string, { name: string; content: Buffer | string }>, key = app.key) {
+async function upload(
+  query: string,
+  variables: Record<string, unknown>,
+  files: Record<string, { name: string; content: Buffer | string }>,
+  key = app.key,
+) {
   const data = new FormData();
   data.append('operations', JSON.stringify({ query, variables }));
   data.append('map', JSON.stringify(Object.fromEntries(Object.keys(files).map((path, i) => [String(i), [path]]))));
@@ -21,7 +26,11 @@ async function upload(query: string, variables: Record<string, unknown>, files: 
 }
 
 async function graphql(query: string, variables: Record<string, unknown>, headers: Record<string, string> = { 'x-api-key': app.key }) {
-  const res = await fetch(`${app.url}/graphql`, { method: 'POST', body: JSON.stringify({ query, variables }), headers: { 'content-type': 'application/json', ...headers } });
+  const res = await fetch(`${app.url}/graphql`, {
+    method: 'POST',
+    body: JSON.stringify({ query, variables }),
+    headers: { 'content-type': 'application/json', ...headers },
+  });
   return (await res.json()) as any;
 }
 
@@ -30,7 +39,10 @@ describe('GraphQL mutations over the same services', () => {
     const res = await upload(
       'mutation ($files: [Upload!]!) { uploadSchemaFiles(files: $files) { storedFiles { filename path size } errors { filename error } } }',
       { files: [null, null] },
-      { 'variables.files.0': { name: `dm-${SP_CT_ID}.xsd`, content: fixture(`dm-${SP_CT_ID}.xsd`) }, 'variables.files.1': { name: 'bad.txt', content: 'x' } },
+      {
+        'variables.files.0': { name: `dm-${SP_CT_ID}.xsd`, content: fixture(`dm-${SP_CT_ID}.xsd`) },
+        'variables.files.1': { name: 'bad.txt', content: 'x' },
+      },
     );
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.uploadSchemaFiles).toEqual({
@@ -51,26 +63,60 @@ describe('GraphQL mutations over the same services', () => {
       autoCorrectedFields: ['line-25'],
       rdfSyncStatus: 'disabled',
     });
-    const file = await upload(`mutation ($file: Upload) { validateXml(file: $file, generateInstanceId: true) { ${fields} } }`, { file: null }, {
-      'variables.file': { name: 'instance.xml', content: fixture(`dm-${SP_CT_ID}.xml`) },
+    const file = await upload(
+      `mutation ($file: Upload) { validateXml(file: $file, generateInstanceId: true) { ${fields} } }`,
+      { file: null },
+      {
+        'variables.file': { name: 'instance.xml', content: fixture(`dm-${SP_CT_ID}.xml`) },
+      },
+    );
+    expect(file.body.data.validateXml).toMatchObject({
+      instanceId: expect.stringMatching(/^i-[a-z0-9]{24}$/),
+      validationStatus: 'valid',
+      validationErrors: null,
     });
-    expect(file.body.data.validateXml).toMatchObject({ instanceId: expect.stringMatching(/^i-[a-z0-9]{24}$/), validationStatus: 'valid', validationErrors: null });
 
     const missing = await graphql(`mutation { validateXml { ${fields} } }`, {});
     expect(missing.errors[0].extensions).toMatchObject({ code: 'XML_REQUIRED', status: 400 });
-    const badRoot = await graphql(`mutation ($xml: String) { validateXml(xmlContent: $xml) { instanceId } }`, { xml: '<root/>' });
+    const badRoot = await graphql(
+      `
+        mutation ($xml: String) {
+          validateXml(xmlContent: $xml) {
+            instanceId
+          }
+        }
+      `,
+      { xml: '<root/>' },
+    );
     expect(badRoot.errors[0].extensions).toMatchObject({ code: 'INVALID_XML', details: { root_tag: 'root' } });
   });
 
   it('uploadZip and uploadRdf store their files', async () => {
     const zip = await makeZip([{ name: 'a.txt', content: 'a' }]);
-    const zipRes = await upload('mutation ($file: Upload!) { uploadZip(file: $file) { filename path size } }', { file: null }, { 'variables.file': { name: 'pkg.zip', content: zip } });
+    const zipRes = await upload(
+      'mutation ($file: Upload!) { uploadZip(file: $file) { filename path size } }',
+      { file: null },
+      { 'variables.file': { name: 'pkg.zip', content: zip } },
+    );
     expect(zipRes.body.data.uploadZip).toEqual({ filename: 'pkg.zip', path: 'zip/pkg.zip', size: zip.length });
-    const rdfRes = await upload('mutation ($file: Upload!) { uploadRdf(file: $file) { filename path triplestoreStatus graphUri } }', { file: null }, {
-      'variables.file': { name: `dm-${SP_CT_ID}.ttl`, content: fixture(`dm-${SP_CT_ID}.ttl`) },
+    const rdfRes = await upload(
+      'mutation ($file: Upload!) { uploadRdf(file: $file) { filename path triplestoreStatus graphUri } }',
+      { file: null },
+      {
+        'variables.file': { name: `dm-${SP_CT_ID}.ttl`, content: fixture(`dm-${SP_CT_ID}.ttl`) },
+      },
+    );
+    expect(rdfRes.body.data.uploadRdf).toEqual({
+      filename: `dm-${SP_CT_ID}.ttl`,
+      path: `dmlib/dm-${SP_CT_ID}.ttl`,
+      triplestoreStatus: 'disabled',
+      graphUri: `urn:sdc4:dm-${SP_CT_ID}:schema`,
     });
-    expect(rdfRes.body.data.uploadRdf).toEqual({ filename: `dm-${SP_CT_ID}.ttl`, path: `dmlib/dm-${SP_CT_ID}.ttl`, triplestoreStatus: 'disabled', graphUri: `urn:sdc4:dm-${SP_CT_ID}:schema` });
-    const badZip = await upload('mutation ($file: Upload!) { uploadZip(file: $file) { path } }', { file: null }, { 'variables.file': { name: 'bad.zip', content: 'nope' } });
+    const badZip = await upload(
+      'mutation ($file: Upload!) { uploadZip(file: $file) { path } }',
+      { file: null },
+      { 'variables.file': { name: 'bad.zip', content: 'nope' } },
+    );
     expect(badZip.body.errors[0].extensions.code).toBe('INVALID_ZIP');
     expect(await storedNames(app.storageDir, '.incoming')).toEqual([]);
   });
@@ -82,7 +128,10 @@ describe('GraphQL mutations over the same services', () => {
         method: 'POST',
         body: (() => {
           const data = new FormData();
-          data.append('operations', JSON.stringify({ query: 'mutation ($file: Upload!) { uploadZip(file: $file) { path } }', variables: { file: null } }));
+          data.append(
+            'operations',
+            JSON.stringify({ query: 'mutation ($file: Upload!) { uploadZip(file: $file) { path } }', variables: { file: null } }),
+          );
           data.append('map', JSON.stringify({ 0: ['variables.file'] }));
           data.append('0', new Blob(['x'.repeat(200)]), 'big.zip');
           return data;

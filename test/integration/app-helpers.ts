@@ -16,7 +16,11 @@ export interface AppUnderTest extends TestApp {
   /** An active Interface B key. */
   key: string;
   /** fetch against the app with the key (override headers to drop or change it). */
-  call(method: string, route: string, init?: { body?: BodyInit; headers?: Record<string, string> }): Promise<{ status: number; body: any; text: string; headers: Headers }>;
+  call(
+    method: string,
+    route: string,
+    init?: { body?: BodyInit; headers?: Record<string, string> },
+  ): Promise<{ status: number; body: any; text: string; headers: Headers }>;
 }
 
 /** The real service on a fresh database and a fresh storage directory, with the SDC4 reference schemas as its
@@ -48,10 +52,14 @@ export async function startAppUnderTest(overrides: Partial<Settings> = {}, optio
   };
 }
 
-export function form(files: Array<{ field: string; name: string; content: string | Uint8Array; type?: string }>, fields: Record<string, string> = {}): FormData {
+export function form(
+  files: Array<{ field: string; name: string; content: string | Uint8Array; type?: string }>,
+  fields: Record<string, string> = {},
+): FormData {
   const data = new FormData();
   for (const [name, value] of Object.entries(fields)) data.append(name, value);
-  for (const file of files) data.append(file.field, new Blob([file.content as BlobPart], { type: file.type ?? 'application/octet-stream' }), file.name);
+  for (const file of files)
+    data.append(file.field, new Blob([file.content as BlobPart], { type: file.type ?? 'application/octet-stream' }), file.name);
   return data;
 }
 

@@ -31,7 +31,10 @@ const hostile = hostileOn(() => app);
  * sent, so right after it hostile input must have added nothing. */
 async function storageTree(dir = app.storageDir): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name))).sort();
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
+    .sort();
 }
 
 /** A raw request, counted, then sent on a fresh connection. */
@@ -39,7 +42,6 @@ function raw(request: Buffer | string, options: { halfClose?: boolean; waitMs?: 
   void hostileInputs.add('raw', request);
   return rawExchange(app.url, request, options);
 }
-
 
 /** Replaces bytes of equal length everywhere in an archive (local headers and central directory). */
 function patchName(zip: Buffer, from: string, to: Buffer): Buffer {
@@ -56,7 +58,9 @@ const SP_XSD = readFileSync(path.join(STATE_POPULATION, `dm-${SP_CT_ID}.xsd`), '
 const SP_XML = readFileSync(path.join(STATE_POPULATION, `dm-${SP_CT_ID}.xml`), 'utf8');
 const SP_ROOT = `<sdc4:dm-${SP_CT_ID} xmlns:sdc4="https://semanticdatacharter.com/ns/sdc4/">`;
 const withDoctype = (xml: string, internalSubset: string, reference = '') =>
-  xml.replace('<?xml version="1.0" encoding="UTF-8"?>', `<?xml version="1.0"?>\n<!DOCTYPE x [${internalSubset}]>`).replace('<dm-label>StatePopulation</dm-label>', `<dm-label>StatePopulation${reference}</dm-label>`);
+  xml
+    .replace('<?xml version="1.0" encoding="UTF-8"?>', `<?xml version="1.0"?>\n<!DOCTYPE x [${internalSubset}]>`)
+    .replace('<dm-label>StatePopulation</dm-label>', `<dm-label>StatePopulation${reference}</dm-label>`);
 const LAUGHS = ['<!ENTITY l0 "lol">', ...Array.from({ length: 9 }, (_, i) => `<!ENTITY l${i + 1} "${`&l${i};`.repeat(10)}">`)].join('');
 
 /** Hostile documents, each refused as INVALID_XML (the 10 MB one passes the 20 MB upload limit, not the XML one). */
@@ -67,7 +71,10 @@ const HOSTILE_XML: Array<[string, () => string]> = [
   ['billion laughs', () => withDoctype(SP_XML, LAUGHS, '&l9;')],
   ['an undeclared entity', () => SP_XML.replace('<dm-label>StatePopulation</dm-label>', '<dm-label>&nope;</dm-label>')],
   ['XML nested 100,000 deep', () => `${SP_ROOT}${'<a>'.repeat(100_000)}${'</a>'.repeat(100_000)}</sdc4:dm-${SP_CT_ID}>`],
-  ['a 10 MB text node', () => SP_XML.replace('<xdstring-value>DefaultString</xdstring-value>', `<xdstring-value>${'x'.repeat(10 * 1024 * 1024)}</xdstring-value>`)],
+  [
+    'a 10 MB text node',
+    () => SP_XML.replace('<xdstring-value>DefaultString</xdstring-value>', `<xdstring-value>${'x'.repeat(10 * 1024 * 1024)}</xdstring-value>`),
+  ],
 ];
 
 describe('hostile XML on validate/xml and as an uploaded schema (20 MB upload limit)', () => {
@@ -78,51 +85,82 @@ describe('hostile XML on validate/xml and as an uploaded schema (20 MB upload li
 
   beforeAll(async () => {
     big = await startAppUnderTest();
-    const uploaded = await big.call('POST', '/api/v1/upload/schema/', { body: form([{ field: 'files', name: `dm-${SP_CT_ID}.xsd`, content: SP_XSD }]) });
+    const uploaded = await big.call('POST', '/api/v1/upload/schema/', {
+      body: form([{ field: 'files', name: `dm-${SP_CT_ID}.xsd`, content: SP_XSD }]),
+    });
     expect(uploaded.body.data.stored_files).toHaveLength(1);
   });
   afterAll(() => big?.close());
 
-  it.each(HOSTILE_XML)('%s: 400 INVALID_XML as a JSON body and as a file, nothing stored, quickly', async (_label, make) => {
-    const xml = make();
-    const [before, files] = [await instances(), await tree()];
-    const started = Date.now();
-    for (const res of [
-      await send('POST', '/api/v1/validate/xml/', { body: JSON.stringify({ xml_content: xml }), headers: { 'content-type': 'application/json' } }),
-      await send('POST', '/api/v1/validate/xml/', { body: form([{ field: 'file', name: 'hostile.xml', content: xml }]) }),
-    ]) {
-      expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ success: false, error: { code: 'INVALID_XML', message: expect.any(String) } });
-      expect(res.text).not.toContain('root:');
-    }
-    expect(Date.now() - started).toBeLessThan(10_000);
-    expect(await instances()).toBe(before);
-    expect(await tree()).toEqual(files);
-  }, 30_000);
+  it.each(HOSTILE_XML)(
+    '%s: 400 INVALID_XML as a JSON body and as a file, nothing stored, quickly',
+    async (_label, make) => {
+      const xml = make();
+      const [before, files] = [await instances(), await tree()];
+      const started = Date.now();
+      for (const res of [
+        await send('POST', '/api/v1/validate/xml/', { body: JSON.stringify({ xml_content: xml }), headers: { 'content-type': 'application/json' } }),
+        await send('POST', '/api/v1/validate/xml/', { body: form([{ field: 'file', name: 'hostile.xml', content: xml }]) }),
+      ]) {
+        expect(res.status).toBe(400);
+        expect(res.body).toMatchObject({ success: false, error: { code: 'INVALID_XML', message: expect.any(String) } });
+        expect(res.text).not.toContain('root:');
+      }
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(await instances()).toBe(before);
+      expect(await tree()).toEqual(files);
+    },
+    30_000,
+  );
 
   it.each([
     ['an external entity', `<!DOCTYPE xsd:schema [<!ENTITY e SYSTEM "file:///etc/passwd">]>${SP_XSD.replace(/^<\?xml[^>]*>/, '')}`],
-    ['billion laughs', `<!DOCTYPE xsd:schema [${LAUGHS}]>${SP_XSD.replace(/^<\?xml[^>]*>/, '').replace('<xsd:schema ', '<!-- &l9; --><xsd:schema ')}`],
-    ['nesting 100,000 deep', SP_XSD.replace('</xsd:schema>', `<xsd:annotation><xsd:documentation>${'<a>'.repeat(100_000)}${'</a>'.repeat(100_000)}</xsd:documentation></xsd:annotation></xsd:schema>`)],
-  ])('a schema with %s goes into errors and is not stored; validating against it is then 404 SCHEMA_NOT_FOUND, no instance stored', async (_label, xsd) => {
-    const other = 'hostile0schema0ct0id0000';
-    const storedBefore = await storageTree();
-    const uploaded = await send('POST', '/api/v1/upload/schema/', { body: form([{ field: 'files', name: `dm-${other}.xsd`, content: xsd.replaceAll(SP_CT_ID, other) }]) });
-    expect(uploaded.status).toBe(201);
-    expect(uploaded.body.data).toEqual({ stored_files: [], errors: [{ filename: `dm-${other}.xsd`, error: expect.stringMatching(/^Invalid XML schema: /) }] });
-    expect(await storageTree()).toEqual(storedBefore);
-    const before = await instances();
-    const res = await send('POST', '/api/v1/validate/xml/', { body: JSON.stringify({ xml_content: SP_XML.replaceAll(SP_CT_ID, other) }), headers: { 'content-type': 'application/json' } });
-    expect(res.status).toBe(404);
-    expect(res.body).toMatchObject({ success: false, error: { code: 'SCHEMA_NOT_FOUND', message: expect.any(String) } });
-    expect(res.text).not.toContain('root:');
-    expect(await instances()).toBe(before);
-  }, 30_000);
+    [
+      'billion laughs',
+      `<!DOCTYPE xsd:schema [${LAUGHS}]>${SP_XSD.replace(/^<\?xml[^>]*>/, '').replace('<xsd:schema ', '<!-- &l9; --><xsd:schema ')}`,
+    ],
+    [
+      'nesting 100,000 deep',
+      SP_XSD.replace(
+        '</xsd:schema>',
+        `<xsd:annotation><xsd:documentation>${'<a>'.repeat(100_000)}${'</a>'.repeat(100_000)}</xsd:documentation></xsd:annotation></xsd:schema>`,
+      ),
+    ],
+  ])(
+    'a schema with %s goes into errors and is not stored; validating against it is then 404 SCHEMA_NOT_FOUND, no instance stored',
+    async (_label, xsd) => {
+      const other = 'hostile0schema0ct0id0000';
+      const storedBefore = await storageTree();
+      const uploaded = await send('POST', '/api/v1/upload/schema/', {
+        body: form([{ field: 'files', name: `dm-${other}.xsd`, content: xsd.replaceAll(SP_CT_ID, other) }]),
+      });
+      expect(uploaded.status).toBe(201);
+      expect(uploaded.body.data).toEqual({
+        stored_files: [],
+        errors: [{ filename: `dm-${other}.xsd`, error: expect.stringMatching(/^Invalid XML schema: /) }],
+      });
+      expect(await storageTree()).toEqual(storedBefore);
+      const before = await instances();
+      const res = await send('POST', '/api/v1/validate/xml/', {
+        body: JSON.stringify({ xml_content: SP_XML.replaceAll(SP_CT_ID, other) }),
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(res.status).toBe(404);
+      expect(res.body).toMatchObject({ success: false, error: { code: 'SCHEMA_NOT_FOUND', message: expect.any(String) } });
+      expect(res.text).not.toContain('root:');
+      expect(await instances()).toBe(before);
+    },
+    30_000,
+  );
 
   it('percent-encoded invalid UTF-8, a NUL or ../ in an instance id is a 4xx in the contract shape, never a 500 (a NUL was a 500)', async () => {
     for (const id of ['%FF%FE', '%C0%AF', '%ED%A0%80']) {
       const res = await send('GET', `/api/v1/instances/${id}/`);
-      expect({ id, status: res.status, body: res.body }).toEqual({ id, status: 400, body: expect.objectContaining({ success: false, error_code: 'VALIDATION_ERROR', error: expect.stringMatching(/^Malformed URL/) }) });
+      expect({ id, status: res.status, body: res.body }).toEqual({
+        id,
+        status: 400,
+        body: expect.objectContaining({ success: false, error_code: 'VALIDATION_ERROR', error: expect.stringMatching(/^Malformed URL/) }),
+      });
     }
     for (const id of ['..%2F..%2Fetc%2Fpasswd', '%00', 'x%00y']) {
       const res = await send('GET', `/api/v1/instances/${id}/`);
@@ -134,28 +172,69 @@ describe('hostile XML on validate/xml and as an uploaded schema (20 MB upload li
 describe('zip bombs and escaping entry names', () => {
   it.each([
     ['a high compression ratio', async () => makeZip([{ name: 'zeros.bin', content: Buffer.alloc(50 * 1024 * 1024) }]), /compression ratio/],
-    ['too many entries', async () => makeZip(Array.from({ length: 10_001 }, (_, i) => ({ name: `${i}`, content: '', compress: false }))), /too many entries/],
+    [
+      'too many entries',
+      async () => makeZip(Array.from({ length: 10_001 }, (_, i) => ({ name: `${i}`, content: '', compress: false }))),
+      /too many entries/,
+    ],
     [
       'archives nested three deep',
-      async () => makeZip([{ name: 'a.zip', content: await makeZip([{ name: 'b.zip', content: await makeZip([{ name: 'c.zip', content: await makeZip([{ name: 'x', content: 'x' }]) }]) }]) }]),
+      async () =>
+        makeZip([
+          {
+            name: 'a.zip',
+            content: await makeZip([
+              { name: 'b.zip', content: await makeZip([{ name: 'c.zip', content: await makeZip([{ name: 'x', content: 'x' }]) }]) },
+            ]),
+          },
+        ]),
       /nested/,
     ],
-    ['a bomb inside a nested archive', async () => makeZip([{ name: 'inner.zip', content: await makeZip([{ name: 'zeros.bin', content: Buffer.alloc(20 * 1024 * 1024) }]), compress: false }]), /inner\.zip!\/zeros\.bin.*compression ratio/],
-    ['a ../ entry name', async () => patchName(await makeZip([{ name: 'xx/evil.txt', content: 'x' }]), 'xx/evil.txt', Buffer.from('../evil.txt')), /escapes the directory/],
-    ['an absolute entry name', async () => patchName(await makeZip([{ name: 'xetc/passwd', content: 'x' }]), 'xetc/passwd', Buffer.from('/etc/passwd')), /absolute path/],
-    ['a drive-letter entry name', async () => patchName(await makeZip([{ name: 'Cx/boot.ini', content: 'x' }]), 'Cx/boot.ini', Buffer.from('C:/boot.ini')), /absolute path/],
-    ['a NUL in an entry name', async () => patchName(await makeZip([{ name: 'safeXname.txt', content: 'x' }]), 'safeXname.txt', Buffer.from('safe\0name.txt')), /NUL/],
-    ['a backslash path', async () => patchName(await makeZip([{ name: 'xx/xx/win.txt', content: 'x' }]), 'xx/xx/win.txt', Buffer.from('..\\..\\win.txt')), /backslash/],
-  ])('refuses %s with INVALID_ZIP, storing nothing', async (_label, build, reason) => {
-    const before = await storageTree();
-    const zip = await build();
-    expect(zip.length).toBeLessThan(LIMIT);
-    const res = await uploadZip('package.zip', zip);
-    expect(res.status).toBe(400);
-    expect(res.body.error.code).toBe('INVALID_ZIP');
-    expect(res.body.error.message).toMatch(reason);
-    expect(await storageTree()).toEqual(before);
-  }, 30_000);
+    [
+      'a bomb inside a nested archive',
+      async () =>
+        makeZip([{ name: 'inner.zip', content: await makeZip([{ name: 'zeros.bin', content: Buffer.alloc(20 * 1024 * 1024) }]), compress: false }]),
+      /inner\.zip!\/zeros\.bin.*compression ratio/,
+    ],
+    [
+      'a ../ entry name',
+      async () => patchName(await makeZip([{ name: 'xx/evil.txt', content: 'x' }]), 'xx/evil.txt', Buffer.from('../evil.txt')),
+      /escapes the directory/,
+    ],
+    [
+      'an absolute entry name',
+      async () => patchName(await makeZip([{ name: 'xetc/passwd', content: 'x' }]), 'xetc/passwd', Buffer.from('/etc/passwd')),
+      /absolute path/,
+    ],
+    [
+      'a drive-letter entry name',
+      async () => patchName(await makeZip([{ name: 'Cx/boot.ini', content: 'x' }]), 'Cx/boot.ini', Buffer.from('C:/boot.ini')),
+      /absolute path/,
+    ],
+    [
+      'a NUL in an entry name',
+      async () => patchName(await makeZip([{ name: 'safeXname.txt', content: 'x' }]), 'safeXname.txt', Buffer.from('safe\0name.txt')),
+      /NUL/,
+    ],
+    [
+      'a backslash path',
+      async () => patchName(await makeZip([{ name: 'xx/xx/win.txt', content: 'x' }]), 'xx/xx/win.txt', Buffer.from('..\\..\\win.txt')),
+      /backslash/,
+    ],
+  ])(
+    'refuses %s with INVALID_ZIP, storing nothing',
+    async (_label, build, reason) => {
+      const before = await storageTree();
+      const zip = await build();
+      expect(zip.length).toBeLessThan(LIMIT);
+      const res = await uploadZip('package.zip', zip);
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe('INVALID_ZIP');
+      expect(res.body.error.message).toMatch(reason);
+      expect(await storageTree()).toEqual(before);
+    },
+    30_000,
+  );
 });
 
 describe('multipart abuse', () => {
@@ -245,7 +324,10 @@ describe('multipart abuse', () => {
       const res = await hostile('POST', route, { body: form([{ field, name: `dm-${SP_CT_ID}.ttl`, content: big }]) });
       expect({ route, status: res.status, code: res.body.error_code }).toEqual({ route, status: 413, code: 'FILE_TOO_LARGE' });
     }
-    const json = await hostile('POST', '/api/v1/validate/xml/', { body: JSON.stringify({ xml_content: ' '.repeat(LIMIT) }), headers: { 'content-type': 'application/json' } });
+    const json = await hostile('POST', '/api/v1/validate/xml/', {
+      body: JSON.stringify({ xml_content: ' '.repeat(LIMIT) }),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(json.status).toBe(413);
     expect(await storageTree()).toEqual(before);
   });
@@ -267,7 +349,9 @@ describe('schema filenames', () => {
     const res = await hostile('POST', '/api/v1/upload/schema/', { body: form([{ field: 'files', name, content: '<xs:schema/>' }]) });
     expect(res.status).toBe(201);
     expect(res.body.data.stored_files).toEqual([]);
-    expect(res.body.data.errors).toEqual([{ filename: name, error: reason === 'extension' ? expect.stringContaining('.xsd, .html, .owl') : expect.stringContaining('dm-{ct_id}') }]);
+    expect(res.body.data.errors).toEqual([
+      { filename: name, error: reason === 'extension' ? expect.stringContaining('.xsd, .html, .owl') : expect.stringContaining('dm-{ct_id}') },
+    ]);
     expect(await storageTree()).toEqual(before);
   });
 
@@ -295,7 +379,11 @@ describe('keys and encodings', () => {
   });
 
   it('a key header with bytes that are not UTF-8 is 401', async () => {
-    const request = Buffer.concat([Buffer.from('GET /api/v1/whoami/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-API-Key: '), Buffer.from([0xff, 0xfe, 0x80]), Buffer.from('\r\n\r\n')]);
+    const request = Buffer.concat([
+      Buffer.from('GET /api/v1/whoami/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-API-Key: '),
+      Buffer.from([0xff, 0xfe, 0x80]),
+      Buffer.from('\r\n\r\n'),
+    ]);
     const response = await raw(request);
     expect(statusOf(response)).toBe(401);
   });
@@ -323,7 +411,11 @@ describe('keys and encodings', () => {
     const levels = ['<!ENTITY a "aaaaaaaaaa">', ...'bcdefghi'.split('').map((l, i) => `<!ENTITY ${l} "${`&${'abcdefghi'[i]};`.repeat(10)}">`)];
     const rdfXml = (dtd: string, ref: string) =>
       `<?xml version="1.0"?><!DOCTYPE rdf:RDF [${dtd}]><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:ex="http://ex/"><rdf:Description rdf:about="http://a"><ex:p>${ref}</ex:p></rdf:Description></rdf:RDF>`;
-    for (const content of [rdfXml(levels.join(''), '&i;'), rdfXml('<!ENTITY x SYSTEM "file:///etc/passwd">', '&x;'), rdfXml('<!ENTITY big "' + 'b'.repeat(1000) + '">', '&big;'.repeat(2000))]) {
+    for (const content of [
+      rdfXml(levels.join(''), '&i;'),
+      rdfXml('<!ENTITY x SYSTEM "file:///etc/passwd">', '&x;'),
+      rdfXml('<!ENTITY big "' + 'b'.repeat(1000) + '">', '&big;'.repeat(2000)),
+    ]) {
       const res = await hostile('POST', '/api/v1/upload/rdf/', { body: form([{ field: 'file', name: `dm-${SP_CT_ID}.rdf`, content }]) });
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('PARSING_ERROR');

@@ -20,7 +20,9 @@ describe('X-API-Key', () => {
   it('authenticates every endpoint; missing, unknown and deactivated keys get the same 401', async () => {
     const { key } = await app.services.app.keys.create({ organization: 'Acme', contactEmail: 'a@acme.test' });
     expect((await app.call('GET', WHOAMI, { headers: { 'x-api-key': key.prefix } })).status).toBe(401);
-    const ok = await app.call('GET', WHOAMI, { headers: { 'x-api-key': (await app.services.app.keys.create({ organization: 'Beta', contactEmail: 'b@beta.test' })).plaintext } });
+    const ok = await app.call('GET', WHOAMI, {
+      headers: { 'x-api-key': (await app.services.app.keys.create({ organization: 'Beta', contactEmail: 'b@beta.test' })).plaintext },
+    });
     expect(ok.body).toEqual({ success: true, data: { organization: 'Beta' } });
 
     const issued = await app.services.app.keys.create({ organization: 'Gamma', contactEmail: 'g@gamma.test' });
@@ -60,7 +62,9 @@ describe('X-API-Key', () => {
     expect(dump).not.toContain(plaintext);
     expect(dump).toContain(require('node:crypto').createHash('sha256').update(plaintext).digest('hex'));
 
-    const statuses = await Promise.all(Array.from({ length: 40 }, () => fetch(`${app.url}${WHOAMI}`, { headers: { 'x-api-key': plaintext } }).then((r) => r.status)));
+    const statuses = await Promise.all(
+      Array.from({ length: 40 }, () => fetch(`${app.url}${WHOAMI}`, { headers: { 'x-api-key': plaintext } }).then((r) => r.status)),
+    );
     expect(statuses.every((s) => s === 200)).toBe(true);
     const [row] = await app.services.db.query('SELECT request_count, last_used FROM app_api_keys WHERE id = $1', [key.id]);
     expect(Number(row.request_count)).toBe(40);
@@ -82,7 +86,12 @@ describe('CLI', () => {
     const created = await runCli(['app-key', 'create', '--org', 'Cli Org', '--email', 'cli@org.test'], env);
     expect(created.code).toBe(0);
     const plaintext = created.json.key.key as string;
-    expect(created.json.key).toMatchObject({ organization: 'Cli Org', contact_email: 'cli@org.test', is_active: true, prefix: plaintext.slice(0, 12) });
+    expect(created.json.key).toMatchObject({
+      organization: 'Cli Org',
+      contact_email: 'cli@org.test',
+      is_active: true,
+      prefix: plaintext.slice(0, 12),
+    });
     expect((await app.call('GET', WHOAMI, { headers: { 'x-api-key': plaintext } })).status).toBe(200);
 
     const listed = await runCli(['app-key', 'list'], env);

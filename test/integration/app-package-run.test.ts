@@ -31,17 +31,24 @@ describe('a generated application package, run as its README says', () => {
     await new Promise<void>((resolve) => mirror.listen(0, '127.0.0.1', resolve));
     const mirrorPort = (mirror.address() as { port: number }).port;
     try {
-      await writeFile(path.join(work, 'app.zip'), await generateAppPackage({ appName: 'Run Test', profile: 'os', models: [{ model, files: modelFiles }] }));
+      await writeFile(
+        path.join(work, 'app.zip'),
+        await generateAppPackage({ appName: 'Run Test', profile: 'os', models: [{ model, files: modelFiles }] }),
+      );
       for (const file of await readPackageFiles(path.join(work, 'app.zip'))) {
         await mkdir(path.dirname(path.join(work, file.name)), { recursive: true });
         await writeFile(path.join(work, file.name), file.content);
       }
       const folder = path.join(work, 'run-test');
-      const compose = parse(readFileSync(path.join(folder, 'docker-compose.yml'), 'utf8')) as { services: { app: { environment: Record<string, string>; volumes: string[] } } };
+      const compose = parse(readFileSync(path.join(folder, 'docker-compose.yml'), 'utf8')) as {
+        services: { app: { environment: Record<string, string>; volumes: string[] } };
+      };
       const service = compose.services.app;
 
       const configSource = readFileSync(path.join(ROOT, 'dist/src/config.js'), 'utf8');
-      expect(Object.keys(service.environment).filter((name) => !configSource.includes(`'${name}'`) && !configSource.includes(`.${name}`))).toEqual([]);
+      expect(Object.keys(service.environment).filter((name) => !configSource.includes(`'${name}'`) && !configSource.includes(`.${name}`))).toEqual(
+        [],
+      );
 
       const storage = path.join(work, 'storage');
       expect(service.volumes).toEqual(expect.arrayContaining(['./app.json:/config/app.json:ro', './dmlib:/data/storage/dmlib']));
@@ -84,8 +91,15 @@ describe('a generated application package, run as its README says', () => {
         const instance = modelFiles.find((file) => file.name === `dm-${model.ctId}.xml`)!;
         const body = new FormData();
         body.append('file', new Blob([Buffer.from(instance.content)]), instance.name);
-        const res = await fetch(`http://127.0.0.1:${port}/api/v1/validate/xml/`, { method: 'POST', headers: { 'x-api-key': results[1].key.key }, body });
-        expect({ status: res.status, body: await res.json() }).toMatchObject({ status: 201, body: { data: { dm_ct_id: model.ctId, validation_status: 'valid' } } });
+        const res = await fetch(`http://127.0.0.1:${port}/api/v1/validate/xml/`, {
+          method: 'POST',
+          headers: { 'x-api-key': results[1].key.key },
+          body,
+        });
+        expect({ status: res.status, body: await res.json() }).toMatchObject({
+          status: 201,
+          body: { data: { dm_ct_id: model.ctId, validation_status: 'valid' } },
+        });
       } finally {
         app.kill('SIGTERM');
       }

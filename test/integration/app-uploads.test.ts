@@ -13,7 +13,10 @@ afterAll(() => app?.close());
 
 describe('upload/zip/', () => {
   it('stores a checked ZIP under zip/ and answers {filename, path, size}', async () => {
-    const zip = await makeZip([{ name: 'pkg/dm-a.xsd', content: '<x/>'.repeat(100) }, { name: 'pkg/readme.md', content: 'hello' }]);
+    const zip = await makeZip([
+      { name: 'pkg/dm-a.xsd', content: '<x/>'.repeat(100) },
+      { name: 'pkg/readme.md', content: 'hello' },
+    ]);
     const res = await app.call('POST', '/api/v1/upload/zip/', { body: form([{ field: 'file', name: 'StatePopulation.zip', content: zip }]) });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ success: true, data: { filename: 'StatePopulation.zip', path: 'zip/StatePopulation.zip', size: zip.length } });
@@ -65,7 +68,12 @@ describe('upload/zip/', () => {
   it('415 in the general format for a body that is not multipart', async () => {
     const res = await app.call('POST', '/api/v1/upload/zip/', { body: '{}', headers: { 'content-type': 'application/json' } });
     expect(res.status).toBe(415);
-    expect(res.body).toEqual({ success: false, error: expect.any(String), errors: { 'Content-Type': expect.any(Array) }, error_code: 'INVALID_FILE_TYPE' });
+    expect(res.body).toEqual({
+      success: false,
+      error: expect.any(String),
+      errors: { 'Content-Type': expect.any(Array) },
+      error_code: 'INVALID_FILE_TYPE',
+    });
   });
 });
 
@@ -91,7 +99,9 @@ describe('upload/schema/', () => {
       { filename: 'schema.txt', error: INVALID_EXTENSION },
       { filename: 'model.xsd', error: expect.stringContaining('dm-{ct_id}.{ext}') },
     ]);
-    expect(await storedNames(app.storageDir, 'dmlib')).toEqual(expect.arrayContaining([`dm-${SP_CT_ID}.xsd`, `dm-${SP_CT_ID}.html`, `dm-${SP_CT_ID}.owl`]));
+    expect(await storedNames(app.storageDir, 'dmlib')).toEqual(
+      expect.arrayContaining([`dm-${SP_CT_ID}.xsd`, `dm-${SP_CT_ID}.html`, `dm-${SP_CT_ID}.owl`]),
+    );
     expect(await storedNames(app.storageDir, 'dmlib')).not.toContain('model.xsd');
   });
 
@@ -142,8 +152,9 @@ describe('upload/schema/', () => {
 describe('upload/rdf/', () => {
   const graph = `urn:sdc4:dm-${SP_CT_ID}:schema`;
   const count = async () =>
-    JSON.parse((await app.call('GET', `/api/v1/sparql?query=${encodeURIComponent(`SELECT (COUNT(*) AS ?n) WHERE { GRAPH <${graph}> { ?s ?p ?o } }`)}`)).text).results
-      .bindings[0].n.value as string;
+    JSON.parse(
+      (await app.call('GET', `/api/v1/sparql?query=${encodeURIComponent(`SELECT (COUNT(*) AS ?n) WHERE { GRAPH <${graph}> { ?s ?p ?o } }`)}`)).text,
+    ).results.bindings[0].n.value as string;
 
   it('stores .ttl, .rdf and the SHACL file under dmlib/ with the schema graph URI; disabled without a triplestore', async () => {
     for (const name of [`dm-${SP_CT_ID}.ttl`, `dm-${SP_CT_ID}.rdf`, `dm-${SP_CT_ID}_shacl.ttl`]) {
@@ -154,7 +165,9 @@ describe('upload/rdf/', () => {
         data: { filename: name, path: `dmlib/${name}`, size: fixture(name).length, triplestore_status: 'disabled', graph_uri: graph },
       });
     }
-    expect(await storedNames(app.storageDir, 'dmlib')).toEqual(expect.arrayContaining([`dm-${SP_CT_ID}.ttl`, `dm-${SP_CT_ID}.rdf`, `dm-${SP_CT_ID}_shacl.ttl`]));
+    expect(await storedNames(app.storageDir, 'dmlib')).toEqual(
+      expect.arrayContaining([`dm-${SP_CT_ID}.ttl`, `dm-${SP_CT_ID}.rdf`, `dm-${SP_CT_ID}_shacl.ttl`]),
+    );
     expect(Number(await count())).toBeGreaterThan(50);
   });
 
@@ -162,7 +175,9 @@ describe('upload/rdf/', () => {
     const wrongType = await app.call('POST', '/api/v1/upload/rdf/', { body: form([{ field: 'file', name: `dm-${SP_CT_ID}.owl`, content: 'x' }]) });
     expect(wrongType.status).toBe(400);
     expect(wrongType.body.error.code).toBe('INVALID_FILE_TYPE');
-    const broken = await app.call('POST', '/api/v1/upload/rdf/', { body: form([{ field: 'file', name: 'dm-brokenrdfmodel00000000001.ttl', content: '<a> <b> .' }]) });
+    const broken = await app.call('POST', '/api/v1/upload/rdf/', {
+      body: form([{ field: 'file', name: 'dm-brokenrdfmodel00000000001.ttl', content: '<a> <b> .' }]),
+    });
     expect(broken.status).toBe(400);
     expect(broken.body.error.code).toBe('PARSING_ERROR');
     expect(await storedNames(app.storageDir, 'dmlib')).not.toContain('dm-brokenrdfmodel00000000001.ttl');
@@ -188,9 +203,17 @@ describe('size limit', () => {
     ] as const) {
       const res = await small.call('POST', route, { body: form([{ field, name, content: big }]) });
       expect({ route, status: res.status }).toEqual({ route, status: 413 });
-      expect(res.body).toEqual({ success: false, error: expect.stringContaining('65536'), errors: { file: expect.any(Array) }, error_code: 'FILE_TOO_LARGE' });
+      expect(res.body).toEqual({
+        success: false,
+        error: expect.stringContaining('65536'),
+        errors: { file: expect.any(Array) },
+        error_code: 'FILE_TOO_LARGE',
+      });
     }
-    const json = await small.call('POST', '/api/v1/validate/xml/', { body: JSON.stringify({ xml_content: 'x'.repeat(200 * 1024) }), headers: { 'content-type': 'application/json' } });
+    const json = await small.call('POST', '/api/v1/validate/xml/', {
+      body: JSON.stringify({ xml_content: 'x'.repeat(200 * 1024) }),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(json.status).toBe(413);
     for (const area of ['zip', 'dmlib', '.incoming'] as const) expect(await storedNames(small.storageDir, area)).toEqual([]);
   });

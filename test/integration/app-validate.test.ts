@@ -68,9 +68,7 @@ describe('the fixtures', () => {
     expect(res.status).toBe(422);
     expect(res.body.success).toBe(false);
     expect(res.body.error.code).toBe('VALIDATION_FAILED');
-    expect(res.body.error.details.errors.map((e: { message: string }) => e.message).join('\n')).toContain(
-      'ms-z20mkgtan3ssfkr039znza8o',
-    );
+    expect(res.body.error.details.errors.map((e: { message: string }) => e.message).join('\n')).toContain('ms-z20mkgtan3ssfkr039znza8o');
     expect(await instanceCount()).toBe(before);
   });
 });
@@ -124,7 +122,10 @@ describe('input', () => {
 
   it('DTDs and entities are never processed', async () => {
     const before = await instanceCount();
-    const xxe = SP_XML.replace('<?xml version="1.0" encoding="UTF-8"?>', '<?xml version="1.0"?>\n<!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]>');
+    const xxe = SP_XML.replace(
+      '<?xml version="1.0" encoding="UTF-8"?>',
+      '<?xml version="1.0"?>\n<!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]>',
+    );
     const res = await validateJson({ xml_content: xxe });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('INVALID_XML');
@@ -148,7 +149,9 @@ describe('generate_instance_id and sync_triplestore', () => {
     const json = await validateJson({ xml_content: withOwnId('own-1'), generate_instance_id: false });
     expect(json.status).toBe(201);
     expect(json.body.data.instance_id).toBe('own-1');
-    const field = await app.call('POST', VALIDATE, { body: form([{ field: 'file', name: 'a.xml', content: withOwnId('own-2') }], { generate_instance_id: 'false' }) });
+    const field = await app.call('POST', VALIDATE, {
+      body: form([{ field: 'file', name: 'a.xml', content: withOwnId('own-2') }], { generate_instance_id: 'false' }),
+    });
     expect(field.body.data.instance_id).toBe('own-2');
     const query = await validateJson({ xml_content: withOwnId('own-3') }, '?generate_instance_id=false');
     expect(query.body.data.instance_id).toBe('own-3');
@@ -159,7 +162,10 @@ describe('generate_instance_id and sync_triplestore', () => {
   });
 
   it('false without an instance_id in the XML is 400', async () => {
-    const res = await validateJson({ xml_content: SP_XML.replace(`<instance_id>dm-${SP_CT_ID}</instance_id>`, '<instance_id></instance_id>'), generate_instance_id: false });
+    const res = await validateJson({
+      xml_content: SP_XML.replace(`<instance_id>dm-${SP_CT_ID}</instance_id>`, '<instance_id></instance_id>'),
+      generate_instance_id: false,
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('INVALID_INSTANCE_ID');
   });
@@ -191,7 +197,9 @@ describe('what is stored', () => {
       original_xml: SP_NA,
       json: { dm_id: SP_CT_ID, metadata: expect.objectContaining({ dm_label: 'StatePopulation' }) },
     });
-    const [graph] = await app.services.db.query('SELECT source, triple_count, ntriples FROM app_graphs WHERE graph_uri = $1', [`urn:sdc4:instance:${id}`]);
+    const [graph] = await app.services.db.query('SELECT source, triple_count, ntriples FROM app_graphs WHERE graph_uri = $1', [
+      `urn:sdc4:instance:${id}`,
+    ]);
     expect(graph.source).toBe('instance');
     expect(graph.triple_count).toBeGreaterThan(20);
     expect(graph.ntriples).toContain('No Information');
@@ -207,7 +215,8 @@ describe('what is stored', () => {
     const ctId = 'reuploadtestmodel0000001';
     const xsd = SP_XSD.toString().replaceAll(SP_CT_ID, ctId);
     const xml = SP_XML.replaceAll(SP_CT_ID, ctId);
-    const upload = (text: string) => app.call('POST', '/api/v1/upload/schema/', { body: form([{ field: 'files', name: `dm-${ctId}.xsd`, content: text }]) });
+    const upload = (text: string) =>
+      app.call('POST', '/api/v1/upload/schema/', { body: form([{ field: 'files', name: `dm-${ctId}.xsd`, content: text }]) });
     await upload(xsd);
     expect((await validateJson({ xml_content: xml })).status).toBe(201);
     expect(app.services.app.schemas.size).toBeGreaterThan(0);
@@ -235,7 +244,10 @@ describe('SPARQL over the embedded store', () => {
     expect(post.status).toBe(200);
     expect(post.text).toContain('StatePopulation');
 
-    const update = await app.call('POST', '/api/v1/sparql', { body: `DROP GRAPH <${graph}>`, headers: { 'content-type': 'application/sparql-query' } });
+    const update = await app.call('POST', '/api/v1/sparql', {
+      body: `DROP GRAPH <${graph}>`,
+      headers: { 'content-type': 'application/sparql-query' },
+    });
     expect(update.status).toBe(400);
     expect(update.body.error.code).toBe('INVALID_QUERY');
     const still = await app.call('GET', `/api/v1/sparql?query=${encodeURIComponent(query)}`);
@@ -243,7 +255,10 @@ describe('SPARQL over the embedded store', () => {
   });
 
   it('refuses SERVICE (no network) and needs the key', async () => {
-    const service = await app.call('GET', `/api/v1/sparql?query=${encodeURIComponent('SELECT * WHERE { SERVICE <http://127.0.0.1:1/> { ?s ?p ?o } }')}`);
+    const service = await app.call(
+      'GET',
+      `/api/v1/sparql?query=${encodeURIComponent('SELECT * WHERE { SERVICE <http://127.0.0.1:1/> { ?s ?p ?o } }')}`,
+    );
     expect(service.status).toBe(400);
     const anonymous = await fetch(`${app.url}/api/v1/sparql?query=${encodeURIComponent('ASK {}')}`);
     expect(anonymous.status).toBe(401);

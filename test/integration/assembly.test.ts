@@ -49,7 +49,11 @@ describe('estimate', () => {
       key: null,
     });
     expect(res.body.estimate_id).toMatch(/^[0-9a-f]{12}$/);
-    expect(res.body.reuse.map((r: { path: string }) => r.path)).toEqual(['data.components[0]', 'data.components[1]', 'data.clusters[0].components[0]']);
+    expect(res.body.reuse.map((r: { path: string }) => r.path)).toEqual([
+      'data.components[0]',
+      'data.components[1]',
+      'data.clusters[0].components[0]',
+    ]);
     expect(res.body.mint).toEqual([{ path: 'data.clusters[0]', label: 'Details', data_type: 'Cluster' }]);
     expect(await ledgerSum(user.id)).toBe(1000);
 
@@ -93,7 +97,10 @@ describe('estimate', () => {
 
   it('pins the documented test vector', async () => {
     const { client } = await signedIn(app.url, app.services);
-    const res = await client.post(ESTIMATE, { title: 'Vitals', data: { label: 'Vitals Data', components: [{ label: 'Pulse', data_type: 'XdCount', units: 'beats/min' }] } });
+    const res = await client.post(ESTIMATE, {
+      title: 'Vitals',
+      data: { label: 'Vitals Data', components: [{ label: 'Pulse', data_type: 'XdCount', units: 'beats/min' }] },
+    });
     // sha256('{"title":"Vitals","tree":{"clusters":[],"components":[{"data_type":"XdCount","label":"Pulse","units":"beats/min"}],"label":"Vitals Data"}}')
     expect(res.body.estimate_id).toBe('4c9063786b33');
   });
@@ -101,14 +108,46 @@ describe('estimate', () => {
   it.each([
     ['a component without ct_id, label or data_type', { title: 'T', data: { label: 'R', components: [{ ct_id: 'x' }, {}] } }, 'data.components[1]'],
     ['a component with a label but no data_type', { title: 'T', data: { label: 'R', components: [{ label: 'L' }] } }, 'data.components[0]'],
-    ['an unknown data type', { title: 'T', data: { label: 'R', components: [{ label: 'L', data_type: 'XdMagic' }] } }, 'data.components[0].data_type'],
-    ['a cluster without a label', { title: 'T', data: { label: 'R', clusters: [{ components: [{ label: 'L', data_type: 'XdString' }] }] } }, 'data.clusters[0]'],
-    ['a deep path', { title: 'T', data: { label: 'R', clusters: [{ label: 'A', components: [{ label: 'ok', data_type: 'XdString' }, { label: 'ok', data_type: 'XdString' }, { data_type: 'XdString' }] }] } }, 'data.clusters[0].components[2]'],
+    [
+      'an unknown data type',
+      { title: 'T', data: { label: 'R', components: [{ label: 'L', data_type: 'XdMagic' }] } },
+      'data.components[0].data_type',
+    ],
+    [
+      'a cluster without a label',
+      { title: 'T', data: { label: 'R', clusters: [{ components: [{ label: 'L', data_type: 'XdString' }] }] } },
+      'data.clusters[0]',
+    ],
+    [
+      'a deep path',
+      {
+        title: 'T',
+        data: {
+          label: 'R',
+          clusters: [
+            { label: 'A', components: [{ label: 'ok', data_type: 'XdString' }, { label: 'ok', data_type: 'XdString' }, { data_type: 'XdString' }] },
+          ],
+        },
+      },
+      'data.clusters[0].components[2]',
+    ],
     ['a title over 255', { title: 'x'.repeat(256), data: { label: 'R', components: [{ label: 'L', data_type: 'XdString' }] } }, 'title'],
     ['a root label over 110', { title: 'T', data: { label: 'x'.repeat(111), components: [{ label: 'L', data_type: 'XdString' }] } }, 'data.label'],
-    ['an unknown contextual name', { title: 'T', contextual: { weather: { ct_id: 'abc' } }, data: { label: 'R', components: [{ label: 'L', data_type: 'XdString' }] } }, 'contextual.weather'],
-    ['a contextual reference without ct_id', { title: 'T', contextual: { audit: {} }, data: { label: 'R', components: [{ label: 'L', data_type: 'XdString' }] } }, 'contextual.audit'],
-    ['generate without publish', { title: 'T', publish: false, generate: true, data: { label: 'R', components: [{ label: 'L', data_type: 'XdString' }] } }, 'generate'],
+    [
+      'an unknown contextual name',
+      { title: 'T', contextual: { weather: { ct_id: 'abc' } }, data: { label: 'R', components: [{ label: 'L', data_type: 'XdString' }] } },
+      'contextual.weather',
+    ],
+    [
+      'a contextual reference without ct_id',
+      { title: 'T', contextual: { audit: {} }, data: { label: 'R', components: [{ label: 'L', data_type: 'XdString' }] } },
+      'contextual.audit',
+    ],
+    [
+      'generate without publish',
+      { title: 'T', publish: false, generate: true, data: { label: 'R', components: [{ label: 'L', data_type: 'XdString' }] } },
+      'generate',
+    ],
   ])('refuses %s with 400 naming the path', async (_name, body, path) => {
     const { client } = await signedIn(app.url, app.services);
     const res = await client.post(ESTIMATE, body);
@@ -119,7 +158,10 @@ describe('estimate', () => {
 
   it('bounds hostile trees: 10,001 nodes and depth 65 are refused clearly', async () => {
     const { client } = await signedIn(app.url, app.services);
-    const wide = { title: 'T', data: { label: 'R', components: Array.from({ length: 10001 }, (_, i) => ({ label: `c${i}`, data_type: 'XdString' })) } };
+    const wide = {
+      title: 'T',
+      data: { label: 'R', components: Array.from({ length: 10001 }, (_, i) => ({ label: `c${i}`, data_type: 'XdString' })) },
+    };
     const res = await client.post(ESTIMATE, wide);
     expect(res.status).toBe(400);
     expect(res.body.details.data[0]).toMatch(/10000 nodes/);
@@ -211,7 +253,12 @@ describe('assemble, reuse path', () => {
     expect(retired.status).toBe(409);
     expect(retired.body.error).toContain(old.ctId);
     expect(retired.body.error).toContain(successor.ctId);
-    const accepted = await client.post(ASSEMBLE, { title: 'T', generate: false, allow_retired: true, data: { label: 'R', components: [{ ct_id: old.ctId }] } });
+    const accepted = await client.post(ASSEMBLE, {
+      title: 'T',
+      generate: false,
+      allow_retired: true,
+      data: { label: 'R', components: [{ ct_id: old.ctId }] },
+    });
     expect(accepted.status).toBe(200);
     const unknown = await client.post(ASSEMBLE, { title: 'T', data: { label: 'R', components: [{ ct_id: 'unknownctid01' }] } });
     expect(unknown.status).toBe(400);
@@ -229,7 +276,12 @@ describe('assemble, reuse path', () => {
     const limited = await issueKey(client, { scopes: ['build', 'spend'], spend_limit_credits: 100 });
     const overLimit = await client.withToken(limited.key).post(ASSEMBLE, reuseBody());
     expect(overLimit.status).toBe(403);
-    expect(overLimit.body).toMatchObject({ error_type: 'key_spend_limit', spend_limit_credits: 100, spent_credits: 0, estimated_cost_credits: REUSE_PRICE });
+    expect(overLimit.body).toMatchObject({
+      error_type: 'key_spend_limit',
+      spend_limit_credits: 100,
+      spent_credits: 0,
+      estimated_cost_credits: REUSE_PRICE,
+    });
     expect(overLimit.body.error).toMatch(/100.*0.*600/);
 
     const spender = await issueKey(client, { scopes: ['build', 'spend'] });
@@ -248,7 +300,9 @@ describe('assemble, reuse path', () => {
     const res = await client.post(ASSEMBLE, reuseBody({ title: 'Doomed' }));
     expect(res.status).toBe(500);
     expect(res.body).toEqual({ error: 'The model could not be built; the charge was refunded.', error_type: 'build_failed' });
-    const entries = await app.services.db.query('SELECT kind, amount_credits::int AS amount FROM ledger_entries WHERE user_id = $1 ORDER BY id', [user.id]);
+    const entries = await app.services.db.query('SELECT kind, amount_credits::int AS amount FROM ledger_entries WHERE user_id = $1 ORDER BY id', [
+      user.id,
+    ]);
     expect(entries).toEqual([
       { kind: 'credit', amount: 5000 },
       { kind: 'charge', amount: -REUSE_PRICE },

@@ -55,7 +55,11 @@ const refused = (r: Refusal): Expected => ({ status: r.status, body: r.body });
 /** The declared requirement of each root field, from type-graphql's @Authorized metadata of the resolvers. */
 function fieldRequirements(): Map<string, string> {
   const resolvers = new Set<Function>(RESOLVERS);
-  return new Map(getMetadataStorage().authorizedFields.filter((f) => resolvers.has(f.target)).map((f) => [f.fieldName, String(f.roles[0])]));
+  return new Map(
+    getMetadataStorage()
+      .authorizedFields.filter((f) => resolvers.has(f.target))
+      .map((f) => [f.fieldName, String(f.roles[0])]),
+  );
 }
 
 const routeKey = (method: string, path: string) => `${method.toUpperCase()} ${path}`;
@@ -77,7 +81,8 @@ function studioCells(): Cell[] {
       phase: 'http',
       run: async () => {
         const refusal =
-          studioRefusal(route.requirement, caller.spec, { transport: 'rest', unsafe }) ?? (scenario.charges ? chargeRefusal(caller.spec, scenario.charges(world)) : null);
+          studioRefusal(route.requirement, caller.spec, { transport: 'rest', unsafe }) ??
+          (scenario.charges ? chargeRefusal(caller.spec, scenario.charges(world)) : null);
         const ctx: CellContext = { caller: caller.spec, authorized: refusal === null, world };
         const params = (await scenario.params?.(ctx)) ?? {};
         const payload = scenario.body?.(ctx) ?? (unsafe ? { json: {} } : undefined);
@@ -185,13 +190,23 @@ describe('authorization matrix', () => {
       rowWithoutOperation: Object.keys(scenarios).filter((op) => !operations.includes(op)),
     });
     expect([
-      coverage('REST', STUDIO_ROUTES.map((r) => routeKey(r.method, r.path)), STUDIO_SCENARIOS),
+      coverage(
+        'REST',
+        STUDIO_ROUTES.map((r) => routeKey(r.method, r.path)),
+        STUDIO_SCENARIOS,
+      ),
       coverage('GraphQL', fields, GRAPHQL_SCENARIOS),
-      coverage('Interface B', appRoutes.map((r) => routeKey(r.method, r.path)), APP_SCENARIOS),
-      coverage('admin', adminRoutes.map((r) => routeKey(r.method, r.path)), ADMIN_SCENARIOS),
-    ]).toEqual(
-      ['REST', 'GraphQL', 'Interface B', 'admin'].map((surface) => ({ surface, withoutRow: [], rowWithoutOperation: [] })),
-    );
+      coverage(
+        'Interface B',
+        appRoutes.map((r) => routeKey(r.method, r.path)),
+        APP_SCENARIOS,
+      ),
+      coverage(
+        'admin',
+        adminRoutes.map((r) => routeKey(r.method, r.path)),
+        ADMIN_SCENARIOS,
+      ),
+    ]).toEqual(['REST', 'GraphQL', 'Interface B', 'admin'].map((surface) => ({ surface, withoutRow: [], rowWithoutOperation: [] })));
     expect(fields.filter((f) => !requirements.has(f))).toEqual([]);
     expect(appRoutes.length).toBeGreaterThan(0);
     expect(adminRoutes.length).toBeGreaterThan(0);
@@ -199,7 +214,8 @@ describe('authorization matrix', () => {
 
   it('declares for each operation the requirement the contract gives it (the oracle trusts declarations)', () => {
     const requirements = fieldRequirements();
-    const mismatch = (operation: string, declared: string | undefined, contract: string) => (declared === contract ? [] : [{ operation, declared, contract }]);
+    const mismatch = (operation: string, declared: string | undefined, contract: string) =>
+      declared === contract ? [] : [{ operation, declared, contract }];
     expect([
       ...STUDIO_ROUTES.flatMap((r) => {
         const scenario = STUDIO_SCENARIOS[routeKey(r.method, r.path)];
@@ -216,8 +232,14 @@ describe('authorization matrix', () => {
     console.log(`authorization matrix: ${operations} operations × ${CALLERS.length} callers = ${cells.length} cells`);
     expect(cells.length).toBe(operations * CALLERS.length);
     const failures = [
-      ...(await runCells(cells.filter((c) => c.phase === 'http'), CONCURRENCY)),
-      ...(await runCells(cells.filter((c) => c.phase === 'stream'), CONCURRENCY)),
+      ...(await runCells(
+        cells.filter((c) => c.phase === 'http'),
+        CONCURRENCY,
+      )),
+      ...(await runCells(
+        cells.filter((c) => c.phase === 'stream'),
+        CONCURRENCY,
+      )),
     ];
     expect(failures).toEqual([]);
   }, 240_000);
@@ -227,7 +249,11 @@ describe('authorization matrix', () => {
     expect(key).toEqual({ revoked_at: null });
     const [appKey] = await rows<{ is_active: boolean }>(app.services.db, 'SELECT is_active FROM app_api_keys WHERE id = $1', [world.victimAppKeyId]);
     expect(appKey).toEqual({ is_active: true });
-    const [draft] = await rows<{ published: boolean; generated: boolean }>(app.services.db, 'SELECT published, generated FROM data_models WHERE ct_id = $1', [world.draftDm]);
+    const [draft] = await rows<{ published: boolean; generated: boolean }>(
+      app.services.db,
+      'SELECT published, generated FROM data_models WHERE ct_id = $1',
+      [world.draftDm],
+    );
     expect(draft).toEqual({ published: false, generated: false });
   });
 });

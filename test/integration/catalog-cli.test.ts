@@ -35,7 +35,13 @@ describe('catalog import', () => {
   it('registers a package directory once and reports what it created, then what already existed', async () => {
     const first = await runCli(['catalog', 'import', STATE_POPULATION], env);
     expect(first.code).toBe(0);
-    expect(first.json.import).toMatchObject({ dm_ct_id: DM, title: 'StatePopulation', xsd: `dm-${DM}.xsd`, data_model: 'created', clusters: { created: ['nk7ry8358vwjojwswli6ssrv'], existing: [] } });
+    expect(first.json.import).toMatchObject({
+      dm_ct_id: DM,
+      title: 'StatePopulation',
+      xsd: `dm-${DM}.xsd`,
+      data_model: 'created',
+      clusters: { created: ['nk7ry8358vwjojwswli6ssrv'], existing: [] },
+    });
     expect(first.json.import.components.created.sort()).toEqual([...IMPORTED].sort());
     expect((await reader.get('/api/v1/catalog/components/?project=library')).body.count).toBe(4);
 

@@ -53,7 +53,13 @@ describe('GraphQL catalog queries', () => {
   it('list and show models with the tree as nested nodes and as JSON', async () => {
     const list = await client.graphql('{ catalogModels(search: "StatePop") { ctId identifier title projectName about } }');
     expect(list.body.data.catalogModels).toEqual([
-      { ctId: DM, identifier: `dm-${DM}`, title: 'StatePopulation', projectName: 'library', about: `${app.services.settings.publicBaseUrl}/api/v1/catalog/dm/${DM}/` },
+      {
+        ctId: DM,
+        identifier: `dm-${DM}`,
+        title: 'StatePopulation',
+        projectName: 'library',
+        about: `${app.services.settings.publicBaseUrl}/api/v1/catalog/dm/${DM}/`,
+      },
     ]);
     const detail = await client.graphql(
       `query ($ctId: String!) {
@@ -83,8 +89,15 @@ describe('GraphQL catalog queries', () => {
     const owner = await signedIn(app.url, app.services);
     const dm = await app.services.db.transaction(async (m) => {
       const c = await app.services.catalog.createComponent(m, { label: 'Private', dataType: 'XdString', status: 'draft', ownerId: owner.user.id });
-      const root = await app.services.catalog.createCluster(m, { label: 'Private root', status: 'draft', ownerId: owner.user.id, children: [{ componentId: c.id }] });
-      return (await app.services.catalog.createDataModel(m, { title: 'Private model', rootClusterId: root.id, published: false, ownerId: owner.user.id })).ctId;
+      const root = await app.services.catalog.createCluster(m, {
+        label: 'Private root',
+        status: 'draft',
+        ownerId: owner.user.id,
+        children: [{ componentId: c.id }],
+      });
+      return (
+        await app.services.catalog.createDataModel(m, { title: 'Private model', rootClusterId: root.id, published: false, ownerId: owner.user.id })
+      ).ctId;
     });
     const query = `query ($ctId: String!) { catalogModel(ctId: $ctId) { title } }`;
     expect((await owner.client.graphql(query, { ctId: dm })).body.data.catalogModel.title).toBe('Private model');
@@ -96,7 +109,9 @@ describe('GraphQL catalog queries', () => {
 
   it('answer a read-only key, and refuse an anonymous caller', async () => {
     const key = await issueKey(client, { scopes: ['read'] });
-    const viaKey = await client.withToken(key.key).graphql('{ catalogIndex { dataTypes projects { name isLibrary components clusters dataModels } } }');
+    const viaKey = await client
+      .withToken(key.key)
+      .graphql('{ catalogIndex { dataTypes projects { name isLibrary components clusters dataModels } } }');
     expect(viaKey.body.data.catalogIndex.projects[0]).toEqual({ name: 'library', isLibrary: true, components: 4, clusters: 1, dataModels: 1 });
     expect(viaKey.body.data.catalogIndex.dataTypes).toContain('XdTemporal');
     const anonymous = await new HttpClient(app.url).graphql('{ catalogClusters { count } }');

@@ -18,8 +18,20 @@ const COMPONENTS_URL = '/api/v1/catalog/components/';
 /** A draft model of one user: a new component in a new cluster. */
 async function draftModel(services: Services, ownerId: number, label: string) {
   return services.db.transaction(async (m) => {
-    const component = await services.catalog.createComponent(m, { label, dataType: 'XdString', description: '', units: '', status: 'draft', ownerId });
-    const cluster = await services.catalog.createCluster(m, { label: `${label} cluster`, status: 'draft', ownerId, children: [{ componentId: component.id }] });
+    const component = await services.catalog.createComponent(m, {
+      label,
+      dataType: 'XdString',
+      description: '',
+      units: '',
+      status: 'draft',
+      ownerId,
+    });
+    const cluster = await services.catalog.createCluster(m, {
+      label: `${label} cluster`,
+      status: 'draft',
+      ownerId,
+      children: [{ componentId: component.id }],
+    });
     const model = await services.catalog.createDataModel(m, { title: `${label} model`, rootClusterId: cluster.id, published: false, ownerId });
     return { component: component.ctId, cluster: cluster.ctId, model: model.ctId };
   });
@@ -45,7 +57,13 @@ describe('importing a real package', () => {
     const before = await tableCounts(app.services);
     expect(before).toEqual({ components: 4, clusters: 1, children: 4, models: 1 });
     const again = await app.services.packages.importPackage(STATE_POPULATION);
-    expect(again).toMatchObject({ dmCtId: DM, title: 'StatePopulation', dataModelCreated: false, components: { created: [] }, clusters: { created: [] } });
+    expect(again).toMatchObject({
+      dmCtId: DM,
+      title: 'StatePopulation',
+      dataModelCreated: false,
+      components: { created: [] },
+      clusters: { created: [] },
+    });
     expect(again.components.existing.sort()).toEqual(COMPONENTS.map((c) => c.ct_id).sort());
     expect(await tableCounts(app.services)).toEqual(before);
   });
@@ -176,7 +194,10 @@ describe('drafts', () => {
 
     const mine = await owner.client.get(`/api/v1/catalog/dm/${draft.model}/`);
     expect(mine.status).toBe(200);
-    expect(mine.body).toMatchObject({ published: false, components: [{ ct_id: draft.cluster, children: [{ ct_id: draft.component, type: 'XdString', description: null, units: null }] }] });
+    expect(mine.body).toMatchObject({
+      published: false,
+      components: [{ ct_id: draft.cluster, children: [{ ct_id: draft.component, type: 'XdString', description: null, units: null }] }],
+    });
     const theirs = await other.client.get(`/api/v1/catalog/dm/${draft.model}/`);
     expect(theirs.status).toBe(404);
     expect(theirs.body).toEqual((await other.client.get('/api/v1/catalog/dm/doesnotexist/')).body);
@@ -193,7 +214,10 @@ describe('drafts', () => {
     await app.services.db.transaction((m) => app.services.catalog.publishModelTree(m, draft.model));
     expect((await reader.get(`/api/v1/catalog/dm/${draft.model}/`)).body.published).toBe(true);
     expect((await reader.get(`${COMPONENTS_URL}?search=${draft.component}`)).body.results[0].status).toBe('published');
-    expect((await reader.get(`/api/v1/catalog/clusters/?search=${draft.cluster}`)).body.results[0]).toMatchObject({ status: 'published', child_count: 1 });
+    expect((await reader.get(`/api/v1/catalog/clusters/?search=${draft.cluster}`)).body.results[0]).toMatchObject({
+      status: 'published',
+      child_count: 1,
+    });
   });
 });
 
@@ -213,8 +237,20 @@ describe('minting is idempotent by mint key', () => {
     const owner = await makeUser(app.services);
     const mint = () =>
       app.services.db.transaction(async (m) => {
-        const c = await app.services.catalog.createComponent(m, { label: 'Retry', dataType: 'XdBoolean', status: 'draft', ownerId: owner.id, mintKey: `test:${owner.id}:c` });
-        const k = await app.services.catalog.createCluster(m, { label: 'Retry cluster', status: 'draft', ownerId: owner.id, children: [{ componentId: c.id }], mintKey: `test:${owner.id}:k` });
+        const c = await app.services.catalog.createComponent(m, {
+          label: 'Retry',
+          dataType: 'XdBoolean',
+          status: 'draft',
+          ownerId: owner.id,
+          mintKey: `test:${owner.id}:c`,
+        });
+        const k = await app.services.catalog.createCluster(m, {
+          label: 'Retry cluster',
+          status: 'draft',
+          ownerId: owner.id,
+          children: [{ componentId: c.id }],
+          mintKey: `test:${owner.id}:k`,
+        });
         return [c.ctId, k.ctId, k.id];
       });
     const first = await mint();
@@ -224,7 +260,9 @@ describe('minting is idempotent by mint key', () => {
 
   it('refuses an unknown data type as a malformed tree', async () => {
     await expect(
-      app.services.db.transaction((m) => app.services.catalog.createComponent(m, { label: 'X', dataType: 'XdMagic', status: 'draft', ownerId: null })),
+      app.services.db.transaction((m) =>
+        app.services.catalog.createComponent(m, { label: 'X', dataType: 'XdMagic', status: 'draft', ownerId: null }),
+      ),
     ).rejects.toMatchObject({ status: 400, fields: { details: { data_type: [expect.stringContaining('XdMagic')] } } });
   });
 });

@@ -29,7 +29,10 @@ describe('docker/compose.yml and the Dockerfile, read without a Docker engine', 
     const formats = { duration: /^(\d+(\.\d+)?(ns|us|ms|s|m|h))+$/, subnet_ip_address: true as const };
     const validate = new Ajv2019({ strict: false, allErrors: true, formats }).compile(schema);
     expect(validate(compose) ? [] : validate.errors).toEqual([]);
-    const broken = { ...compose, services: { ...compose.services, gateway: { ...compose.services.gateway, healthcheck: { interval: 'soon' }, restart_policy: 'always' } } };
+    const broken = {
+      ...compose,
+      services: { ...compose.services, gateway: { ...compose.services.gateway, healthcheck: { interval: 'soon' }, restart_policy: 'always' } },
+    };
     expect(validate(broken)).toBe(false);
   });
 
@@ -54,7 +57,14 @@ describe('a dry run of the compose services', () => {
     const database = await createTestDatabase();
     const storage = await mkdtemp(path.join(os.tmpdir(), 'sdc-compose-'));
     const port = await freePort();
-    const envOf = (name: string) => ({ ...process.env, ...compose.services[name]!.environment, DATABASE_URL: database.url, STORAGE_DIR: storage, PORT: String(port), LOG_LEVEL: 'info' });
+    const envOf = (name: string) => ({
+      ...process.env,
+      ...compose.services[name]!.environment,
+      DATABASE_URL: database.url,
+      STORAGE_DIR: storage,
+      PORT: String(port),
+      LOG_LEVEL: 'info',
+    });
     const run = (name: string) => {
       const child = spawn(IMAGE_CMD[0] === 'node' ? process.execPath : IMAGE_CMD[0]!, IMAGE_CMD.slice(1), { cwd: ROOT, env: envOf(name) });
       let output = '';
@@ -74,7 +84,11 @@ describe('a dry run of the compose services', () => {
       expect(healthy()).toBe(true);
 
       const step = /exec gateway (node .*)$/m.exec(COMPOSE_TEXT)![1]!.replace("'<8+ chars>'", 'first-user-password').split(' ');
-      const created = spawnSync(process.execPath, [...step.slice(1), '--json'], { cwd: ROOT, env: { ...envOf('gateway'), LOG_LEVEL: 'silent' }, encoding: 'utf8' });
+      const created = spawnSync(process.execPath, [...step.slice(1), '--json'], {
+        cwd: ROOT,
+        env: { ...envOf('gateway'), LOG_LEVEL: 'silent' },
+        encoding: 'utf8',
+      });
       expect(JSON.parse(created.stdout)).toEqual({ user: expect.objectContaining({ email: 'you@example.org', is_staff: true }) });
 
       while (!worker.output().includes('workers started') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 300));

@@ -108,12 +108,16 @@ async function writeLoop(writer: Writer, running: () => boolean): Promise<void> 
 
 /** A mixed assembly (one new component): a queued job the worker side of the service runs. */
 async function assemble(client: HttpClient, title: string): Promise<string> {
-  const res = await client.post('/api/v1/dmgen/assemble/', { title, data: { label: `${title} Data`, components: [{ label: 'Survived', data_type: 'XdBoolean' }] } });
+  const res = await client.post('/api/v1/dmgen/assemble/', {
+    title,
+    data: { label: `${title} Data`, components: [{ label: 'Survived', data_type: 'XdBoolean' }] },
+  });
   expect(res.status).toBe(202);
   return res.body.job_ct_id as string;
 }
 
-const finalOf = (ctId: string) => (job: { ctId: string; status: string }) => job.ctId === ctId && (job.status === 'completed' || job.status === 'failed');
+const finalOf = (ctId: string) => (job: { ctId: string; status: string }) =>
+  job.ctId === ctId && (job.status === 'completed' || job.status === 'failed');
 
 async function readyz(): Promise<{ status: number; body: any; ms: number }> {
   const started = Date.now();
@@ -176,7 +180,12 @@ describe('Postgres stopped and started again under write traffic', () => {
       const down = await waitFor(readyz, (r) => r.status !== 200, 20_000, 'readyz reporting the outage');
       expect(down).toMatchObject({ status: 503, body: { status: 'unavailable', database: 'unreachable' } });
       // Keep writing into the outage until every writer has been refused at least once.
-      await waitFor(async () => writers.every((w) => w.answers.some((a) => a.phase === 'outage' && a.status !== 200 && a.status !== 201)), Boolean, 30_000, 'refusals during the outage');
+      await waitFor(
+        async () => writers.every((w) => w.answers.some((a) => a.phase === 'outage' && a.status !== 200 && a.status !== 201)),
+        Boolean,
+        30_000,
+        'refusals during the outage',
+      );
       // GraphQL over the same services refuses the same way, in its own shape.
       const graphql = await jobOwner.graphql('{ wallet { balanceCredits } }');
       expect(graphql.status).toBe(503);
@@ -240,7 +249,9 @@ describe('Postgres stopped and started again under write traffic', () => {
         expect(created.filter((k) => stored.get(k.id)?.name !== k.name)).toEqual([]);
         const revoked = writers.flatMap((w) => w.revoked);
         expect(revoked.filter((id) => !stored.get(id)?.revoked)).toEqual([]);
-        console.log(`postgres outage: acknowledged creates ${created.length}, found ${stored.size}; acknowledged revokes ${revoked.length}, found ${revoked.filter((id) => stored.get(id)?.revoked).length}`);
+        console.log(
+          `postgres outage: acknowledged creates ${created.length}, found ${stored.size}; acknowledged revokes ${revoked.length}, found ${revoked.filter((id) => stored.get(id)?.revoked).length}`,
+        );
       } finally {
         await db.end();
       }

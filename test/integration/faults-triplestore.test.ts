@@ -17,12 +17,26 @@ let store: GraphStoreClient;
 beforeAll(async () => {
   virtuoso = await startVirtuoso();
   app = await startAppUnderTest({
-    triplestore: { url: virtuoso.graphStoreUrl, queryUrl: virtuoso.queryUrl, protocol: 'graph-store', repository: null, user: virtuoso.user, password: virtuoso.password },
+    triplestore: {
+      url: virtuoso.graphStoreUrl,
+      queryUrl: virtuoso.queryUrl,
+      protocol: 'graph-store',
+      repository: null,
+      user: virtuoso.user,
+      password: virtuoso.password,
+    },
     rdfResyncSeconds: 2,
   });
-  store = new GraphStoreClient({ graphStoreUrl: virtuoso.graphStoreUrl, queryUrl: virtuoso.queryUrl, user: virtuoso.user, password: virtuoso.password });
+  store = new GraphStoreClient({
+    graphStoreUrl: virtuoso.graphStoreUrl,
+    queryUrl: virtuoso.queryUrl,
+    user: virtuoso.user,
+    password: virtuoso.password,
+  });
   const xsd = readFileSync(path.join(STATE_POPULATION, `dm-${SP_CT_ID}.xsd`));
-  expect((await app.call('POST', '/api/v1/upload/schema/', { body: form([{ field: 'files', name: `dm-${SP_CT_ID}.xsd`, content: xsd }]) })).status).toBe(201);
+  expect(
+    (await app.call('POST', '/api/v1/upload/schema/', { body: form([{ field: 'files', name: `dm-${SP_CT_ID}.xsd`, content: xsd }]) })).status,
+  ).toBe(201);
 }, 120_000);
 
 afterAll(async () => {
@@ -51,7 +65,10 @@ async function until(ids: string[], done: (s: SyncState) => boolean, timeoutMs: 
   for (;;) {
     const current = await states(ids);
     if (current.length === ids.length && current.every(done)) return current;
-    if (Date.now() > deadline) throw new Error(`${what} not reached in ${timeoutMs} ms: ${JSON.stringify(current.map(({ instance_id, rdf_sync_status, rdf_sync_attempts }) => ({ instance_id, rdf_sync_status, rdf_sync_attempts })))}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `${what} not reached in ${timeoutMs} ms: ${JSON.stringify(current.map(({ instance_id, rdf_sync_status, rdf_sync_attempts }) => ({ instance_id, rdf_sync_status, rdf_sync_attempts })))}`,
+      );
     await new Promise((r) => setTimeout(r, 250));
   }
 }
@@ -64,7 +81,11 @@ async function validateWhileDown(count: number): Promise<string[]> {
     ),
   );
   for (const answer of answers) {
-    expect({ status: answer.status, success: answer.body?.success, sync: answer.body?.data?.rdf_sync_status }).toEqual({ status: 201, success: true, sync: 'pending' });
+    expect({ status: answer.status, success: answer.body?.success, sync: answer.body?.data?.rdf_sync_status }).toEqual({
+      status: 201,
+      success: true,
+      sync: 'pending',
+    });
   }
   return answers.map((a) => a.body.data.instance_id as string);
 }

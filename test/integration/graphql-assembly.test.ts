@@ -18,7 +18,8 @@ const ASSEMBLE = `mutation ($input: AssemblyInput!) { assemble(input: $input) {
   ... on AssemblyJob { jobCtId jobUrl taskId dataSourceCtId estimatedCostCredits balanceCredits job { ${JOB} } }
 } }`;
 // Job.dmCtId is nullable and Generation.dmCtId is not: one selection set cannot ask both under one name.
-const GENERATE_FIELDS = '__typename ... on Generation { dmCtId modelUrl catalogUrl packageUrl profile appName appUrl } ... on Job { ctId kind status jobDmCtId: dmCtId }';
+const GENERATE_FIELDS =
+  '__typename ... on Generation { dmCtId modelUrl catalogUrl packageUrl profile appName appUrl } ... on Job { ctId kind status jobDmCtId: dmCtId }';
 
 let app: TestApp;
 let reused: string;
@@ -45,10 +46,13 @@ async function waitForJob(client: HttpClient, ctId: string, timeoutMs = 60000): 
 /** A GraphQL multipart request (graphql-multipart-request-spec): operations, map, then the file in part "0". */
 function uploadRequest(client: HttpClient, content: Buffer | string, filename: string) {
   const form = new FormData();
-  form.append('operations', JSON.stringify({
-    query: `mutation ($file: Upload!) { uploadDataSource(file: $file) { dataSource { ctId filename size } job { ${JOB} } } }`,
-    variables: { file: null },
-  }));
+  form.append(
+    'operations',
+    JSON.stringify({
+      query: `mutation ($file: Upload!) { uploadDataSource(file: $file) { dataSource { ctId filename size } job { ${JOB} } } }`,
+      variables: { file: null },
+    }),
+  );
   form.append('map', JSON.stringify({ 0: ['variables.file'] }));
   form.append('0', new Blob([content as BlobPart]), filename);
   return client.request('POST', '/graphql', form, { 'apollo-require-preflight': 'true' });
@@ -72,7 +76,11 @@ const mixedBody = () => ({
     clusters: [{ label: 'Observation', components: [{ label: 'Observed at', data_type: 'XdTemporal', description: 'When.' }] }],
   },
 });
-const reuseInput = (extra: Record<string, unknown> = {}) => ({ title: 'Population', data: { label: 'Population Data', components: [{ ctId: reused }] }, ...extra });
+const reuseInput = (extra: Record<string, unknown> = {}) => ({
+  title: 'Population',
+  data: { label: 'Population Data', components: [{ ctId: reused }] },
+  ...extra,
+});
 
 describe('GraphQL estimate', () => {
   it('prices the same body exactly as the REST estimate, key figures included', async () => {
@@ -105,7 +113,10 @@ describe('GraphQL estimate', () => {
     const gql = await client.graphql(ESTIMATE, { input: { title: 'T', data: { label: 'R', clusters: [{ label: 'C', components }] } } });
     const rest = await client.post('/api/v1/dmgen/assemble/estimate/', {
       title: 'T',
-      data: { label: 'R', clusters: [{ label: 'C', components: [{ ct_id: reused }, { label: 'Fine', data_type: 'XdString' }, { label: 'No type' }] }] },
+      data: {
+        label: 'R',
+        clusters: [{ label: 'C', components: [{ ct_id: reused }, { label: 'Fine', data_type: 'XdString' }, { label: 'No type' }] }],
+      },
     });
     expect(rest.status).toBe(400);
     expect(gql.body.data).toBeNull();
@@ -177,7 +188,9 @@ describe('GraphQL assemble', () => {
 
 describe('GraphQL generation', () => {
   async function publishedModel(client: HttpClient): Promise<string> {
-    const res = await client.graphql(ASSEMBLE, { input: { title: 'Gen', generate: false, data: { label: 'Gen Data', components: [{ ctId: reused }] } } });
+    const res = await client.graphql(ASSEMBLE, {
+      input: { title: 'Gen', generate: false, data: { label: 'Gen Data', components: [{ ctId: reused }] } },
+    });
     expect(res.body.data.assemble).toMatchObject({ published: true, generated: false, packageUrl: null });
     return res.body.data.assemble.ctId;
   }
@@ -189,7 +202,13 @@ describe('GraphQL generation', () => {
     const first = await client.graphql(mutation, { dm: dmCtId });
     expect(first.body.errors).toBeUndefined();
     const generated = first.body.data.generatePackage;
-    expect(generated).toMatchObject({ __typename: 'Generation', dmCtId, modelUrl: `${app.url}/api/v1/catalog/dm/${dmCtId}/`, profile: null, appUrl: null });
+    expect(generated).toMatchObject({
+      __typename: 'Generation',
+      dmCtId,
+      modelUrl: `${app.url}/api/v1/catalog/dm/${dmCtId}/`,
+      profile: null,
+      appUrl: null,
+    });
     expect((await client.get(new URL(generated.packageUrl).pathname)).status).toBe(200);
     const second = await client.graphql(mutation, { dm: dmCtId });
     expect(second.body.errors[0].extensions).toMatchObject({ code: 'already_generated', status: 409, package_url: generated.packageUrl });

@@ -46,7 +46,8 @@ describe('workers in another process', () => {
     return queue;
   }
 
-  const enqueue = (m: EntityManager, userId: number) => app.services.jobs.enqueue(m, { kind: 'generate_package', userId, apiKeyId: null, request: {} });
+  const enqueue = (m: EntityManager, userId: number) =>
+    app.services.jobs.enqueue(m, { kind: 'generate_package', userId, apiKeyId: null, request: {} });
 
   it('take a job as soon as the enqueueing transaction commits, not at their next poll', async () => {
     const user = await makeUser(app.services);

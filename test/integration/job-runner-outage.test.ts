@@ -35,17 +35,28 @@ async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, t
   for (;;) {
     const value = await read().catch((error: unknown) => error as T);
     if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what} not reached in ${timeoutMs} ms; last: ${JSON.stringify(value)}\n${service.output().slice(-3000)}`);
+    if (Date.now() > deadline)
+      throw new Error(`${what} not reached in ${timeoutMs} ms; last: ${JSON.stringify(value)}\n${service.output().slice(-3000)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
 
 const finalJob = (ctId: string) =>
-  waitFor(async () => (await owner.get(`/api/v1/jobs/${ctId}/`)).body, (job) => job?.status === 'completed' || job?.status === 'failed', 90_000, `job ${ctId} final`);
+  waitFor(
+    async () => (await owner.get(`/api/v1/jobs/${ctId}/`)).body,
+    (job) => job?.status === 'completed' || job?.status === 'failed',
+    90_000,
+    `job ${ctId} final`,
+  );
 
 /** Stops Postgres as soon as the job reaches `step`, keeps it down a few seconds, starts it again. */
 async function outageAt(ctId: string, step: string): Promise<void> {
-  await waitFor(async () => (await query<{ step: string }>('SELECT step FROM jobs WHERE ct_id = $1', [ctId]))[0]?.step, (s) => s === step, 60_000, `step ${step}`);
+  await waitFor(
+    async () => (await query<{ step: string }>('SELECT step FROM jobs WHERE ct_id = $1', [ctId]))[0]?.step,
+    (s) => s === step,
+    60_000,
+    `step ${step}`,
+  );
   await pg.stop();
   await new Promise((r) => setTimeout(r, 3000));
   await pg.start();
@@ -95,7 +106,11 @@ describe('a database outage in the middle of a job', () => {
   jest.setTimeout(180_000);
 
   it('is retried: the assembly completes, charged once', async () => {
-    const res = await owner.post('/api/v1/dmgen/assemble/', { title: 'Outage Assembly', generate: false, data: { label: 'Outage Data', components: [{ label: 'Outage Flag', data_type: 'XdBoolean' }] } });
+    const res = await owner.post('/api/v1/dmgen/assemble/', {
+      title: 'Outage Assembly',
+      generate: false,
+      data: { label: 'Outage Data', components: [{ label: 'Outage Flag', data_type: 'XdBoolean' }] },
+    });
     expect(res.status).toBe(202);
     await outageAt(res.body.job_ct_id, 'agent_processing');
     expect(await finalJob(res.body.job_ct_id)).toMatchObject({ status: 'completed', step: 'done', error: null, cost_credits: 600 });
@@ -116,16 +131,27 @@ describe('a database outage in the middle of a job', () => {
   });
 
   it('is retried: the application generation completes, charged once', async () => {
-    const assembled = await owner.post('/api/v1/dmgen/assemble/', { title: 'Outage App', generate: false, data: { label: 'Outage App Data', components: [{ label: 'App Flag', data_type: 'XdBoolean' }] } });
+    const assembled = await owner.post('/api/v1/dmgen/assemble/', {
+      title: 'Outage App',
+      generate: false,
+      data: { label: 'Outage App Data', components: [{ label: 'App Flag', data_type: 'XdBoolean' }] },
+    });
     const model = await finalJob(assembled.body.job_ct_id);
     expect(model.status).toBe('completed');
     const res = await owner.post(`/api/v1/dmgen/dms/${model.dm_ct_id}/generate_app/`, { async: true });
     expect(res.status).toBe(202);
     await outageAt(res.body.job_ct_id, 'generating');
-    expect(await finalJob(res.body.job_ct_id)).toMatchObject({ status: 'completed', step: 'done', cost_credits: APP_PRICE, result: { profile: 'os' } });
+    expect(await finalJob(res.body.job_ct_id)).toMatchObject({
+      status: 'completed',
+      step: 'done',
+      cost_credits: APP_PRICE,
+      result: { profile: 'os' },
+    });
     const row = await jobRow(res.body.job_ct_id);
     expect(row.attempts).toBeGreaterThanOrEqual(2);
-    expect(await query('SELECT kind, amount_credits::int AS amount FROM ledger_entries WHERE job_id = $1 ORDER BY id', [row.id])).toEqual([{ kind: 'charge', amount: -APP_PRICE }]);
+    expect(await query('SELECT kind, amount_credits::int AS amount FROM ledger_entries WHERE job_id = $1 ORDER BY id', [row.id])).toEqual([
+      { kind: 'charge', amount: -APP_PRICE },
+    ]);
     expect(service.exitCode).toBeNull();
   });
 });

@@ -68,13 +68,18 @@ describe('the failure policy', () => {
   it('fails an assembly whose build breaks at once (one attempt), charging nothing', async () => {
     const { client, user } = await signedIn(app.url, app.services, { credits: 5000 });
     await failInserts(app.services.db, 'components', 'label', 'Runner Breaks', 'runner test: build refused');
-    const res = await client.post('/api/v1/dmgen/assemble/', { title: 'Breaks', data: { label: 'Breaks Data', components: [{ label: 'Runner Breaks', data_type: 'XdBoolean' }] } });
+    const res = await client.post('/api/v1/dmgen/assemble/', {
+      title: 'Breaks',
+      data: { label: 'Breaks Data', components: [{ label: 'Runner Breaks', data_type: 'XdBoolean' }] },
+    });
     expect(res.status).toBe(202);
     const job = await waitForJob(client, res.body.job_ct_id);
     expect(job).toMatchObject({ status: 'failed', error: expect.stringContaining('runner test: build refused'), cost_credits: 0 });
     await new Promise((r) => setTimeout(r, 1500));
     expect(await attemptsOf(job.ct_id)).toEqual({ attempts: 1, retryCount: 0, state: 'completed' });
-    const [{ charges }] = await app.services.db.query("SELECT count(*)::int AS charges FROM ledger_entries WHERE user_id = $1 AND kind = 'charge'", [user.id]);
+    const [{ charges }] = await app.services.db.query("SELECT count(*)::int AS charges FROM ledger_entries WHERE user_id = $1 AND kind = 'charge'", [
+      user.id,
+    ]);
     expect(charges).toBe(0);
   });
 
@@ -99,7 +104,11 @@ describe('the job a generate request answers with', () => {
     try {
       const { client } = await signedIn(gateway.url, gateway.services, { credits: 5000 });
       const reused = (await libraryComponent(gateway.services, { label: 'Priced Flag' })).ctId;
-      const model = await client.post('/api/v1/dmgen/assemble/', { title: 'Priced', generate: false, data: { label: 'Priced Data', components: [{ ct_id: reused }] } });
+      const model = await client.post('/api/v1/dmgen/assemble/', {
+        title: 'Priced',
+        generate: false,
+        data: { label: 'Priced Data', components: [{ ct_id: reused }] },
+      });
       expect(model.status).toBe(200);
       const res = await client.post(`/api/v1/dmgen/dms/${model.body.ct_id}/generate_app/`, { async: true });
       expect(res.status).toBe(202);
@@ -109,7 +118,11 @@ describe('the job a generate request answers with', () => {
     }
     const { client } = await signedIn(app.url, app.services, { credits: 5000 });
     const reused = (await libraryComponent(app.services, { label: 'Charged Flag' })).ctId;
-    const model = await client.post('/api/v1/dmgen/assemble/', { title: 'Charged', generate: false, data: { label: 'Charged Data', components: [{ ct_id: reused }] } });
+    const model = await client.post('/api/v1/dmgen/assemble/', {
+      title: 'Charged',
+      generate: false,
+      data: { label: 'Charged Data', components: [{ ct_id: reused }] },
+    });
     const res = await client.post(`/api/v1/dmgen/dms/${model.body.ct_id}/generate_app/`, { async: true });
     const done = await waitForJob(client, res.body.job_ct_id);
     expect(done).toMatchObject({ status: 'completed', cost_credits: 250 });

@@ -54,7 +54,13 @@ describe('mixed assembly', () => {
     expect(res.body.task_id).toEqual(expect.any(String));
     expect(res.body.data_source_ct_id).toEqual(expect.any(String));
 
-    const sub = subscribe(app.url, `subscription($id: String!) { jobUpdated(ctId: $id) { ${JOB_FIELDS} } }`, 'jobUpdated', { token: key.key }, { id: res.body.job_ct_id });
+    const sub = subscribe(
+      app.url,
+      `subscription($id: String!) { jobUpdated(ctId: $id) { ${JOB_FIELDS} } }`,
+      'jobUpdated',
+      { token: key.key },
+      { id: res.body.job_ct_id },
+    );
     const final = await sub.until((j) => j.status === 'completed' || j.status === 'failed');
     await sub.done;
     expect(final.status).toBe('completed');
@@ -66,14 +72,18 @@ describe('mixed assembly', () => {
     for (const j of sub.items.slice(0, -1)) expect(['queued', 'running']).toContain(j.status);
 
     const job = (await client.get(`/api/v1/jobs/${res.body.job_ct_id}/`)).body;
-    expect(job).toMatchObject({ kind: 'assemble', status: 'completed', step: 'done', cost_credits: MIXED_PRICE, error: null, data_source_ct_id: res.body.data_source_ct_id });
+    expect(job).toMatchObject({
+      kind: 'assemble',
+      status: 'completed',
+      step: 'done',
+      cost_credits: MIXED_PRICE,
+      error: null,
+      data_source_ct_id: res.body.data_source_ct_id,
+    });
     expect(job.result).toMatchObject({ dm_ct_id: job.dm_ct_id, published: true, generated: true });
     for (const link of ['model_url', 'catalog_url', 'package_url']) expect(job.result[link]).toMatch(/^http/);
     expect((await client.get(new URL(job.result.package_url).pathname)).status).toBe(200);
-    const statuses = await app.services.db.query(
-      `SELECT DISTINCT status FROM components WHERE mint_key LIKE $1`,
-      [`job:${job.ct_id}:%`],
-    );
+    const statuses = await app.services.db.query(`SELECT DISTINCT status FROM components WHERE mint_key LIKE $1`, [`job:${job.ct_id}:%`]);
     expect(statuses).toEqual([{ status: 'published' }]);
     const [{ count }] = await app.services.db.query("SELECT count(*)::int FROM ledger_entries WHERE user_id = $1 AND kind = 'charge'", [user.id]);
     expect(count).toBe(1);
@@ -168,7 +178,13 @@ describe('the job resource', () => {
     const otherKey = await issueKey(other.client);
     const mine = subscribe(app.url, `subscription { myJobs { ${JOB_FIELDS} } }`, 'myJobs', { token: otherKey.key });
     const res = await owner.client.post(ASSEMBLE, mixedBody({ publish: false }));
-    const spy = subscribe(app.url, `subscription($id: String!) { jobUpdated(ctId: $id) { ${JOB_FIELDS} } }`, 'jobUpdated', { token: otherKey.key }, { id: res.body.job_ct_id });
+    const spy = subscribe(
+      app.url,
+      `subscription($id: String!) { jobUpdated(ctId: $id) { ${JOB_FIELDS} } }`,
+      'jobUpdated',
+      { token: otherKey.key },
+      { id: res.body.job_ct_id },
+    );
     await spy.done;
     expect(spy.items).toEqual([]);
     expect(JSON.stringify(spy.errors)).toMatch(/not_found/);
@@ -184,7 +200,13 @@ describe('the job resource', () => {
     const staffKey = await issueKey(staff.client);
     const theirs = subscribe(app.url, `subscription { myJobs { ${JOB_FIELDS} } }`, 'myJobs', { token: staffKey.key });
     const res = await owner.client.post(ASSEMBLE, mixedBody({ publish: false }));
-    const watched = subscribe(app.url, `subscription($id: String!) { jobUpdated(ctId: $id) { ${JOB_FIELDS} } }`, 'jobUpdated', { token: staffKey.key }, { id: res.body.job_ct_id });
+    const watched = subscribe(
+      app.url,
+      `subscription($id: String!) { jobUpdated(ctId: $id) { ${JOB_FIELDS} } }`,
+      'jobUpdated',
+      { token: staffKey.key },
+      { id: res.body.job_ct_id },
+    );
     await watched.done;
     expect(watched.errors).toEqual([]);
     expect(watched.items.at(-1)).toMatchObject({ ctId: res.body.job_ct_id, status: 'completed' });
@@ -350,13 +372,21 @@ describe('generation', () => {
     const overGraphQL = await client
       .withToken(atLimit.key)
       .graphql('mutation ($dm: String!) { generateApp(dmCtId: $dm, async: true) { __typename } }', { dm: ctId });
-    expect(overGraphQL.body.errors[0].extensions).toMatchObject({ code: 'key_spend_limit', status: 403, spent_credits: 250, estimated_cost_credits: 250 });
+    expect(overGraphQL.body.errors[0].extensions).toMatchObject({
+      code: 'key_spend_limit',
+      status: 403,
+      spent_credits: 250,
+      estimated_cost_credits: 250,
+    });
 
     expect((await client.get('/api/v1/jobs/?kind=generate_app')).body).toEqual([]);
     expect((await client.get('/api/v1/wallet/')).body.balance_credits).toBe(249 + 10000 - 250);
     const keys = (await client.get('/api/v1/auth/api-tokens/')).body as Array<{ id: number; spent_credits: number }>;
     expect(keys.find((k) => k.id === atLimit.id)?.spent_credits).toBe(250);
-    const charges = await app.services.db.query('SELECT count(*)::int AS n FROM ledger_entries WHERE user_id = $1 AND kind = $2', [user.id, 'charge']);
+    const charges = await app.services.db.query('SELECT count(*)::int AS n FROM ledger_entries WHERE user_id = $1 AND kind = $2', [
+      user.id,
+      'charge',
+    ]);
     expect(charges[0].n).toBe(2);
   });
 

@@ -145,7 +145,13 @@ describe('rotation', () => {
     await app.services.db.query('UPDATE api_keys SET spent_credits = 300 WHERE id = $1', [old.id]);
     const res = await client.post(`${TOKENS}${old.id}/rotate/`);
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ name: 'rot', scopes: ['read', 'build'], spend_limit_credits: 1000, spent_credits: 0, expires_at: old.expires_at });
+    expect(res.body).toMatchObject({
+      name: 'rot',
+      scopes: ['read', 'build'],
+      spend_limit_credits: 1000,
+      spent_credits: 0,
+      expires_at: old.expires_at,
+    });
     expect(res.body.key).not.toBe(old.key);
     expect((await client.withToken(old.key).get(TOKENS)).status).toBe(401);
     expect((await client.withToken(res.body.key).get(TOKENS)).status).toBe(200);
@@ -239,7 +245,10 @@ describe('scope enforcement', () => {
       expect(refused.body.error).toBe('Send at least one of enabled, threshold_credits, amount_credits.');
     }
     const gql = await client.graphql('mutation { updateAutoReload(input: {}) { autoReload { enabled } } }');
-    expect(gql.body.errors[0]).toMatchObject({ message: 'Send at least one of enabled, threshold_credits, amount_credits.', extensions: { status: 400 } });
+    expect(gql.body.errors[0]).toMatchObject({
+      message: 'Send at least one of enabled, threshold_credits, amount_credits.',
+      extensions: { status: 400 },
+    });
     expect((await client.get('/api/v1/wallet/')).body.auto_reload).toEqual({ enabled: true, threshold_credits: 100, amount_credits: 5000 });
   });
 });

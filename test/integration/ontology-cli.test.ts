@@ -18,7 +18,10 @@ async function expectedGraphs(options: InitOptions) {
   return loaded.map((graph) => ({ graph_uri: graph.graphUri, file: graph.file, triples: graph.triples }));
 }
 
-const alignment = (on: boolean, reasoning: InitOptions['reasoning'] = 'none') => ({ LOAD_BFO_ALIGNMENT: on ? 'true' : 'false', REASONING: reasoning });
+const alignment = (on: boolean, reasoning: InitOptions['reasoning'] = 'none') => ({
+  LOAD_BFO_ALIGNMENT: on ? 'true' : 'false',
+  REASONING: reasoning,
+});
 
 let app: TestApp;
 beforeAll(async () => {
@@ -32,7 +35,12 @@ describe('triplestore init against an external store (real Virtuoso, Graph Store
   let env: Record<string, string>;
   beforeAll(async () => {
     virtuoso = await startVirtuoso();
-    store = new GraphStoreClient({ graphStoreUrl: virtuoso.graphStoreUrl, queryUrl: virtuoso.queryUrl, user: virtuoso.user, password: virtuoso.password });
+    store = new GraphStoreClient({
+      graphStoreUrl: virtuoso.graphStoreUrl,
+      queryUrl: virtuoso.queryUrl,
+      user: virtuoso.user,
+      password: virtuoso.password,
+    });
     env = {
       DATABASE_URL: app.databaseUrl,
       TRIPLESTORE_URL: virtuoso.graphStoreUrl,
@@ -47,7 +55,12 @@ describe('triplestore init against an external store (real Virtuoso, Graph Store
   it('without LOAD_BFO_ALIGNMENT loads only the core ontology, and again identically', async () => {
     const first = await runCli(['triplestore', 'init'], { ...env, ...alignment(false) });
     expect(first.code).toBe(0);
-    expect(first.json).toEqual({ store: 'graph-store', load_bfo_alignment: false, reasoning: 'none', graphs: await expectedGraphs({ loadBfoAlignment: false, reasoning: 'none' }) });
+    expect(first.json).toEqual({
+      store: 'graph-store',
+      load_bfo_alignment: false,
+      reasoning: 'none',
+      graphs: await expectedGraphs({ loadBfoAlignment: false, reasoning: 'none' }),
+    });
     expect(await store.tripleCount(GRAPHS.core)).toBe(first.json.graphs[0].triples);
     expect(await store.tripleCount(GRAPHS.bfo)).toBe(0);
     const again = await runCli(['triplestore', 'init'], { ...env, ...alignment(false) });
@@ -70,7 +83,12 @@ describe('triplestore init against an external store (real Virtuoso, Graph Store
 
   it('with REASONING=owl2rl adds the inferred graph, so all 53 sdc4 classes are subclasses of BFO_0000031', async () => {
     const res = await runCli(['triplestore', 'init'], { ...env, ...alignment(true, 'owl2rl') });
-    expect(res.json.graphs.map((graph: { graph_uri: string }) => graph.graph_uri)).toEqual([GRAPHS.core, GRAPHS.bfo, GRAPHS.mapping, GRAPHS.inferred]);
+    expect(res.json.graphs.map((graph: { graph_uri: string }) => graph.graph_uri)).toEqual([
+      GRAPHS.core,
+      GRAPHS.bfo,
+      GRAPHS.mapping,
+      GRAPHS.inferred,
+    ]);
     expect(await store.select(SUBCLASSES_OF_GDC_QUERY)).toHaveLength(53);
   });
 
@@ -89,19 +107,27 @@ describe('triplestore init against an external store (real Virtuoso, Graph Store
 });
 
 describe('triplestore init on the embedded store (durable copy in Postgres)', () => {
-  const subclassesOfGdc = async (graphs: AppGraphStore) => JSON.parse(await graphs.query(SUBCLASSES_OF_GDC_QUERY, SPARQL_RESULTS_JSON)).results.bindings.length;
+  const subclassesOfGdc = async (graphs: AppGraphStore) =>
+    JSON.parse(await graphs.query(SUBCLASSES_OF_GDC_QUERY, SPARQL_RESULTS_JSON)).results.bindings.length;
   const env = () => ({ DATABASE_URL: app.databaseUrl, TRIPLESTORE_URL: '' });
 
   it('writes the graphs where the service loads them at start, idempotently', async () => {
     const first = await runCli(['triplestore', 'init'], { ...env(), ...alignment(true, 'owl2rl') });
     expect(first.code).toBe(0);
-    expect(first.json).toEqual({ store: 'embedded', load_bfo_alignment: true, reasoning: 'owl2rl', graphs: await expectedGraphs({ loadBfoAlignment: true, reasoning: 'owl2rl' }) });
+    expect(first.json).toEqual({
+      store: 'embedded',
+      load_bfo_alignment: true,
+      reasoning: 'owl2rl',
+      graphs: await expectedGraphs({ loadBfoAlignment: true, reasoning: 'owl2rl' }),
+    });
     expect(await subclassesOfGdc(new AppGraphStore(app.services.db))).toBe(53);
     expect(await subclassesOfGdc(app.services.app.graphs)).toBe(53);
 
     const again = await runCli(['triplestore', 'init'], { ...env(), ...alignment(true, 'owl2rl') });
     expect(again.json).toEqual(first.json);
-    const rows = await app.services.db.query('SELECT graph_uri, triple_count FROM app_graphs WHERE graph_uri = ANY($1) ORDER BY graph_uri', [Object.values(GRAPHS)]);
+    const rows = await app.services.db.query('SELECT graph_uri, triple_count FROM app_graphs WHERE graph_uri = ANY($1) ORDER BY graph_uri', [
+      Object.values(GRAPHS),
+    ]);
     expect(rows).toHaveLength(4);
     const client = new AppGraphsClient(app.services.db);
     expect(await client.select(SUBCLASSES_OF_GDC_QUERY)).toHaveLength(53);
@@ -142,7 +168,9 @@ describe('ontology verify', () => {
     const res = await runCli(['ontology', 'verify'], {});
     expect(res.code).toBe(0);
     expect(res.json.ok).toBe(true);
-    expect(res.json.checks.map((check: { name: string; passed: boolean }) => [check.name, check.passed])).toEqual(Object.values(CHECK_NAMES).map((name) => [name, true]));
+    expect(res.json.checks.map((check: { name: string; passed: boolean }) => [check.name, check.passed])).toEqual(
+      Object.values(CHECK_NAMES).map((name) => [name, true]),
+    );
   });
 
   it('exits non-zero with ok false when a check fails (no reasoner)', async () => {

@@ -14,7 +14,11 @@ const MAPPED = ['CMC', 'InvlType', 'InvlUnits', 'MagnitudeStatus'].map((local) =
 
 const sdc4Classes = (quads: Quad[]) =>
   quads.filter((q) => q.predicate.value === RDF_TYPE && q.object.value === OWL_CLASS && q.subject.value.startsWith(SDC4)).map((q) => q.subject.value);
-const underGdc = (quads: Quad[]) => quads.filter((q) => q.predicate.value === SUBCLASS_OF && q.object.value === GDC).map((q) => q.subject.value).sort();
+const underGdc = (quads: Quad[]) =>
+  quads
+    .filter((q) => q.predicate.value === SUBCLASS_OF && q.object.value === GDC)
+    .map((q) => q.subject.value)
+    .sort();
 
 let app: TestApp;
 let reader: HttpClient;
@@ -47,10 +51,7 @@ describe('GET /api/v1/catalog/ontologies/sdc4/', () => {
     expect(quads).toHaveLength(core.length + 5);
     const ground = (q: Quad) => q.subject.termType !== 'BlankNode' && q.object.termType !== 'BlankNode';
     const added = quads.filter((q) => ground(q) && !coreTriples.has(triple(q)));
-    expect(added.map(triple).sort()).toEqual([
-      `${GDC} ${RDF_TYPE} ${OWL_CLASS}`,
-      ...MAPPED.map((iri) => `${iri} ${SUBCLASS_OF} ${GDC}`),
-    ]);
+    expect(added.map(triple).sort()).toEqual([`${GDC} ${RDF_TYPE} ${OWL_CLASS}`, ...MAPPED.map((iri) => `${iri} ${SUBCLASS_OF} ${GDC}`)]);
   });
 
   it('answers an API key with the read scope too', async () => {

@@ -19,7 +19,6 @@ const sdc4Xsd = readFileSync(path.join(FIXTURES, 'sdc4/reference/sdc4.xsd'), 'ut
 const DM = 'its7j6bvrb9n2fxdcxmoemod';
 const SDC4_NS = 'https://semanticdatacharter.com/ns/sdc4/';
 
-
 /** The raw bytes of a download (HttpClient decodes bodies as text). */
 async function bytes(client: HttpClient, url: string): Promise<Buffer> {
   const res = await fetch(`${app.url}${url}`, { headers: { cookie: `sessionid=${client.cookie('sessionid')}` } });
@@ -32,8 +31,19 @@ async function ownModel(services: Services, ownerId: number, published: boolean)
   const stateId = (await services.db.query('SELECT id FROM components WHERE ct_id = $1', [state!.ctId]))[0].id;
   return services.db.transaction(async (m) => {
     const weight = await services.catalog.createComponent(m, { label: 'Body weight', dataType: 'XdQuantity', units: 'kg', status: 'draft', ownerId });
-    const root = await services.catalog.createCluster(m, { label: 'Measures', status: 'draft', ownerId, children: [{ componentId: Number(stateId) }, { componentId: weight.id }] });
-    const model = await services.catalog.createDataModel(m, { title: 'Weights by state', description: 'A test model', rootClusterId: root.id, published: false, ownerId });
+    const root = await services.catalog.createCluster(m, {
+      label: 'Measures',
+      status: 'draft',
+      ownerId,
+      children: [{ componentId: Number(stateId) }, { componentId: weight.id }],
+    });
+    const model = await services.catalog.createDataModel(m, {
+      title: 'Weights by state',
+      description: 'A test model',
+      rootClusterId: root.id,
+      published: false,
+      ownerId,
+    });
     if (published) await services.catalog.publishModelTree(m, model.ctId);
     return model.ctId;
   });
@@ -59,7 +69,9 @@ describe('artifact endpoints', () => {
     expect(res.headers.get('content-type')).toBe('application/xml; charset=utf-8');
     expect(res.headers.get('content-disposition')).toBe(`inline; filename="dm-${DM}.xsd"`);
     expect(res.text).toContain(`name="dm-${DM}"`);
-    const compiled = await compileSchema({ name: `dm-${DM}.xsd`, content: res.text }, async (location) => (location === SDC4_XSD_URL ? sdc4Xsd : null));
+    const compiled = await compileSchema({ name: `dm-${DM}.xsd`, content: res.text }, async (location) =>
+      location === SDC4_XSD_URL ? sdc4Xsd : null,
+    );
     expect(compiled.names).toEqual([`dm-${DM}.xsd`, 'sdc4.xsd']);
   });
 
@@ -127,8 +139,15 @@ describe('the package ZIP', () => {
     const entries = await zipEntries(zip);
     expect([...entries.keys()].sort()).toEqual(packageFileNames(dm).sort());
 
-    for (const [kind, extension] of [['xsd', 'xsd'], ['ttl', 'ttl'], ['html', 'html']]) {
-      expect([kind, (await owner.client.get(`/api/v1/catalog/dm/${dm}/${kind}/`)).text]).toEqual([kind, entries.get(`dm-${dm}.${extension}`)!.toString()]);
+    for (const [kind, extension] of [
+      ['xsd', 'xsd'],
+      ['ttl', 'ttl'],
+      ['html', 'html'],
+    ]) {
+      expect([kind, (await owner.client.get(`/api/v1/catalog/dm/${dm}/${kind}/`)).text]).toEqual([
+        kind,
+        entries.get(`dm-${dm}.${extension}`)!.toString(),
+      ]);
     }
     const compiled = await compileSchema({ name: `dm-${dm}.xsd`, content: entries.get(`dm-${dm}.xsd`)!.toString() }, async (location) =>
       location === SDC4_XSD_URL ? sdc4Xsd : null,

@@ -64,15 +64,25 @@ describe('the SDC4 reference schema, zero steps', () => {
       await exitOf(first);
       expect(mirror.asked).toEqual(['/ns/sdc4/sdc4.xsd']);
 
-      const requestLine = first.output().split('\n').find((line) => line.includes('POST /api/v1/validate/xml/'));
-      expect(JSON.parse(requestLine!)).toMatchObject({ req: { id: expect.any(String), method: 'POST', url: '/api/v1/validate/xml/' }, res: { statusCode: 201 } });
+      const requestLine = first
+        .output()
+        .split('\n')
+        .find((line) => line.includes('POST /api/v1/validate/xml/'));
+      expect(JSON.parse(requestLine!)).toMatchObject({
+        req: { id: expect.any(String), method: 'POST', url: '/api/v1/validate/xml/' },
+        res: { statusCode: 201 },
+      });
       expect(requestLine!.length).toBeLessThan(300);
 
       const client = new Client({ connectionString: database.url });
       await client.connect();
       const { rows } = await client.query('SELECT url, sha256, fetched_from FROM reference_schemas').finally(() => client.end());
       expect(rows).toEqual([
-        { url: 'https://semanticdatacharter.com/ns/sdc4/sdc4.xsd', sha256: createHash('sha256').update(SDC4_XSD).digest('hex'), fetched_from: `${mirror.base}sdc4.xsd` },
+        {
+          url: 'https://semanticdatacharter.com/ns/sdc4/sdc4.xsd',
+          sha256: createHash('sha256').update(SDC4_XSD).digest('hex'),
+          fetched_from: `${mirror.base}sdc4.xsd`,
+        },
       ]);
 
       await mirror.close();

@@ -30,7 +30,15 @@ describe('studio to application round trip', () => {
           { label: 'Diastolic', data_type: 'XdCount', units: 'mm[Hg]' },
           { label: 'Position', data_type: 'XdString' },
         ],
-        clusters: [{ label: 'Context', components: [{ label: 'Measured at', data_type: 'XdTemporal' }, { label: 'Cuff size', data_type: 'XdQuantity', units: 'cm' }] }],
+        clusters: [
+          {
+            label: 'Context',
+            components: [
+              { label: 'Measured at', data_type: 'XdTemporal' },
+              { label: 'Cuff size', data_type: 'XdQuantity', units: 'cm' },
+            ],
+          },
+        ],
       },
     });
     expect(assembled.status).toBe(202);

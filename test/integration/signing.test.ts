@@ -57,7 +57,18 @@ describe('the public signing keys', () => {
 
     expect(set.status).toBe(200);
     expect(body).toEqual({
-      keys: [{ kty: 'OKP', crv: 'Ed25519', x: expect.any(String), kid: expect.any(String), use: 'sig', alg: 'EdDSA', created_at: expect.any(String), retired_at: null }],
+      keys: [
+        {
+          kty: 'OKP',
+          crv: 'Ed25519',
+          x: expect.any(String),
+          kid: expect.any(String),
+          use: 'sig',
+          alg: 'EdDSA',
+          created_at: expect.any(String),
+          retired_at: null,
+        },
+      ],
     });
     expect(current.status).toBe(200);
     expect(await current.json()).toEqual(body.keys[0]);
@@ -71,7 +82,10 @@ describe('the public signing keys', () => {
     const format = await publicGet('/.well-known/sdc-signing-key?format=der');
 
     expect([missing.status, await missing.json()]).toEqual([404, { error: 'Signing key not found.', error_type: 'not_found' }]);
-    expect([format.status, await format.json()]).toEqual([400, { error: 'Unknown format: use "jwk" or "pem".', error_type: 'invalid_request', format: 'der' }]);
+    expect([format.status, await format.json()]).toEqual([
+      400,
+      { error: 'Unknown format: use "jwk" or "pem".', error_type: 'invalid_request', format: 'der' },
+    ]);
   });
 });
 
@@ -96,7 +110,10 @@ describe('a signed StatePopulation instance', () => {
     const file = await signedFile(signedXml);
     const cli = await cliVerify(file);
 
-    expect([cli.code, cli.json]).toEqual([0, { valid: true, key_id: kid, signed: { issuer: META.issuer, timestamp: expect.any(String), schema_ct_id: META.schemaCtId, ev_count: 0 } }]);
+    expect([cli.code, cli.json]).toEqual([
+      0,
+      { valid: true, key_id: kid, signed: { issuer: META.issuer, timestamp: expect.any(String), schema_ct_id: META.schemaCtId, ev_count: 0 } },
+    ]);
     expect(await recipeVerify(file)).toEqual({ code: 0, line: 'Signature Verified Successfully' });
   });
 
@@ -109,7 +126,11 @@ describe('a signed StatePopulation instance', () => {
 
   it.each<[string, Edit, string]>([
     ['a value', () => ['<xdcount-value>86</xdcount-value>', '<xdcount-value>87</xdcount-value>'], 'the signed content was changed (digest mismatch)'],
-    ['an attribute', () => ['sdc4/ https://semanticdatacharter.com/dmlib/', 'sdc5/ https://semanticdatacharter.com/dmlib/'], 'the signed content was changed (digest mismatch)'],
+    [
+      'an attribute',
+      () => ['sdc4/ https://semanticdatacharter.com/dmlib/', 'sdc5/ https://semanticdatacharter.com/dmlib/'],
+      'the signed content was changed (digest mismatch)',
+    ],
     ['the signature', signatureEdit, 'the signature value does not match'],
   ])('fails both when one character of %s changes', async (_what, edit, reason) => {
     const [from, to] = edit(signedXml);

@@ -46,11 +46,22 @@ interface Answer {
 }
 
 /** One request over node:http (bytes sent as given), optionally from another loopback address. */
-function send(method: string, path: string, options: { body?: Buffer | string; headers?: Record<string, string | Buffer>; from?: string; control?: boolean } = {}): Promise<Answer> {
+function send(
+  method: string,
+  path: string,
+  options: { body?: Buffer | string; headers?: Record<string, string | Buffer>; from?: string; control?: boolean } = {},
+): Promise<Answer> {
   if (!options.control) void hostileInputs.add(method, path, options.headers, options.body, options.from);
   const { port } = new URL(app.url);
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method, path, localAddress: options.from, headers: options.headers as http.OutgoingHttpHeaders });
+    const req = http.request({
+      host: '127.0.0.1',
+      port,
+      method,
+      path,
+      localAddress: options.from,
+      headers: options.headers as http.OutgoingHttpHeaders,
+    });
     req.on('response', (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
@@ -78,7 +89,6 @@ function raw(request: Buffer): Promise<string> {
   return rawExchange(app.url, request);
 }
 
-
 async function stillServing(): Promise<void> {
   const res = await fetch(`${app.url}/api/v1/auth/me/`, { headers: { authorization: `Token ${key}` } });
   expect(res.status).toBe(200);
@@ -93,7 +103,8 @@ function deepTree(depth: number, perLevel: number, names = { dataType: 'data_typ
   return `${open}{"label":"L${depth}","components":[{"label":"Leaf","${names.dataType}":"XdString"}]}${']}'.repeat(depth - 1)}`;
 }
 
-const wideTree = (nodes: number) => JSON.stringify({ label: 'Root', components: Array.from({ length: nodes }, (_, i) => ({ label: `C${i}`, data_type: 'XdCount' })) });
+const wideTree = (nodes: number) =>
+  JSON.stringify({ label: 'Root', components: Array.from({ length: nodes }, (_, i) => ({ label: `C${i}`, data_type: 'XdCount' })) });
 
 describe('JSON trees on the estimate and assemble routes', () => {
   const estimate = (body: string) => send('POST', '/api/v1/dmgen/assemble/estimate/', { body, headers: asKey() });
@@ -103,18 +114,22 @@ describe('JSON trees on the estimate and assemble routes', () => {
     ['100,000 components in one cluster', () => wideTree(100_000), /more than 10000 nodes/],
     ['clusters nested 10,000 deep', () => deepTree(10_000, 0), /nesting deeper than 64 clusters/],
     ['100,000 nodes nested 10,000 deep', () => deepTree(10_000, 9), /nesting deeper than 64 clusters|more than 10000 nodes/],
-  ])('%s: 400 malformed_tree with details, nothing stored', async (_label, tree, reason) => {
-    const before = await storedCounts();
-    const body = `{"title":"Hostile","data":${tree()}}`;
-    expect(body.length).toBeLessThan(5 * 1024 * 1024);
-    for (const route of [estimate, assemble]) {
-      const res = await route(body);
-      expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ error_type: 'malformed_tree', error: expect.any(String), details: expect.any(Object) });
-      expect(JSON.stringify(res.body.details)).toMatch(reason);
-    }
-    expect(await storedCounts()).toEqual(before);
-  }, 30_000);
+  ])(
+    '%s: 400 malformed_tree with details, nothing stored',
+    async (_label, tree, reason) => {
+      const before = await storedCounts();
+      const body = `{"title":"Hostile","data":${tree()}}`;
+      expect(body.length).toBeLessThan(5 * 1024 * 1024);
+      for (const route of [estimate, assemble]) {
+        const res = await route(body);
+        expect(res.status).toBe(400);
+        expect(res.body).toMatchObject({ error_type: 'malformed_tree', error: expect.any(String), details: expect.any(Object) });
+        expect(JSON.stringify(res.body.details)).toMatch(reason);
+      }
+      expect(await storedCounts()).toEqual(before);
+    },
+    30_000,
+  );
 
   it('JSON nested 100,000 arrays deep: 400 in the contract shape', async () => {
     const res = await estimate(`{"title":"x","data":${'['.repeat(100_000)}${']'.repeat(100_000)}}`);
@@ -145,7 +160,9 @@ describe('JSON trees on the estimate and assemble routes', () => {
       ['variables with 100,000 components', variables(wide), 413, 'PAYLOAD_TOO_LARGE'],
       [
         'an inline literal 10,000 deep',
-        JSON.stringify({ query: `{ estimate(input: { title: "Deep", data: ${'{ label: "L", clusters: ['.repeat(10_000)}{ label: "x" }${']}'.repeat(10_000)} }) { totalCredits } }` }),
+        JSON.stringify({
+          query: `{ estimate(input: { title: "Deep", data: ${'{ label: "L", clusters: ['.repeat(10_000)}{ label: "x" }${']}'.repeat(10_000)} }) { totalCredits } }`,
+        }),
         400,
         'QUERY_TOO_COMPLEX',
       ],
@@ -187,7 +204,10 @@ describe('GraphQL depth and cost limits (12 levels, 5000 selections by default)'
   const refused = (res: Answer) => {
     expect(res.status).toBe(400);
     expect(res.body.data).toBeUndefined();
-    expect(res.body.errors[0]).toMatchObject({ message: expect.stringMatching(/^Query too (deep|complex)/), extensions: { code: 'QUERY_TOO_COMPLEX', max_depth: 12, max_cost: 5000 } });
+    expect(res.body.errors[0]).toMatchObject({
+      message: expect.stringMatching(/^Query too (deep|complex)/),
+      extensions: { code: 'QUERY_TOO_COMPLEX', max_depth: 12, max_cost: 5000 },
+    });
   };
 
   it('a query at the depth limit runs; one level deeper is refused before it runs', async () => {
@@ -244,7 +264,9 @@ describe('oversized and unreadable headers', () => {
     ['Cookie', `sessionid=${'s'.repeat(1024 * 1024)}`],
     ['X-CSRFToken', 'c'.repeat(1024 * 1024)],
   ])('a 1 MB %s header is refused by Node with 431 before the app; the process keeps serving', async (name, value) => {
-    const response = await raw(Buffer.from(`POST /api/v1/dmgen/assemble/estimate/ HTTP/1.1\r\nHost: x\r\n${name}: ${value}\r\nContent-Length: 2\r\n\r\n{}`));
+    const response = await raw(
+      Buffer.from(`POST /api/v1/dmgen/assemble/estimate/ HTTP/1.1\r\nHost: x\r\n${name}: ${value}\r\nContent-Length: 2\r\n\r\n{}`),
+    );
     expect(statusOf(response)).toBe(431);
     expect(bodyOf(response)).toMatchObject({ error_code: 'REQUEST_HEADERS_TOO_LARGE' });
     await stillServing();
@@ -252,7 +274,9 @@ describe('oversized and unreadable headers', () => {
 
   it('a 1 MB header on the WebSocket upgrade is refused the same way', async () => {
     const response = await raw(
-      Buffer.from(`GET /graphql HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: graphql-transport-ws\r\nCookie: ${'s'.repeat(1024 * 1024)}\r\n\r\n`),
+      Buffer.from(
+        `GET /graphql HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: graphql-transport-ws\r\nCookie: ${'s'.repeat(1024 * 1024)}\r\n\r\n`,
+      ),
     );
     expect(statusOf(response)).toBe(431);
     await stillServing();
@@ -262,7 +286,10 @@ describe('oversized and unreadable headers', () => {
     const rest = await send('GET', '/api/v1/auth/me/', { headers: { authorization: `Token ${'k'.repeat(10 * 1024)}` } });
     expect(rest.status).toBe(401);
     expect(rest.body).toMatchObject({ error_type: 'not_authenticated' });
-    const graphql = await send('POST', '/graphql', { body: '{"query":"{ me { email } }"}', headers: { authorization: `Token ${'k'.repeat(10 * 1024)}`, 'content-type': 'application/json' } });
+    const graphql = await send('POST', '/graphql', {
+      body: '{"query":"{ me { email } }"}',
+      headers: { authorization: `Token ${'k'.repeat(10 * 1024)}`, 'content-type': 'application/json' },
+    });
     expect(graphql.body.errors[0].extensions.code).toBe('not_authenticated');
   });
 
@@ -285,13 +312,36 @@ describe('invalid UTF-8 everywhere', () => {
     const before = await storedCounts();
     const cases: Array<[string, string, Buffer, Record<string, string>]> = [
       ['POST', '/api/v1/auth/login/', withBad('{"email":"a@example.org","password":"', '"}'), { 'content-type': 'application/json' }],
-      ['POST', '/api/v1/dmgen/assemble/estimate/', withBad('{"title":"T', '","data":{"label":"R","components":[{"label":"x","data_type":"XdString"}]}}'), asKey()],
-      ['POST', '/api/v1/dmgen/assemble/', withBad('{"title":"T","data":{"label":"R', '","components":[{"label":"x","data_type":"XdString"}]}}'), asKey()],
-      ['POST', '/api/v1/auth/api-tokens/', withBad('{"name":"k', '"}'), { 'content-type': 'application/json', cookie: `sessionid=${client.cookie('sessionid')}; csrftoken=${client.cookie('csrftoken')}`, 'x-csrftoken': client.cookie('csrftoken')! }],
+      [
+        'POST',
+        '/api/v1/dmgen/assemble/estimate/',
+        withBad('{"title":"T', '","data":{"label":"R","components":[{"label":"x","data_type":"XdString"}]}}'),
+        asKey(),
+      ],
+      [
+        'POST',
+        '/api/v1/dmgen/assemble/',
+        withBad('{"title":"T","data":{"label":"R', '","components":[{"label":"x","data_type":"XdString"}]}}'),
+        asKey(),
+      ],
+      [
+        'POST',
+        '/api/v1/auth/api-tokens/',
+        withBad('{"name":"k', '"}'),
+        {
+          'content-type': 'application/json',
+          cookie: `sessionid=${client.cookie('sessionid')}; csrftoken=${client.cookie('csrftoken')}`,
+          'x-csrftoken': client.cookie('csrftoken')!,
+        },
+      ],
     ];
     for (const [method, path, body, headers] of cases) {
       const res = await send(method, path, { body, headers });
-      expect({ path, status: res.status, body: res.body }).toEqual({ path, status: 400, body: { error: expect.stringMatching(/UTF-8/), error_type: 'invalid_request' } });
+      expect({ path, status: res.status, body: res.body }).toEqual({
+        path,
+        status: 400,
+        body: { error: expect.stringMatching(/UTF-8/), error_type: 'invalid_request' },
+      });
     }
     const graphql = await send('POST', '/graphql', { body: withBad('{"query":"{ me { email } }","variables":{"x":"', '"}}'), headers: asKey() });
     expect(graphql.status).toBe(400);
@@ -302,7 +352,11 @@ describe('invalid UTF-8 everywhere', () => {
   it('percent-encoded invalid UTF-8: 400 naming the URL in a path, a 4xx or an empty result in a query string', async () => {
     for (const path of ['/api/v1/jobs/%FF%FE/', '/api/v1/catalog/dm/%C0%AF/', '/api/v1/auth/api-tokens/%ED%A0%80/revoke/']) {
       const res = await send(path.endsWith('revoke/') ? 'POST' : 'GET', path, { headers: asKey() });
-      expect({ path, status: res.status, body: res.body }).toEqual({ path, status: 400, body: { error: expect.stringMatching(/^Malformed URL/), error_type: 'invalid_request' } });
+      expect({ path, status: res.status, body: res.body }).toEqual({
+        path,
+        status: 400,
+        body: { error: expect.stringMatching(/^Malformed URL/), error_type: 'invalid_request' },
+      });
     }
     const kind = await send('GET', '/api/v1/jobs/?kind=%FF&data_source=%ED%A0%80', { headers: asKey() });
     expect(kind).toMatchObject({ status: 400, body: { error_type: 'invalid_request', details: { kind: expect.any(Array) } } });
@@ -314,11 +368,25 @@ describe('invalid UTF-8 everywhere', () => {
 
   it('raw bytes in the request line and in headers: 400 or 401, never 500, and the process keeps serving', async () => {
     const requests = [
-      Buffer.concat([Buffer.from('GET /api/v1/jobs/'), BAD, Buffer.from(`/ HTTP/1.1\r\nHost: x\r\nAuthorization: Token ${key}\r\nConnection: close\r\n\r\n`)]),
-      Buffer.concat([Buffer.from('GET /api/v1/auth/me/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Token '), BAD, Buffer.from('\r\n\r\n')]),
-      Buffer.concat([Buffer.from('GET /api/v1/auth/me/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\nCookie: sessionid='), BAD, Buffer.from('\r\n\r\n')]),
       Buffer.concat([
-        Buffer.from(`POST /api/v1/auth/api-tokens/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: 2\r\nCookie: sessionid=${client.cookie('sessionid')}\r\nX-CSRFToken: `),
+        Buffer.from('GET /api/v1/jobs/'),
+        BAD,
+        Buffer.from(`/ HTTP/1.1\r\nHost: x\r\nAuthorization: Token ${key}\r\nConnection: close\r\n\r\n`),
+      ]),
+      Buffer.concat([
+        Buffer.from('GET /api/v1/auth/me/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Token '),
+        BAD,
+        Buffer.from('\r\n\r\n'),
+      ]),
+      Buffer.concat([
+        Buffer.from('GET /api/v1/auth/me/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\nCookie: sessionid='),
+        BAD,
+        Buffer.from('\r\n\r\n'),
+      ]),
+      Buffer.concat([
+        Buffer.from(
+          `POST /api/v1/auth/api-tokens/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: 2\r\nCookie: sessionid=${client.cookie('sessionid')}\r\nX-CSRFToken: `,
+        ),
         BAD,
         Buffer.from('\r\n\r\n{}'),
       ]),
@@ -330,7 +398,10 @@ describe('invalid UTF-8 everywhere', () => {
   });
 
   it('a JSON body declared in another charset is 415, gzip bombs are cut off at the body limit with 413', async () => {
-    const latin1 = await send('POST', '/api/v1/dmgen/assemble/estimate/', { body: '{}', headers: asKey({ 'content-type': 'application/json; charset=latin1' }) });
+    const latin1 = await send('POST', '/api/v1/dmgen/assemble/estimate/', {
+      body: '{}',
+      headers: asKey({ 'content-type': 'application/json; charset=latin1' }),
+    });
     expect(latin1.status).toBe(415);
     expect(latin1.body).toMatchObject({ error_type: 'unsupported_media_type' });
     const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024, 0x20));
@@ -342,7 +413,12 @@ describe('invalid UTF-8 everywhere', () => {
 
 describe('repeated failed sign-ins', () => {
   const login = (email: string, password: string, from: string) =>
-    send('POST', '/api/v1/auth/login/', { body: JSON.stringify({ email, password }), headers: { 'content-type': 'application/json' }, from, control: password === PASSWORD });
+    send('POST', '/api/v1/auth/login/', {
+      body: JSON.stringify({ email, password }),
+      headers: { 'content-type': 'application/json' },
+      from,
+      control: password === PASSWORD,
+    });
 
   it('per address: ten failures on any accounts throttle that address with 429, not the account from elsewhere', async () => {
     const user = await makeUser(app.services);

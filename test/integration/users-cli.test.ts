@@ -19,7 +19,11 @@ const login = async (email: string, password: string) => (await new HttpClient(a
 
 describe('the built CLI', () => {
   it('starts and answers --help within a second of CPU time (it runs the built file, no compile step)', async () => {
-    const child = spawn(process.execPath, ['--require', path.join(ROOT, 'test/support/cpu-at-exit.js'), path.join(ROOT, 'dist/src/cli.js'), '--help'], { cwd: ROOT });
+    const child = spawn(
+      process.execPath,
+      ['--require', path.join(ROOT, 'test/support/cpu-at-exit.js'), path.join(ROOT, 'dist/src/cli.js'), '--help'],
+      { cwd: ROOT },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => (stdout += c));

@@ -10,7 +10,8 @@ const RDF_XML = `<?xml version="1.0"?>
 <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:ex="http://example.org/">
   <rdf:Description rdf:about="http://example.org/carol"><ex:name>Carol</ex:name></rdf:Description>
 </rdf:RDF>`;
-const N_TRIPLES = '<http://example.org/dave> <http://example.org/name> "Dave" .\n<http://example.org/dave> <http://example.org/age> "42"^^<http://www.w3.org/2001/XMLSchema#integer> .\n';
+const N_TRIPLES =
+  '<http://example.org/dave> <http://example.org/name> "Dave" .\n<http://example.org/dave> <http://example.org/age> "42"^^<http://www.w3.org/2001/XMLSchema#integer> .\n';
 
 const namesIn = (graph: string) => `SELECT ?name WHERE { GRAPH <${graph}> { ?s <http://example.org/name> ?name } } ORDER BY STR(?name)`;
 
@@ -71,7 +72,13 @@ describe.each([
 describe('GraphStoreClient when Virtuoso goes down and comes back', () => {
   it('fails clearly while the server is down and works again after restart, with the data kept', async () => {
     const graph = `${GRAPH}:restart`;
-    const store = new GraphStoreClient({ graphStoreUrl: virtuoso.graphStoreUrl, queryUrl: virtuoso.queryUrl, user: virtuoso.user, password: virtuoso.password, timeoutMs: 5_000 });
+    const store = new GraphStoreClient({
+      graphStoreUrl: virtuoso.graphStoreUrl,
+      queryUrl: virtuoso.queryUrl,
+      user: virtuoso.user,
+      password: virtuoso.password,
+      timeoutMs: 5_000,
+    });
     await store.replaceGraph(graph, TURTLE, 'text/turtle');
 
     await virtuoso.stop();
@@ -88,7 +95,13 @@ describe('GraphStoreClient when Virtuoso goes down and comes back', () => {
 
   it('recovers after a crash (SIGKILL) too', async () => {
     const graph = `${GRAPH}:crash`;
-    const store = new GraphStoreClient({ graphStoreUrl: virtuoso.digestGraphStoreUrl, queryUrl: virtuoso.digestQueryUrl, user: virtuoso.user, password: virtuoso.password, timeoutMs: 5_000 });
+    const store = new GraphStoreClient({
+      graphStoreUrl: virtuoso.digestGraphStoreUrl,
+      queryUrl: virtuoso.digestQueryUrl,
+      user: virtuoso.user,
+      password: virtuoso.password,
+      timeoutMs: 5_000,
+    });
     await store.replaceGraph(graph, TURTLE, 'text/turtle');
     await virtuoso.kill();
     await expect(store.tripleCount(graph)).rejects.toThrow(/unreachable/);

@@ -13,7 +13,13 @@ let client: GraphStoreClient;
 
 beforeAll(async () => {
   virtuoso = await startVirtuoso();
-  client = new GraphStoreClient({ graphStoreUrl: virtuoso.graphStoreUrl, queryUrl: virtuoso.queryUrl, user: virtuoso.user, password: virtuoso.password, timeoutMs: 20_000 });
+  client = new GraphStoreClient({
+    graphStoreUrl: virtuoso.graphStoreUrl,
+    queryUrl: virtuoso.queryUrl,
+    user: virtuoso.user,
+    password: virtuoso.password,
+    timeoutMs: 20_000,
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -32,7 +38,9 @@ describe('triplestore init against Virtuoso', () => {
 
   it('holds only the explicit axioms: 4 direct subclasses of BFO_0000031, all 53 sdc4 classes with subClassOf+', async () => {
     await initTriplestore(client, { loadBfoAlignment: true, reasoning: 'none' });
-    expect(iris(await client.select(SUBCLASSES_OF_GDC_QUERY))).toEqual(['CMC', 'InvlType', 'InvlUnits', 'MagnitudeStatus'].map((local) => `${NS.sdc4}${local}`));
+    expect(iris(await client.select(SUBCLASSES_OF_GDC_QUERY))).toEqual(
+      ['CMC', 'InvlType', 'InvlUnits', 'MagnitudeStatus'].map((local) => `${NS.sdc4}${local}`),
+    );
     const all = iris(await client.select(SDC4_CLASSES_QUERY));
     expect(all).toHaveLength(53);
     expect(iris(await client.select(TRANSITIVE_QUERY))).toEqual(all);

@@ -41,13 +41,24 @@ export async function startTestApp(overrides: Partial<Settings> = {}, options: {
   try {
     // The port is chosen first: services build their absolute URLs (Links) from publicBaseUrl when created.
     const port = await freePort();
-    const settings: Settings = { ...loadSettings({}), databaseUrl: database.url, logLevel: 'silent', publicBaseUrl: `http://127.0.0.1:${port}`, ...overrides };
+    const settings: Settings = {
+      ...loadSettings({}),
+      databaseUrl: database.url,
+      logLevel: 'silent',
+      publicBaseUrl: `http://127.0.0.1:${port}`,
+      ...overrides,
+    };
     const db = createDataSource(database.url, 30);
     await db.initialize();
     cleanups.push(() => db.destroy());
     const clock = new TestClock();
     const logger = createLogger('silent');
-    const queue = await JobQueue.start(database.url, { supervise: true, expireInSeconds: settings.jobExpireSeconds, maintenanceIntervalSeconds: settings.queueMaintenanceSeconds, onError: () => undefined });
+    const queue = await JobQueue.start(database.url, {
+      supervise: true,
+      expireInSeconds: settings.jobExpireSeconds,
+      maintenanceIntervalSeconds: settings.queueMaintenanceSeconds,
+      onError: () => undefined,
+    });
     cleanups.push(() => queue.stop());
     const events = new JobEventHub(database.url, logger);
     await events.start();
@@ -71,4 +82,3 @@ export async function startTestApp(overrides: Partial<Settings> = {}, options: {
     throw error;
   }
 }
-

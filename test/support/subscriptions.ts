@@ -49,10 +49,11 @@ export function subscribe<T = any>(
           const item = value.data?.[field];
           if (item === undefined || item === null) return;
           items.push(item);
-          for (const w of [...waiters]) if (w.predicate(item)) {
-            waiters.splice(waiters.indexOf(w), 1);
-            w.resolve(item);
-          }
+          for (const w of [...waiters])
+            if (w.predicate(item)) {
+              waiters.splice(waiters.indexOf(w), 1);
+              w.resolve(item);
+            }
         },
         error: (error) => {
           errors.push(error);
@@ -70,7 +71,10 @@ export function subscribe<T = any>(
       const found = items.find(predicate);
       if (found) return Promise.resolve(found);
       return new Promise<T>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no matching item in ${timeoutMs} ms; got ${JSON.stringify(items)} ${JSON.stringify(errors)}`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`no matching item in ${timeoutMs} ms; got ${JSON.stringify(items)} ${JSON.stringify(errors)}`)),
+          timeoutMs,
+        );
         waiters.push({ predicate, resolve: (item) => (clearTimeout(timer), resolve(item)) });
       });
     },

@@ -59,7 +59,9 @@ const body = fc.record(
     title: loose(text),
     description: maybe(loose(text)),
     data: loose(cluster),
-    contextual: maybe(loose(fc.dictionary(fc.constantFrom('audit', 'party', 'subject', 'acs', 'nope', ...HOSTILE_KEYS), loose(fc.record({ ct_id: ctId }))))),
+    contextual: maybe(
+      loose(fc.dictionary(fc.constantFrom('audit', 'party', 'subject', 'acs', 'nope', ...HOSTILE_KEYS), loose(fc.record({ ct_id: ctId })))),
+    ),
     allow_retired: maybe(loose(fc.boolean())),
     publish: maybe(loose(fc.boolean())),
     generate: maybe(loose(fc.boolean())),
@@ -71,7 +73,15 @@ const body = fc.record(
 const label = fc.stringMatching(/^[A-Za-z][A-Za-z0-9 ]{0,30}$/);
 const validComponent = fc.oneof(
   fc.record({ ct_id: fc.stringMatching(/^[a-z0-9]{4,24}$/) }),
-  fc.record({ label, data_type: fc.constantFrom(...DATA_TYPES), description: fc.constantFrom(undefined, '', 'about'), units: fc.constantFrom(undefined, '', 'kg') }, { requiredKeys: ['label', 'data_type'] }),
+  fc.record(
+    {
+      label,
+      data_type: fc.constantFrom(...DATA_TYPES),
+      description: fc.constantFrom(undefined, '', 'about'),
+      units: fc.constantFrom(undefined, '', 'kg'),
+    },
+    { requiredKeys: ['label', 'data_type'] },
+  ),
 );
 const validClusterTo = (depth: number): fc.Arbitrary<Record<string, unknown>> =>
   fc.record({
@@ -173,21 +183,29 @@ describe('parseAssemblyRequest under fuzzing', () => {
   it('returns a request within its bounds or throws MalformedRequest with path-keyed messages, for any JSON', () => {
     let accepted = 0;
     fc.assert(
-      fc.property(fc.oneof({ weight: 1, arbitrary: anyJson as fc.Arbitrary<unknown> }, { weight: 6, arbitrary: body as fc.Arbitrary<unknown> }, { weight: 2, arbitrary: validBody as fc.Arbitrary<unknown> }), fc.array(fc.tuple(fc.constantFrom(...HOSTILE_KEYS), anyJson), { maxLength: 2 }), (input, extra) => {
-        const outcome = parseOrMalformed(viaJson(input, extra));
-        if (outcome instanceof MalformedRequest) {
-          expect(Object.keys(outcome.details).length).toBeGreaterThan(0);
-          for (const [path, messages] of Object.entries(outcome.details)) {
-            expect(path).toMatch(/^(body|title|description|data|contextual|allow_retired|publish|generate|estimate_id)\b/);
-            expect(messages.length).toBeGreaterThan(0);
-            for (const m of messages) expect(typeof m).toBe('string');
+      fc.property(
+        fc.oneof(
+          { weight: 1, arbitrary: anyJson as fc.Arbitrary<unknown> },
+          { weight: 6, arbitrary: body as fc.Arbitrary<unknown> },
+          { weight: 2, arbitrary: validBody as fc.Arbitrary<unknown> },
+        ),
+        fc.array(fc.tuple(fc.constantFrom(...HOSTILE_KEYS), anyJson), { maxLength: 2 }),
+        (input, extra) => {
+          const outcome = parseOrMalformed(viaJson(input, extra));
+          if (outcome instanceof MalformedRequest) {
+            expect(Object.keys(outcome.details).length).toBeGreaterThan(0);
+            for (const [path, messages] of Object.entries(outcome.details)) {
+              expect(path).toMatch(/^(body|title|description|data|contextual|allow_retired|publish|generate|estimate_id)\b/);
+              expect(messages.length).toBeGreaterThan(0);
+              for (const m of messages) expect(typeof m).toBe('string');
+            }
+            expect(outcome.message.length).toBeLessThan(5000);
+          } else {
+            accepted++;
+            expectWithinBounds(outcome);
           }
-          expect(outcome.message.length).toBeLessThan(5000);
-        } else {
-          accepted++;
-          expectWithinBounds(outcome);
-        }
-      }),
+        },
+      ),
       { numRuns: 1500 },
     );
     expect(accepted).toBeGreaterThan(100);
@@ -197,7 +215,8 @@ describe('parseAssemblyRequest under fuzzing', () => {
     fc.assert(
       fc.property(fc.integer({ min: MAX_TREE_DEPTH + 1, max: 3000 }), fc.integer({ min: 0, max: 3 }), (depth, perLevel) => {
         let node: Record<string, unknown> = { label: 'leaf', components: [{ label: 'x', data_type: 'XdString' }] };
-        for (let i = 0; i < depth; i++) node = { label: `L${i}`, components: Array.from({ length: perLevel }, () => ({ label: 'c', data_type: 'XdCount' })), clusters: [node] };
+        for (let i = 0; i < depth; i++)
+          node = { label: `L${i}`, components: Array.from({ length: perLevel }, () => ({ label: 'c', data_type: 'XdCount' })), clusters: [node] };
         const outcome = parseOrMalformed({ title: 'deep', data: node });
         expect(outcome).toBeInstanceOf(MalformedRequest);
         expect(JSON.stringify((outcome as MalformedRequest).details)).toMatch(/nesting deeper than 64|more than 10000 nodes/);
@@ -206,7 +225,10 @@ describe('parseAssemblyRequest under fuzzing', () => {
     );
     fc.assert(
       fc.property(fc.integer({ min: MAX_TREE_NODES, max: 40_000 }), fc.integer({ min: 1, max: 50 }), (nodes, width) => {
-        const clustersOf = Array.from({ length: width }, () => ({ label: 'c', components: Array.from({ length: Math.ceil(nodes / width) }, () => ({ ct_id: 'abc' })) }));
+        const clustersOf = Array.from({ length: width }, () => ({
+          label: 'c',
+          components: Array.from({ length: Math.ceil(nodes / width) }, () => ({ ct_id: 'abc' })),
+        }));
         const outcome = parseOrMalformed({ title: 'wide', data: { label: 'r', clusters: clustersOf } });
         expect(outcome).toBeInstanceOf(MalformedRequest);
         expect((outcome as MalformedRequest).details).toEqual({ data: [`the tree has more than ${MAX_TREE_NODES} nodes`] });
@@ -217,15 +239,20 @@ describe('parseAssemblyRequest under fuzzing', () => {
 
   it('gives the same estimate id whatever the key order, the flags or the padding of the title; another title changes it', () => {
     fc.assert(
-      fc.property(validBody, fc.array(fc.nat(10), { minLength: 1, maxLength: 5 }), fc.record({ publish: fc.boolean(), allow_retired: fc.boolean() }), (input, order, flags) => {
-        const request = parseAssemblyRequest(input);
-        expectWithinBounds(request);
-        const id = estimateId(request);
-        expect(id).toMatch(/^[0-9a-f]{12}$/);
-        expect(estimateId(parseAssemblyRequest(shuffledKeys(input, order)))).toBe(id);
-        expect(estimateId(parseAssemblyRequest({ ...input, ...flags, title: `  ${input.title}\t` }))).toBe(id);
-        expect(estimateId(parseAssemblyRequest({ ...input, title: `${input.title}!` }))).not.toBe(id);
-      }),
+      fc.property(
+        validBody,
+        fc.array(fc.nat(10), { minLength: 1, maxLength: 5 }),
+        fc.record({ publish: fc.boolean(), allow_retired: fc.boolean() }),
+        (input, order, flags) => {
+          const request = parseAssemblyRequest(input);
+          expectWithinBounds(request);
+          const id = estimateId(request);
+          expect(id).toMatch(/^[0-9a-f]{12}$/);
+          expect(estimateId(parseAssemblyRequest(shuffledKeys(input, order)))).toBe(id);
+          expect(estimateId(parseAssemblyRequest({ ...input, ...flags, title: `  ${input.title}\t` }))).toBe(id);
+          expect(estimateId(parseAssemblyRequest({ ...input, title: `${input.title}!` }))).not.toBe(id);
+        },
+      ),
       { numRuns: 800 },
     );
   });

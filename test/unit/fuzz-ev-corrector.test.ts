@@ -38,7 +38,8 @@ const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&
 /** Characters XML 1.0 allows in text (random strings keep to them: the parser's refusals are fuzzed elsewhere). */
 const xmlChar = (text: string) => !/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u.test(text);
 
-const randomCase = (text: string, flips: boolean[]) => [...text].map((c, i) => (flips[i % flips.length] ? c.toUpperCase() : c.toLowerCase())).join('');
+const randomCase = (text: string, flips: boolean[]) =>
+  [...text].map((c, i) => (flips[i % flips.length] ? c.toUpperCase() : c.toLowerCase())).join('');
 const padding = fc.constantFrom('', ' ', '  ', '\t', '\n', ' \n\t ');
 /** A placeholder of the table in any case, padded and with its inner spaces stretched. */
 const placeholder = fc
@@ -55,7 +56,9 @@ const placeholder = fc
   )
   .map(([p, flips, before, after, inner]) => `${before}${randomCase(p, flips).replace(/ /g, inner)}${after}`);
 const nearMiss = fc.constantFrom('-', '**', 'N/A/B', 'n', 'nan', 'NaN', 'INF', 'n/ a', 'un known', '0x10', '1e3', '١٢', '１２', '--1', '?!');
-const randomText = fc.oneof(fc.string({ maxLength: 12 }), fc.string({ unit: 'grapheme', maxLength: 8 }), fc.stringMatching(/^[-+]?\d{0,6}(\.\d{0,3})?$/)).filter(xmlChar);
+const randomText = fc
+  .oneof(fc.string({ maxLength: 12 }), fc.string({ unit: 'grapheme', maxLength: 8 }), fc.stringMatching(/^[-+]?\d{0,6}(\.\d{0,3})?$/))
+  .filter(xmlChar);
 
 type Choice = { kind: 'keep' } | { kind: 'text'; text: string };
 const choiceFor = (slot: Slot): fc.Arbitrary<Choice> =>
@@ -96,7 +99,8 @@ function build(choices: readonly Choice[]): Instance {
 
 function elementAt(root: ReturnType<typeof parseXmlDom>, path: Slot['path']): XElement | null {
   const [component, ...rest] = path;
-  let element: XElement | null = root.documentElement?.localName === component ? root.documentElement : (root.getElementsByTagNameNS(SDC4, component)[0] ?? null);
+  let element: XElement | null =
+    root.documentElement?.localName === component ? root.documentElement : (root.getElementsByTagNameNS(SDC4, component)[0] ?? null);
   for (const name of rest) element = element ? (childElements(element).find((c) => c.localName === name && c.namespaceURI === null) ?? null) : null;
   return element;
 }
@@ -206,7 +210,10 @@ describe('EV corrector under fuzzing', () => {
   });
 
   it('refuses text that is not XML with XmlParseError and nothing else', () => {
-    const illegal = fc.oneof(fc.constantFrom('\u0000', '\u0001', '\u001F', '\uFFFE', '\uFFFF', '\uD800', '\uDC00x'), fc.string({ unit: 'binary', minLength: 1, maxLength: 6 }).filter((s) => !xmlChar(s)));
+    const illegal = fc.oneof(
+      fc.constantFrom('\u0000', '\u0001', '\u001F', '\uFFFE', '\uFFFF', '\uD800', '\uDC00x'),
+      fc.string({ unit: 'binary', minLength: 1, maxLength: 6 }).filter((s) => !xmlChar(s)),
+    );
     fc.assert(
       fc.property(fc.integer({ min: 0, max: SLOTS.length - 1 }), illegal, fc.boolean(), (slot, text, optional) => {
         const xml = build(SLOTS.map((_, i): Choice => (i === slot ? { kind: 'text', text } : { kind: 'keep' }))).xml;

@@ -8,7 +8,10 @@ function importsOf(folder: string): Array<{ file: string; target: string }> {
   return readdirSync(path.join(SRC, folder))
     .filter((name) => name.endsWith('.ts'))
     .flatMap((name) =>
-      [...readFileSync(path.join(SRC, folder, name), 'utf8').matchAll(/from '(\.\.\/[^']+)'/g)].map((m) => ({ file: `${folder}/${name}`, target: m[1]! })),
+      [...readFileSync(path.join(SRC, folder, name), 'utf8').matchAll(/from '(\.\.\/[^']+)'/g)].map((m) => ({
+        file: `${folder}/${name}`,
+        target: m[1]!,
+      })),
     );
 }
 

@@ -51,7 +51,10 @@ export const publishTreeComponents = (rootClusterId: number, now: Date) =>
   );
 
 export const publishTreeClusters = (rootClusterId: number, now: Date) =>
-  sql(`${CLUSTER_TREE} UPDATE clusters SET status = 'published', updated_at = $2 WHERE status = 'draft' AND id IN (SELECT id FROM tree)`, [rootClusterId, now]);
+  sql(`${CLUSTER_TREE} UPDATE clusters SET status = 'published', updated_at = $2 WHERE status = 'draft' AND id IN (SELECT id FROM tree)`, [
+    rootClusterId,
+    now,
+  ]);
 
 export interface ModelDocumentRow {
   ct_id: string;
@@ -212,7 +215,10 @@ export function insertOnce(table: CatalogTable, values: Record<string, unknown>)
 
 /** The row an insertOnce met: the same mint key first, else the same ct_id. */
 export const mintedBefore = (table: CatalogTable, mintKey: string | null, ctId: string) =>
-  sql<MintedRow>(`SELECT id, ct_id FROM ${table} WHERE mint_key = $1 OR ct_id = $2 ORDER BY (mint_key = $1) DESC NULLS LAST LIMIT 1`, [mintKey, ctId]);
+  sql<MintedRow>(`SELECT id, ct_id FROM ${table} WHERE mint_key = $1 OR ct_id = $2 ORDER BY (mint_key = $1) DESC NULLS LAST LIMIT 1`, [
+    mintKey,
+    ctId,
+  ]);
 
 /** Children in order: each place holds a component id or a cluster id, the other is null. */
 export const insertClusterChildren = (clusterId: number, componentIds: Array<number | null>, clusterIds: Array<number | null>) =>
@@ -241,7 +247,8 @@ export interface LockedModelRow {
 
 export const lockModel = (dmCtId: string) => sql<LockedModelRow>('SELECT id, root_cluster_id FROM data_models WHERE ct_id = $1 FOR UPDATE', [dmCtId]);
 
-export const publishModel = (id: number, now: Date) => sql('UPDATE data_models SET published = true, updated_at = $2 WHERE id = $1 AND NOT published', [id, now]);
+export const publishModel = (id: number, now: Date) =>
+  sql('UPDATE data_models SET published = true, updated_at = $2 WHERE id = $1 AND NOT published', [id, now]);
 
 export const publishComponent = (id: number, now: Date) =>
   sql(`UPDATE components SET status = 'published', updated_at = $2 WHERE id = $1 AND status = 'draft'`, [id, now]);

@@ -101,5 +101,10 @@ ${issued}
 }
 
 export function forbiddenPage(message: string): string {
-  return layout('Not allowed', `<p class="error" role="alert">${escapeHtml(message)}</p><p><a href="/admin/login/">Sign in as staff</a></p>`, null, null);
+  return layout(
+    'Not allowed',
+    `<p class="error" role="alert">${escapeHtml(message)}</p><p><a href="/admin/login/">Sign in as staff</a></p>`,
+    null,
+    null,
+  );
 }

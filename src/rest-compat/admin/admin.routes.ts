@@ -42,7 +42,10 @@ export function buildAdminRouter(services: Services): Router {
     const again = (status: number, error: string) => {
       const token = randomToken(32);
       res.cookie(LOGIN_CSRF_COOKIE, token, { httpOnly: true, sameSite: 'strict', secure, path: '/admin/login/' });
-      res.status(status).type('html').send(loginPage({ csrfToken: token, next, error, email: fields.username }));
+      res
+        .status(status)
+        .type('html')
+        .send(loginPage({ csrfToken: token, next, error, email: fields.username }));
     };
     const expected = req.cookies?.[LOGIN_CSRF_COOKIE];
     if (!expected || typeof fields.csrfmiddlewaretoken !== 'string' || !constantTimeEqual(fields.csrfmiddlewaretoken, expected)) {
@@ -62,7 +65,10 @@ export function buildAdminRouter(services: Services): Router {
       res.redirect(303, next);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
-      again(error.status === 429 ? 429 : 400, error.status === 429 ? error.message : 'Please enter the correct email and password of a staff account.');
+      again(
+        error.status === 429 ? 429 : 400,
+        error.status === 429 ? error.message : 'Please enter the correct email and password of a staff account.',
+      );
     }
   });
 
@@ -92,7 +98,10 @@ export function buildAdminRouter(services: Services): Router {
   const render = async (res: Response, status: number, extra: Partial<KeysPageOptions> = {}) => {
     const caller = res.locals.caller as Caller;
     const keys = await services.app.keys.list();
-    res.status(status).type('html').send(keysPage({ keys, csrfToken: caller.session!.csrfToken, staffEmail: caller.user.email, ...extra }));
+    res
+      .status(status)
+      .type('html')
+      .send(keysPage({ keys, csrfToken: caller.session!.csrfToken, staffEmail: caller.user.email, ...extra }));
   };
   const failure = (res: Response, error: unknown) => {
     if (!(error instanceof DomainError)) throw error;

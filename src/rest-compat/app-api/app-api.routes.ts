@@ -48,7 +48,8 @@ async function validateXml({ req, services, caller, query }: RouteContext<AppCal
 async function sparqlQuery(req: Request): Promise<string> {
   if (req.method !== 'POST') return parseSparqlQuery(req.query.query);
   const type = mediaType(req);
-  if (type === 'application/x-www-form-urlencoded') return parseSparqlQuery(new URLSearchParams(await readTextBody(req, MAX_QUERY_BODY_BYTES)).get('query'));
+  if (type === 'application/x-www-form-urlencoded')
+    return parseSparqlQuery(new URLSearchParams(await readTextBody(req, MAX_QUERY_BODY_BYTES)).get('query'));
   if (type === 'application/sparql-query') return parseSparqlQuery(await readTextBody(req, MAX_QUERY_BODY_BYTES));
   throw unsupportedMediaType(req.headers['content-type'], ['application/x-www-form-urlencoded', 'application/sparql-query']);
 }
@@ -66,7 +67,9 @@ export const appApiRoutes: AppApiRoute[] = [
     path: `${APP_API_PREFIX}/upload/zip/`,
     requirement: 'app_key',
     handle: async ({ req, services }) =>
-      withMultipart(req, services, MAX_SINGLE_FILE_PARTS, async (body) => success(201, renderStoredFile(await services.app.uploads.uploadZip(singleFile(body, 'file'))))),
+      withMultipart(req, services, MAX_SINGLE_FILE_PARTS, async (body) =>
+        success(201, renderStoredFile(await services.app.uploads.uploadZip(singleFile(body, 'file')))),
+      ),
   }),
   route({
     method: 'post',
@@ -82,7 +85,9 @@ export const appApiRoutes: AppApiRoute[] = [
     path: `${APP_API_PREFIX}/upload/rdf/`,
     requirement: 'app_key',
     handle: async ({ req, services }) =>
-      withMultipart(req, services, MAX_SINGLE_FILE_PARTS, async (body) => success(201, renderRdfUpload(await services.app.uploads.uploadRdf(singleFile(body, 'file'))))),
+      withMultipart(req, services, MAX_SINGLE_FILE_PARTS, async (body) =>
+        success(201, renderRdfUpload(await services.app.uploads.uploadRdf(singleFile(body, 'file')))),
+      ),
   }),
   route({ method: 'post', path: `${APP_API_PREFIX}/validate/xml/`, requirement: 'app_key', handle: validateXml }),
   route({
@@ -94,5 +99,10 @@ export const appApiRoutes: AppApiRoute[] = [
   route({ method: 'get', path: `${APP_API_PREFIX}/sparql`, requirement: 'app_key', handle: sparql }),
   route({ method: 'post', path: `${APP_API_PREFIX}/sparql`, requirement: 'app_key', handle: sparql }),
   // An authenticated no-op: which organisation a key belongs to (also the benchmark's baseline).
-  route({ method: 'get', path: `${APP_API_PREFIX}/whoami/`, requirement: 'app_key', handle: async ({ caller }) => success(200, { organization: caller.organization }) }),
+  route({
+    method: 'get',
+    path: `${APP_API_PREFIX}/whoami/`,
+    requirement: 'app_key',
+    handle: async ({ caller }) => success(200, { organization: caller.organization }),
+  }),
 ];

@@ -20,4 +20,5 @@ export async function withMultipart<T>(req: Request, services: Services, maxFile
 }
 
 /** The named single-file field of a multipart body (a part without a filename is no file). */
-export const singleFile = (body: MultipartBody, field: string): IncomingFile | undefined => body.files.find((f) => f.fieldName === field && f.filename !== '');
+export const singleFile = (body: MultipartBody, field: string): IncomingFile | undefined =>
+  body.files.find((f) => f.fieldName === field && f.filename !== '');

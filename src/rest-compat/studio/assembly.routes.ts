@@ -7,7 +7,10 @@ export const assemblyRoutes = [
     method: 'post',
     path: '/api/v1/dmgen/assemble/estimate/',
     requirement: 'build',
-    handle: async ({ services, caller, body }) => ({ status: 200, body: renderEstimate(await services.assembly.estimate(caller, parseAssemblyRequest(body))) }),
+    handle: async ({ services, caller, body }) => ({
+      status: 200,
+      body: renderEstimate(await services.assembly.estimate(caller, parseAssemblyRequest(body))),
+    }),
   }),
   route({
     method: 'post',

@@ -50,7 +50,10 @@ export const catalogRoutes = [
     method: 'get',
     path: '/api/v1/catalog/dm/:ctId/',
     requirement: 'read',
-    handle: async ({ services, caller, params }) => ({ status: 200, body: renderModel(await services.catalog.modelDetail(params.ctId!, viewer(caller))) }),
+    handle: async ({ services, caller, params }) => ({
+      status: 200,
+      body: renderModel(await services.catalog.modelDetail(params.ctId!, viewer(caller))),
+    }),
   }),
   route({
     method: 'get',
@@ -70,7 +73,10 @@ export const catalogRoutes = [
     path: '/api/v1/catalog/dm/:ctId/app/',
     requirement: 'read',
     handle: async (ctx) => {
-      const stored = await ctx.services.packages.downloadApp(ctx.params.ctId!, parseAppProfile(ctx.query.profile), { ...viewer(ctx.caller), isStaff: ctx.caller.user.isStaff });
+      const stored = await ctx.services.packages.downloadApp(ctx.params.ctId!, parseAppProfile(ctx.query.profile), {
+        ...viewer(ctx.caller),
+        isStaff: ctx.caller.user.isStaff,
+      });
       return {
         status: 200,
         raw: stored.content,

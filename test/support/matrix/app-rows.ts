@@ -51,12 +51,19 @@ export const APP_SCENARIOS: Record<string, AppScenario> = {
     body: () => fileForm('files', 'notes.txt', 'not a schema'),
     expect: () => ({
       status: 201,
-      body: { success: true, data: { stored_files: [], errors: [{ filename: 'notes.txt', error: 'Invalid file extension. Allowed extensions: .xsd, .html, .owl' }] } },
+      body: {
+        success: true,
+        data: { stored_files: [], errors: [{ filename: 'notes.txt', error: 'Invalid file extension. Allowed extensions: .xsd, .html, .owl' }] },
+      },
     }),
   },
   'POST /api/v1/upload/rdf/': {
     body: () => fileForm('file', 'notes.txt', 'not rdf'),
-    expect: () => appError(400, 'INVALID_FILE_TYPE', 'Invalid file type: .ttl or .rdf expected.', { filename: 'notes.txt', allowed_extensions: ['.ttl', '.rdf'] }),
+    expect: () =>
+      appError(400, 'INVALID_FILE_TYPE', 'Invalid file type: .ttl or .rdf expected.', {
+        filename: 'notes.txt',
+        allowed_extensions: ['.ttl', '.rdf'],
+      }),
   },
   'POST /api/v1/validate/xml/': {
     body: () => ({ json: {} }),
@@ -99,7 +106,10 @@ const appKeyFor = async (ctx: CellContext) => String(ctx.authorized ? await ctx.
 async function signInAsStaff(ctx: CellContext, credentials: Credentials, path: string) {
   const base = ctx.world.app.url;
   const page = await fetch(`${base}${path}`);
-  const cookie = page.headers.getSetCookie().find((c) => c.startsWith('admin_login_csrf='))!.split(';')[0]!;
+  const cookie = page.headers
+    .getSetCookie()
+    .find((c) => c.startsWith('admin_login_csrf='))!
+    .split(';')[0]!;
   const token = /name="csrfmiddlewaretoken" value="([^"]+)"/.exec(await page.text())![1]!;
   return sendHttp(
     base,

@@ -29,11 +29,7 @@ export interface RootField {
 export function rootFields(schema: GraphQLSchema): RootField[] {
   const of = (operation: OperationType, type: ReturnType<GraphQLSchema['getQueryType']>) =>
     type ? Object.values(type.getFields()).map((field) => ({ operation, field })) : [];
-  return [
-    ...of('query', schema.getQueryType()),
-    ...of('mutation', schema.getMutationType()),
-    ...of('subscription', schema.getSubscriptionType()),
-  ];
+  return [...of('query', schema.getQueryType()), ...of('mutation', schema.getMutationType()), ...of('subscription', schema.getSubscriptionType())];
 }
 
 const DUMMY_FILE: UploadFile = { name: 'matrix.txt', content: 'matrix' };
@@ -44,7 +40,11 @@ function dummy(type: GraphQLInputType): unknown {
   if (isListType(type)) return [dummy(type.ofType)];
   if (isEnumType(type)) return type.getValues()[0]!.name;
   if (isInputObjectType(type)) {
-    return Object.fromEntries(Object.values(type.getFields()).filter((f) => isNonNullType(f.type)).map((f) => [f.name, dummy(f.type)]));
+    return Object.fromEntries(
+      Object.values(type.getFields())
+        .filter((f) => isNonNullType(f.type))
+        .map((f) => [f.name, dummy(f.type)]),
+    );
   }
   switch (type.name) {
     case 'Int':
@@ -74,8 +74,14 @@ function selection(type: GraphQLOutputType): string {
   if (isUnionType(named)) {
     // Same-named leaves of different types in two members cannot share a selection set: they are left out.
     const typeOf = new Map<string, Set<string>>();
-    for (const member of named.getTypes()) for (const name of leaves(member)) typeOf.set(name, (typeOf.get(name) ?? new Set()).add(String(member.getFields()[name]!.type)));
-    const fragments = named.getTypes().map((member) => `... on ${member.name} { __typename ${leaves(member).filter((name) => typeOf.get(name)!.size === 1).join(' ')} }`);
+    for (const member of named.getTypes())
+      for (const name of leaves(member)) typeOf.set(name, (typeOf.get(name) ?? new Set()).add(String(member.getFields()[name]!.type)));
+    const fragments = named.getTypes().map(
+      (member) =>
+        `... on ${member.name} { __typename ${leaves(member)
+          .filter((name) => typeOf.get(name)!.size === 1)
+          .join(' ')} }`,
+    );
     return `{ ${fragments.join(' ')} }`;
   }
   return '{ __typename }';
@@ -135,8 +141,12 @@ const appError = (status: number, code: string, message: string, details: Record
   body: { errors: [{ message, extensions: { code, status, details } }] },
 });
 
-const ownerOnly = (ctx: CellContext, what: string, staffSees: boolean, success: Expected) => (foreign(ctx, staffSees) ? asGraphQL(notFound(what)) : success);
-const generationForbidden = asGraphQL({ status: 403, body: { error: 'Only the model’s owner or staff can generate it.', error_type: 'permission_denied' } });
+const ownerOnly = (ctx: CellContext, what: string, staffSees: boolean, success: Expected) =>
+  foreign(ctx, staffSees) ? asGraphQL(notFound(what)) : success;
+const generationForbidden = asGraphQL({
+  status: 403,
+  body: { error: 'Only the model’s owner or staff can generate it.', error_type: 'permission_denied' },
+});
 
 const assemblyInput = (world: World) => ({
   title: 'Matrix model draft',
@@ -244,13 +254,17 @@ export const GRAPHQL_SCENARIOS: Record<string, GraphQLScenario> = {
   generatePackage: {
     requirement: 'build',
     args: ({ world }) => ({ dmCtId: world.publishedDm, async: true }),
-    expect: (ctx) => (ctx.caller.who === 'other' ? generationForbidden : data(has({ __typename: 'Job', kind: 'generate_package', status: 'queued' }))),
+    expect: (ctx) =>
+      ctx.caller.who === 'other' ? generationForbidden : data(has({ __typename: 'Job', kind: 'generate_package', status: 'queued' })),
   },
   generateApp: {
     requirement: 'spend',
     args: ({ world }) => ({ dmCtId: world.publishedDm }),
     charges: (world) => world.app.services.settings.appDownloadCredits,
-    expect: (ctx) => (ctx.caller.who === 'other' ? generationForbidden : data(has({ __typename: 'Generation', modelUrl: expect.stringContaining(ctx.world.publishedDm), profile: 'os' }))),
+    expect: (ctx) =>
+      ctx.caller.who === 'other'
+        ? generationForbidden
+        : data(has({ __typename: 'Generation', modelUrl: expect.stringContaining(ctx.world.publishedDm), profile: 'os' })),
   },
   uploadDataSource: {
     requirement: 'build',
@@ -270,7 +284,11 @@ export const GRAPHQL_SCENARIOS: Record<string, GraphQLScenario> = {
   uploadRdf: {
     requirement: 'app_key',
     args: () => ({ file: NOT_A_FILE }),
-    expect: () => appError(400, 'INVALID_FILE_TYPE', 'Invalid file type: .ttl or .rdf expected.', { filename: 'notes.txt', allowed_extensions: ['.ttl', '.rdf'] }),
+    expect: () =>
+      appError(400, 'INVALID_FILE_TYPE', 'Invalid file type: .ttl or .rdf expected.', {
+        filename: 'notes.txt',
+        allowed_extensions: ['.ttl', '.rdf'],
+      }),
   },
   validateXml: {
     requirement: 'app_key',

@@ -87,7 +87,12 @@ export function appRefusal(caller: CallerSpec): Expected | null {
   if (caller.appKey) return null;
   return {
     status: 401,
-    body: { success: false, error: APP_UNAUTHENTICATED_MESSAGE, errors: { 'X-API-Key': [APP_UNAUTHENTICATED_MESSAGE] }, error_code: 'AUTHENTICATION_ERROR' },
+    body: {
+      success: false,
+      error: APP_UNAUTHENTICATED_MESSAGE,
+      errors: { 'X-API-Key': [APP_UNAUTHENTICATED_MESSAGE] },
+      error_code: 'AUTHENTICATION_ERROR',
+    },
   };
 }
 
@@ -100,7 +105,9 @@ export const APP_GRAPHQL_UNAUTHENTICATED = {
 export function adminRefusal(caller: CallerSpec, method: string, path: string): Expected | null {
   const credential = caller.studio;
   if (credential.kind !== 'session') {
-    return method === 'GET' ? { status: 303, location: `/admin/login/?next=${encodeURIComponent(path)}` } : { status: 403, text: 'Your session ended. Sign in again.' };
+    return method === 'GET'
+      ? { status: 303, location: `/admin/login/?next=${encodeURIComponent(path)}` }
+      : { status: 403, text: 'Your session ended. Sign in again.' };
   }
   if (caller.who !== 'staff') return { status: 403, text: 'Staff only.' };
   if (method !== 'GET' && !credential.csrf) return { status: 403, text: 'CSRF check failed: reload the page and try again.' };

@@ -188,13 +188,16 @@ export const STUDIO_SCENARIOS: Record<string, StudioScenario> = {
     params: ({ world }) => ({ ctId: world.publishedDm }),
     query: '?async=1',
     expect: (ctx) =>
-      ctx.caller.who === 'other' ? generationForbidden('generate it') : ok(202, has({ job_ct_id: any(String), job: has({ kind: 'generate_package', status: 'queued' }) })),
+      ctx.caller.who === 'other'
+        ? generationForbidden('generate it')
+        : ok(202, has({ job_ct_id: any(String), job: has({ kind: 'generate_package', status: 'queued' }) })),
   },
   'POST /api/v1/dmgen/dms/:ctId/generate_app/': {
     requirement: 'spend',
     params: ({ world }) => ({ ctId: world.publishedDm }),
     charges: (world) => world.app.services.settings.appDownloadCredits,
-    expect: (ctx) => (ctx.caller.who === 'other' ? generationForbidden('generate it') : ok(200, has({ dm_ct_id: ctx.world.publishedDm, profile: 'os' }))),
+    expect: (ctx) =>
+      ctx.caller.who === 'other' ? generationForbidden('generate it') : ok(200, has({ dm_ct_id: ctx.world.publishedDm, profile: 'os' })),
   },
   'POST /api/v1/uploader/api/data-sources/': {
     requirement: 'build',

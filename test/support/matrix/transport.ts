@@ -11,10 +11,7 @@ export interface Observation {
   text?: string;
 }
 
-export type Payload =
-  | { json: unknown }
-  | { form: FormData }
-  | { urlencoded: Record<string, string> };
+export type Payload = { json: unknown } | { form: FormData } | { urlencoded: Record<string, string> };
 
 export interface UploadFile {
   name: string;
@@ -79,7 +76,13 @@ export interface GraphQLRequest {
 }
 
 /** `simple` sends the request a cross-site form could send: text/plain (or multipart) and no preflight header. */
-export async function sendGraphQL(baseUrl: string, credentials: Credentials, request: GraphQLRequest, field: string, simple: boolean): Promise<Observation> {
+export async function sendGraphQL(
+  baseUrl: string,
+  credentials: Credentials,
+  request: GraphQLRequest,
+  field: string,
+  simple: boolean,
+): Promise<Observation> {
   const headers = credentialHeaders(credentials, 'POST');
   delete headers['x-csrftoken'];
   let body: string | FormData;
@@ -145,7 +148,11 @@ export function subscribeOnce(
       { query: request.query, variables: request.variables },
       {
         next: (value) =>
-          settle(value.errors ? { status: 200, body: { errors: stripLocations(value.errors as never) } } : { status: 200, body: { data: value.data?.[field] } }),
+          settle(
+            value.errors
+              ? { status: 200, body: { errors: stripLocations(value.errors as never) } }
+              : { status: 200, body: { data: value.data?.[field] } },
+          ),
         error: (error) => {
           if (Array.isArray(error)) settle({ status: 200, body: { errors: stripLocations(error) } });
           else if (error && typeof (error as { code?: unknown }).code === 'number') {

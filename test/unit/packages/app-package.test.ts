@@ -58,7 +58,7 @@ describe.each(['os', 'enterprise'] as const)('application package, %s profile', 
     expect(files.get('clinic-intake-pilot/dmlib/dm-flatmodel0000000000000001.xsd')).toBe(xsd);
   });
 
-  it('has a compose file that parses and wires the service, Postgres and the profile\'s triplestore', () => {
+  it("has a compose file that parses and wires the service, Postgres and the profile's triplestore", () => {
     const compose = parseYaml(files.get('clinic-intake-pilot/docker-compose.yml') ?? '') as Compose;
     expect(compose.name).toBe('clinic-intake-pilot');
     const app = compose.services.app;
@@ -73,7 +73,11 @@ describe.each(['os', 'enterprise'] as const)('application package, %s profile', 
     } else {
       expect(Object.keys(compose.services).sort()).toEqual(['app', 'graphdb', 'graphdb-init', 'postgres']);
       expect(compose.services.graphdb.image).toContain('ontotext/graphdb:');
-      expect(app.environment).toMatchObject({ TRIPLESTORE_PROTOCOL: 'graphdb', TRIPLESTORE_URL: 'http://graphdb:7200', TRIPLESTORE_REPOSITORY: 'sdc4' });
+      expect(app.environment).toMatchObject({
+        TRIPLESTORE_PROTOCOL: 'graphdb',
+        TRIPLESTORE_URL: 'http://graphdb:7200',
+        TRIPLESTORE_REPOSITORY: 'sdc4',
+      });
       expect(app.depends_on).toHaveProperty('graphdb-init');
       const repository = new Parser().parse(files.get('clinic-intake-pilot/graphdb/repository-config.ttl') ?? '');
       expect(repository.find((q) => q.predicate.value.endsWith('#repositoryID'))?.object.value).toBe('sdc4');
@@ -92,6 +96,8 @@ describe('application package input', () => {
   it('refuses an application without models or with a model whose files lack the XSD', async () => {
     await expect(generateAppPackage({ appName: 'x', profile: 'os', models: [] })).rejects.toThrow('at least one data model');
     const model = flatModel();
-    await expect(generateAppPackage({ appName: 'x', profile: 'os', models: [{ model, files: [] }] })).rejects.toThrow(/has no dm-flatmodel0000000000000001\.xsd/);
+    await expect(generateAppPackage({ appName: 'x', profile: 'os', models: [{ model, files: [] }] })).rejects.toThrow(
+      /has no dm-flatmodel0000000000000001\.xsd/,
+    );
   });
 });

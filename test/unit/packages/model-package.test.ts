@@ -1,14 +1,6 @@
 import yauzl from 'yauzl';
 import { generateModelFiles, generateSkeleton, packageFileNames, zipFiles, type PackageFile } from '../../../src/packages/model-package';
-import {
-  allTypesModel,
-  compileGenerated,
-  fileNamed,
-  flatModel,
-  nestedModel,
-  sizedModel,
-  statePopulationReuseModel,
-} from './package-support';
+import { allTypesModel, compileGenerated, fileNamed, flatModel, nestedModel, sizedModel, statePopulationReuseModel } from './package-support';
 
 function zipEntries(zip: Buffer): Promise<string[]> {
   return new Promise((resolve, reject) => {
@@ -65,7 +57,9 @@ describe('model package', () => {
     expect(xsd).toContain('<xsd:restriction base="sdc4:DMType">');
     expect(xsd).toContain('<xsd:restriction base="sdc4:ClusterType">');
     expect(xsd).toContain('<xsd:restriction base="sdc4:XdCountType">');
-    expect(xsd).toContain('<xsd:element name="ms-flatage000000000000000001" substitutionGroup="sdc4:XdAdapter-value" type="sdc4:mc-flatage000000000000000001"/>');
+    expect(xsd).toContain(
+      '<xsd:element name="ms-flatage000000000000000001" substitutionGroup="sdc4:XdAdapter-value" type="sdc4:mc-flatage000000000000000001"/>',
+    );
     expect(xsd.match(/<xsd:restriction base="sdc4:XdAdapterType">/g)).toHaveLength(5);
     expect(xsd).toContain('<sdc4-meta:isConstrainedByRmComponent rdf:resource="https://semanticdatacharter.com/ns/sdc4/XdCountType"/>');
     const xml = fileNamed(files, '.xml');
@@ -117,7 +111,9 @@ describe('model package', () => {
     const m = nestedModel();
     m.root.children.push({ kind: 'cluster', ctId: 'nestempty0000000000000001', label: 'Notes (none yet)', description: null, children: [] });
     const files = generateModelFiles(m);
-    expect(fileNamed(files, '.xml')).toMatch(/<sdc4:ms-nestempty0000000000000001>\s*<label>Notes \(none yet\)<\/label>\s*<\/sdc4:ms-nestempty0000000000000001>/);
+    expect(fileNamed(files, '.xml')).toMatch(
+      /<sdc4:ms-nestempty0000000000000001>\s*<label>Notes \(none yet\)<\/label>\s*<\/sdc4:ms-nestempty0000000000000001>/,
+    );
     expect((await compileGenerated(files)).validate(fileNamed(files, '.xml'))).toEqual([]);
   });
 
@@ -160,7 +156,7 @@ describe('skeleton instance', () => {
 });
 
 describe('reference-model assertion', () => {
-  it('applies XdIntervalType\'s assertion to the generated interval: bounds of different kinds are refused', async () => {
+  it("applies XdIntervalType's assertion to the generated interval: bounds of different kinds are refused", async () => {
     const files = generateModelFiles(allTypesModel());
     const schema = await compileGenerated(files);
     const xml = fileNamed(files, '.xml');

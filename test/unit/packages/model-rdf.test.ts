@@ -36,7 +36,9 @@ describe.each<[string, () => DataModelDocument]>([
     for (const c of components(m.root)) {
       const subject = namedNode(`${SDC4}mc-${c.ctId}`);
       expect(store.getObjects(subject, namedNode(RDFS_LABEL), null).map((o) => o.value)).toEqual([c.label]);
-      expect(store.getObjects(subject, namedNode(`${META}isConstrainedByRmComponent`), null).map((o) => o.value)).toEqual([`${SDC4}${c.dataType}Type`]);
+      expect(store.getObjects(subject, namedNode(`${META}isConstrainedByRmComponent`), null).map((o) => o.value)).toEqual([
+        `${SDC4}${c.dataType}Type`,
+      ]);
       expect(store.has(DataFactory.quad(subject, namedNode(RDF_TYPE), namedNode(`${META}ModelComponent`)))).toBe(true);
     }
   });

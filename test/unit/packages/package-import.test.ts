@@ -20,7 +20,9 @@ function expectedShape(m: DataModelDocument): unknown {
     ...['XdDecimalList', 'XdDoubleList', 'XdIntegerList', 'XdNonNegativeIntegerList', 'XdPositiveIntegerList'],
   ]);
   const strip = (node: TreeNode): TreeNode =>
-    node.kind === 'component' ? { ...node, units: withUnits.has(node.dataType) ? node.units : null } : { ...node, children: node.children.map(strip) };
+    node.kind === 'component'
+      ? { ...node, units: withUnits.has(node.dataType) ? node.units : null }
+      : { ...node, children: node.children.map(strip) };
   return shape(strip(m.root) as ClusterNode);
 }
 

@@ -1,6 +1,13 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { DATA_TYPES, type ClusterNode, type ComponentNode, type DataModelDocument, type DataType, type TreeNode } from '../../../src/domain/model-tree';
+import {
+  DATA_TYPES,
+  type ClusterNode,
+  type ComponentNode,
+  type DataModelDocument,
+  type DataType,
+  type TreeNode,
+} from '../../../src/domain/model-tree';
 import type { PackageFile } from '../../../src/packages/model-package';
 import { parsePackageXsd } from '../../../src/packages/package-import';
 import { compileSchema, type CompiledSchema } from '../../../src/xml/schema';

@@ -24,7 +24,10 @@ describe('parseNewAppKey', () => {
     [{ organization: 'Acme', contactEmail: `${'a'.repeat(250)}@x.io` }, 'contact_email', 'contact_email must be an e-mail address.'],
     [{ organization: 'Acme', contactEmail: undefined }, 'contact_email', 'contact_email must be an e-mail address.'],
   ])('refuses %j with VALIDATION_ERROR on its field', (input, field, message) => {
-    expect(refusal(() => parseNewAppKey(input))).toEqual({ status: 400, body: { success: false, error: { code: 'VALIDATION_ERROR', message, details: { field } } } });
+    expect(refusal(() => parseNewAppKey(input))).toEqual({
+      status: 400,
+      body: { success: false, error: { code: 'VALIDATION_ERROR', message, details: { field } } },
+    });
   });
 });
 
@@ -43,7 +46,14 @@ describe('parseXmlContent', () => {
   it('answers INVALID_PARAMETER for a value that is not a string', () => {
     expect(refusal(() => parseXmlContent({ xml: 1 }))).toEqual({
       status: 400,
-      body: { success: false, error: { code: 'INVALID_PARAMETER', message: 'xml_content must be a string holding the XML document.', details: { parameter: 'xml_content' } } },
+      body: {
+        success: false,
+        error: {
+          code: 'INVALID_PARAMETER',
+          message: 'xml_content must be a string holding the XML document.',
+          details: { parameter: 'xml_content' },
+        },
+      },
     });
   });
 });
@@ -63,7 +73,10 @@ describe('parseBooleanParameter', () => {
   it('refuses anything else with INVALID_PARAMETER naming the parameter', () => {
     expect(refusal(() => parseBooleanParameter('sync_triplestore', ['maybe'], true))).toEqual({
       status: 400,
-      body: { success: false, error: { code: 'INVALID_PARAMETER', message: 'sync_triplestore must be true or false.', details: { parameter: 'sync_triplestore' } } },
+      body: {
+        success: false,
+        error: { code: 'INVALID_PARAMETER', message: 'sync_triplestore must be true or false.', details: { parameter: 'sync_triplestore' } },
+      },
     });
   });
 });
@@ -76,11 +89,17 @@ describe('parseSparqlQuery', () => {
   it.each([undefined, '   ', ['ASK {}']])('refuses a missing or blank query %p', (value) => {
     expect(refusal(() => parseSparqlQuery(value)).body).toEqual({
       success: false,
-      error: { code: 'INVALID_QUERY', message: 'Send a SPARQL query in "query" (GET or form POST) or as an application/sparql-query body.', details: {} },
+      error: {
+        code: 'INVALID_QUERY',
+        message: 'Send a SPARQL query in "query" (GET or form POST) or as an application/sparql-query body.',
+        details: {},
+      },
     });
   });
 
   it('refuses a query over 100,000 characters', () => {
-    expect(refusal(() => parseSparqlQuery(`ASK {}${' '.repeat(100_000)}`)).body).toMatchObject({ error: { message: 'The query is longer than 100000 characters.' } });
+    expect(refusal(() => parseSparqlQuery(`ASK {}${' '.repeat(100_000)}`)).body).toMatchObject({
+      error: { message: 'The query is longer than 100000 characters.' },
+    });
   });
 });

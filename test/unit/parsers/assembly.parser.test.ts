@@ -1,11 +1,5 @@
 import { DomainError } from '../../../src/lib/errors';
-import {
-  assemblyJobRequest,
-  assemblyRequestFromJob,
-  estimateId,
-  MalformedRequest,
-  parseAssemblyRequest,
-} from '../../../src/parsers/assembly.parser';
+import { assemblyJobRequest, assemblyRequestFromJob, estimateId, MalformedRequest, parseAssemblyRequest } from '../../../src/parsers/assembly.parser';
 
 const leaf = { label: 'L', data_type: 'XdString' };
 
@@ -24,12 +18,24 @@ describe('parseAssemblyRequest', () => {
   it.each([
     ['a component without ct_id, label or data_type', { title: 'T', data: { label: 'R', components: [{ ct_id: 'x' }, {}] } }, 'data.components[1]'],
     ['a component with a label but no data_type', { title: 'T', data: { label: 'R', components: [{ label: 'L' }] } }, 'data.components[0]'],
-    ['an unknown data type', { title: 'T', data: { label: 'R', components: [{ label: 'L', data_type: 'XdMagic' }] } }, 'data.components[0].data_type'],
+    [
+      'an unknown data type',
+      { title: 'T', data: { label: 'R', components: [{ label: 'L', data_type: 'XdMagic' }] } },
+      'data.components[0].data_type',
+    ],
     ['a cluster without a label', { title: 'T', data: { label: 'R', clusters: [{ components: [leaf] }] } }, 'data.clusters[0]'],
-    ['a deep path', { title: 'T', data: { label: 'R', clusters: [{ label: 'A', components: [leaf, leaf, { data_type: 'XdString' }] }] } }, 'data.clusters[0].components[2]'],
+    [
+      'a deep path',
+      { title: 'T', data: { label: 'R', clusters: [{ label: 'A', components: [leaf, leaf, { data_type: 'XdString' }] }] } },
+      'data.clusters[0].components[2]',
+    ],
     ['a title over 255', { title: 'x'.repeat(256), data: { label: 'R', components: [leaf] } }, 'title'],
     ['a root label over 110', { title: 'T', data: { label: 'x'.repeat(111), components: [leaf] } }, 'data.label'],
-    ['an unknown contextual name', { title: 'T', contextual: { weather: { ct_id: 'abc' } }, data: { label: 'R', components: [leaf] } }, 'contextual.weather'],
+    [
+      'an unknown contextual name',
+      { title: 'T', contextual: { weather: { ct_id: 'abc' } }, data: { label: 'R', components: [leaf] } },
+      'contextual.weather',
+    ],
     ['a contextual reference without ct_id', { title: 'T', contextual: { audit: {} }, data: { label: 'R', components: [leaf] } }, 'contextual.audit'],
     ['a null contextual reference', { title: 'T', contextual: { audit: null }, data: { label: 'R', components: [leaf] } }, 'contextual.audit'],
     ['generate without publish', { title: 'T', publish: false, generate: true, data: { label: 'R', components: [leaf] } }, 'generate'],
@@ -50,17 +56,27 @@ describe('parseAssemblyRequest', () => {
   });
 
   it('drops generate when publish is false and generate was not sent', () => {
-    expect(parseAssemblyRequest({ title: 'T', publish: false, data: { label: 'R', components: [leaf] } })).toMatchObject({ publish: false, generate: false });
+    expect(parseAssemblyRequest({ title: 'T', publish: false, data: { label: 'R', components: [leaf] } })).toMatchObject({
+      publish: false,
+      generate: false,
+    });
   });
 
   it('pins the documented estimate id test vector', () => {
-    const request = parseAssemblyRequest({ title: 'Vitals', data: { label: 'Vitals Data', components: [{ label: 'Pulse', data_type: 'XdCount', units: 'beats/min' }] } });
+    const request = parseAssemblyRequest({
+      title: 'Vitals',
+      data: { label: 'Vitals Data', components: [{ label: 'Pulse', data_type: 'XdCount', units: 'beats/min' }] },
+    });
     expect(estimateId(request)).toBe('4c9063786b33');
   });
 });
 
 describe('the request an assembly job stores', () => {
-  const body = { title: 'Vitals', contextual: { audit: { ct_id: 'abc' } }, data: { label: 'Vitals Data', clusters: [{ label: 'C', components: [leaf, { ct_id: 'def' }] }] } };
+  const body = {
+    title: 'Vitals',
+    contextual: { audit: { ct_id: 'abc' } },
+    data: { label: 'Vitals Data', clusters: [{ label: 'C', components: [leaf, { ct_id: 'def' }] }] },
+  };
 
   it('reads back, through JSON, as the request that was parsed', () => {
     const request = parseAssemblyRequest(body);

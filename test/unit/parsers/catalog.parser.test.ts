@@ -87,7 +87,9 @@ describe('parseComponentQuery', () => {
   });
 
   it('reads every filter', () => {
-    expect(parseComponentQuery({ type: 'XdQuantityType', project: 'library', search: ' weight ', status: 'retired', page: '2', pageSize: '5' })).toEqual({
+    expect(
+      parseComponentQuery({ type: 'XdQuantityType', project: 'library', search: ' weight ', status: 'retired', page: '2', pageSize: '5' }),
+    ).toEqual({
       type: 'XdQuantity',
       project: 'library',
       search: 'weight',
@@ -120,7 +122,12 @@ describe('parseComponentQuery', () => {
 
 describe('parseClusterQuery', () => {
   it('reads project, search and the page', () => {
-    expect(parseClusterQuery({ project: 'library', search: '', page: 3, pageSize: 100 })).toEqual({ project: 'library', search: null, page: 3, pageSize: 100 });
+    expect(parseClusterQuery({ project: 'library', search: '', page: 3, pageSize: 100 })).toEqual({
+      project: 'library',
+      search: null,
+      page: 3,
+      pageSize: 100,
+    });
   });
 
   it.each([

@@ -18,7 +18,12 @@ describe('parseAppProfile', () => {
       refused = error;
     }
     expect(refused).toBeInstanceOf(DomainError);
-    expect(refused).toMatchObject({ status: 400, code: 'invalid_request', message: 'profile must be os or enterprise.', fields: { details: { profile: ['os or enterprise'] } } });
+    expect(refused).toMatchObject({
+      status: 400,
+      code: 'invalid_request',
+      message: 'profile must be os or enterprise.',
+      fields: { details: { profile: ['os or enterprise'] } },
+    });
   });
 });
 

@@ -30,6 +30,11 @@ describe('parseJobFilters', () => {
   });
 
   it.each([[['a', 'b']], [{ x: 1 }], [7]])('refuses data_source %p that is not one ct_id', (dataSource) => {
-    expect(refusal({ data_source: dataSource })).toEqual({ status: 400, code: 'invalid_request', message: 'data_source must be a ct_id.', fields: {} });
+    expect(refusal({ data_source: dataSource })).toEqual({
+      status: 400,
+      code: 'invalid_request',
+      message: 'data_source must be a ct_id.',
+      fields: {},
+    });
   });
 });

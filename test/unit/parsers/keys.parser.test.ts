@@ -3,7 +3,12 @@ import { refusal } from './refusal';
 
 describe('parseCreateKey', () => {
   it('defaults to every scope, no spend limit and no expiry, and trims the name', () => {
-    expect(parseCreateKey({ name: '  laptop ' })).toEqual({ name: 'laptop', scopes: ['read', 'build', 'spend'], spendLimitCredits: null, expiresInDays: null });
+    expect(parseCreateKey({ name: '  laptop ' })).toEqual({
+      name: 'laptop',
+      scopes: ['read', 'build', 'spend'],
+      spendLimitCredits: null,
+      expiresInDays: null,
+    });
   });
 
   it('treats null like an absent field', () => {
@@ -43,7 +48,12 @@ describe('parseCreateKey', () => {
     [{ name: 'a', expires_in_days: 2.5 }, 'expires_in_days', 'expires_in_days must be an integer from 1 to 3660.'],
     [{ name: 'a', expires_in_days: '30' }, 'expires_in_days', 'expires_in_days must be an integer from 1 to 3660.'],
   ])('refuses %j with 400 naming %s', (body, field, message) => {
-    expect(refusal(() => parseCreateKey(body))).toEqual({ status: 400, code: 'invalid_request', message, fields: { details: { [field]: [message] } } });
+    expect(refusal(() => parseCreateKey(body))).toEqual({
+      status: 400,
+      code: 'invalid_request',
+      message,
+      fields: { details: { [field]: [message] } },
+    });
   });
 
   it('reads a body that is not an object as one without fields', () => {

@@ -22,7 +22,10 @@ describe('signing key query', () => {
   });
 
   it('refuses an unknown format and a repeated kid with 400', () => {
-    expect(refusal(() => parseSigningKeyQuery({ format: 'der' }))).toEqual({ status: 400, body: { error: 'Unknown format: use "jwk" or "pem".', error_type: 'invalid_request', format: 'der' } });
+    expect(refusal(() => parseSigningKeyQuery({ format: 'der' }))).toEqual({
+      status: 400,
+      body: { error: 'Unknown format: use "jwk" or "pem".', error_type: 'invalid_request', format: 'der' },
+    });
     expect(refusal(() => parseSigningKeyQuery({ kid: ['a', 'b'] }))).toMatchObject({ status: 400, body: { error: 'kid must be one key id.' } });
   });
 });

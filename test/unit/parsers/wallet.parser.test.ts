@@ -45,7 +45,9 @@ describe('parseAutoReload', () => {
 
   it('checks enabled, then the threshold, then the amount', () => {
     expect(refusal(() => parseAutoReload({ enabled: 'x', threshold_credits: -1, amount_credits: -1 })).message).toBe('enabled must be a boolean.');
-    expect(refusal(() => parseAutoReload({ threshold_credits: -1, amount_credits: -1 })).message).toBe('threshold_credits must be an integer of at least 0.');
+    expect(refusal(() => parseAutoReload({ threshold_credits: -1, amount_credits: -1 })).message).toBe(
+      'threshold_credits must be an integer of at least 0.',
+    );
   });
 
   it('takes the GraphQL input type’s camelCase fields with the same rules', () => {
