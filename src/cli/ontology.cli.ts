@@ -22,10 +22,10 @@ async function loadOntologies(settings: Settings): Promise<{ store: keyof typeof
 
 function graphsTable(graphs: LoadedGraph[]): string {
   const rows = [['Graph', 'File', 'Triples'], ...graphs.map((graph) => [graph.graphUri, graph.file, String(graph.triples)])];
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
   const line = (cells: string[]) =>
-    cells.map((cell, column) => (column === 2 ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!))).join(' | ');
-  return [line(rows[0]!), widths.map((width) => '-'.repeat(width)).join('-|-'), ...rows.slice(1).map(line)].join('\n');
+    cells.map((cell, column) => (column === 2 ? cell.padStart(widths[column]) : cell.padEnd(widths[column]))).join(' | ');
+  return [line(rows[0]), widths.map((width) => '-'.repeat(width)).join('-|-'), ...rows.slice(1).map(line)].join('\n');
 }
 
 /** `triplestore init` and `ontology verify`: the SDC4 ontologies and their BFO alignment. */

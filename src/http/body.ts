@@ -62,5 +62,5 @@ export function declaredLength(req: IncomingMessage): number {
 
 /** The media type of Content-Type, lower-cased, without parameters. */
 export function mediaType(req: IncomingMessage): string {
-  return (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  return (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
 }

@@ -68,7 +68,7 @@ export function turtlePrefixLines(): string[] {
 
 export function toTurtle(triples: Triple[], header: string[] = []): string {
   const names = new Map<string, string>();
-  const name = (iri: string) => names.get(iri) ?? (names.set(iri, turtleIri(iri)), names.get(iri) as string);
+  const name = (iri: string) => names.get(iri) ?? (names.set(iri, turtleIri(iri)), names.get(iri));
   const object = (o: RdfObject) => ('iri' in o ? name(o.iri) : turtleObject(o));
   const blocks: string[] = [];
   for (const [subject, predicates] of groupBySubject(triples)) {

@@ -45,6 +45,6 @@ function guardEntities(text: string): void {
     lengths.set(name, value.length);
   }
   let expansion = 0;
-  for (const match of text.matchAll(/&([A-Za-z_][\w.-]*);/g)) expansion += lengths.get(match[1]!) ?? 0;
+  for (const match of text.matchAll(/&([A-Za-z_][\w.-]*);/g)) expansion += lengths.get(match[1]) ?? 0;
   if (expansion > MAX_EXPANSION_FACTOR * text.length) throw new RdfParseError('entity references would expand the document too far');
 }

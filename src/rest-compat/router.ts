@@ -25,7 +25,7 @@ function send(res: Response, result: RouteResult): void {
 }
 
 function contextOf<C extends Caller | AppCaller | null>(req: Request, res: Response, services: Services, caller: C): RouteContext<C> {
-  return { req, res, services, caller, params: req.params as Record<string, string>, query: req.query as Record<string, unknown>, body: req.body };
+  return { req, res, services, caller, params: req.params as Record<string, string>, query: req.query, body: req.body };
 }
 
 /**

@@ -1,5 +1,5 @@
-import { rows } from '../db/sql';
 import type { DataSource } from 'typeorm';
+import { rows } from '../db/sql';
 import { ApiKey, type Scope } from '../entities/api-key.entity';
 import { Session } from '../entities/session.entity';
 import { User } from '../entities/user.entity';
@@ -98,7 +98,7 @@ export class AuthService {
   private async authenticateKey(header: string): Promise<Caller> {
     const match = /^Token\s+(\S+)$/i.exec(header.trim());
     if (!match || header.length > MAX_CREDENTIAL_LENGTH) throw unauthenticated();
-    const presented = sha256Hex(match[1]!);
+    const presented = sha256Hex(match[1]);
     const now = this.clock.now();
     // One round trip on the hot path: the key and its user together.
     const row = await this.db.manager
@@ -106,7 +106,7 @@ export class AuthService {
       .innerJoinAndMapOne('k.user', User, 'u', 'u.id = k.user_id')
       .where('k.key_hash = :presented', { presented })
       .getOne();
-    const key = row as (ApiKey & { user?: User }) | null;
+    const key = row;
     if (!key || !constantTimeEqual(key.keyHash, presented) || key.revokedAt || (key.expiresAt && key.expiresAt <= now)) {
       throw unauthenticated();
     }

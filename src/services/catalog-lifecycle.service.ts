@@ -1,5 +1,5 @@
-import type { ImportResult, LifecycleResult } from '../presenters/catalog.presenter';
 import type { DataSource, EntityManager } from 'typeorm';
+import type { ImportResult, LifecycleResult } from '../presenters/catalog.presenter';
 import {
   entryStatus,
   kindOf,

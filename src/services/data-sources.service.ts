@@ -1,6 +1,6 @@
-import { createId } from '@paralleldrive/cuid2';
 import path from 'node:path';
 import { TextDecoder } from 'node:util';
+import { createId } from '@paralleldrive/cuid2';
 import type { DataSource } from 'typeorm';
 import { CsvError, modelFromCsv } from '../domain/csv';
 import type { AssemblyRequest } from '../parsers/assembly.parser';
@@ -30,7 +30,7 @@ export class DataSourcesService {
   /** Refuses at once what can be told at once (empty, binary, not UTF-8, not CSV); the rest is the job's. */
   async accept(caller: Caller, file: { filename: string; contentType: string; content: Buffer }): Promise<{ source: DataSourceRecord; job: Job }> {
     const extension = path.extname(file.filename).toLowerCase();
-    if (extension !== '.csv' || !CSV_TYPES.has(file.contentType.split(';')[0]!.trim().toLowerCase())) {
+    if (extension !== '.csv' || !CSV_TYPES.has(file.contentType.split(';')[0].trim().toLowerCase())) {
       throw badRequest('Only CSV files (.csv) can be uploaded as data sources.', { details: { file: ['Not a CSV file.'] } });
     }
     if (file.content.length === 0) throw badRequest('The file is empty.', { details: { file: ['Empty file.'] } });
@@ -69,7 +69,7 @@ export class DataSourcesService {
     const source = await this.db.manager.findOneByOrFail(DataSourceRecord, { ctId: job.dataSourceCtId! });
     let columns;
     try {
-      columns = modelFromCsv(strictUtf8.decode(source.content!)).columns;
+      columns = modelFromCsv(strictUtf8.decode(source.content)).columns;
     } catch (error) {
       throw error instanceof CsvError ? error : new CsvError('The file could not be read as UTF-8 CSV.', { cause: error });
     }

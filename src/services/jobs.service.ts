@@ -66,7 +66,7 @@ export class JobsService {
   }
 
   async view(job: Job): Promise<JobView> {
-    return (await this.views([job]))[0]!;
+    return (await this.views([job]))[0];
   }
 
   /** Writes the job row and its queue message in the caller's transaction: neither exists without the other. */

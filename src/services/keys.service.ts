@@ -1,5 +1,5 @@
-import { rows } from '../db/sql';
 import type { DataSource, EntityManager } from 'typeorm';
+import { rows } from '../db/sql';
 import { ApiKey, keyStatus, SCOPES } from '../entities/api-key.entity';
 import { badRequest, conflict, notFound } from '../lib/errors';
 import { randomToken, sha256Hex } from '../lib/crypto';

@@ -1,5 +1,5 @@
-import { one, rows } from '../db/sql';
 import type { DataSource, EntityManager } from 'typeorm';
+import { one, rows } from '../db/sql';
 import type { LedgerKind } from '../entities/ledger-entry.entity';
 import { Wallet } from '../entities/wallet.entity';
 import { badRequest, DomainError, notFound, pgCode, PG } from '../lib/errors';

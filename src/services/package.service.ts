@@ -1,7 +1,7 @@
 import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ARTIFACTS, type ArtifactKind } from '../packages/artifacts';
 import type { DataSource, EntityManager } from 'typeorm';
+import { ARTIFACTS, type ArtifactKind } from '../packages/artifacts';
 import { DataModel } from '../entities/data-model.entity';
 import { conflict, DomainError, forbidden, notFound } from '../lib/errors';
 import type { Links } from '../lib/links';

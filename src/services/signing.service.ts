@@ -107,6 +107,6 @@ export class SigningService {
       'INSERT INTO signing_keys (kid, public_x, private_key_pem, created_at) VALUES ($1, $2, $3, $4) RETURNING *',
       [jwkThumbprint(x), x, privateKey.export({ format: 'pem', type: 'pkcs8' }), this.clock.now()],
     );
-    return row!;
+    return row;
   }
 }

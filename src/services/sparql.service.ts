@@ -32,20 +32,20 @@ function withoutPrologue(sparql: string): string {
 }
 
 function negotiate(accept: string | undefined, offered: string[]): string {
-  if (!accept) return offered[0]!;
+  if (!accept) return offered[0];
   const wanted = accept
     .split(',')
     .map((part) => {
       const [type, ...params] = part.trim().toLowerCase().split(';');
       const q = params.map((p) => /^\s*q=([\d.]+)/.exec(p)?.[1]).find(Boolean);
-      return { type: type!.trim(), q: q === undefined ? 1 : Number(q) };
+      return { type: type.trim(), q: q === undefined ? 1 : Number(q) };
     })
     .filter((w) => w.q > 0)
     .sort((a, b) => b.q - a.q);
   for (const { type } of wanted) {
-    if (type === '*/*' || type === 'application/*') return offered[0]!;
-    if (type === 'application/json' && offered === RESULT_FORMATS) return offered[0]!;
+    if (type === '*/*' || type === 'application/*') return offered[0];
+    if (type === 'application/json' && offered === RESULT_FORMATS) return offered[0];
     if (offered.includes(type)) return type;
   }
-  return offered[0]!;
+  return offered[0];
 }

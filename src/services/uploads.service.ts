@@ -85,7 +85,7 @@ export class UploadsService {
 
   private parse(filename: string, bytes: Uint8Array) {
     try {
-      return parseRdf(bytes, RDF_FORMAT[filename.slice(filename.lastIndexOf('.'))]!);
+      return parseRdf(bytes, RDF_FORMAT[filename.slice(filename.lastIndexOf('.'))]);
     } catch (error) {
       if (error instanceof RdfParseError) throw parsingError(filename, error.message);
       throw error;
@@ -100,7 +100,7 @@ export class UploadsService {
       const text = await this.files.readText('dmlib', name);
       if (text === null) continue;
       try {
-        documents.push(parseRdf(Buffer.from(text), RDF_FORMAT[name.slice(name.lastIndexOf('.'))]!));
+        documents.push(parseRdf(Buffer.from(text), RDF_FORMAT[name.slice(name.lastIndexOf('.'))]));
       } catch (error) {
         this.logger.warn({ err: error, file: name }, 'stored RDF file no longer parses; left out of the schema graph');
       }

@@ -1,5 +1,5 @@
-import { rows } from '../db/sql';
 import type { DataSource, EntityManager } from 'typeorm';
+import { rows } from '../db/sql';
 import { User } from '../entities/user.entity';
 import { badRequest, conflict, notFound, pgCode, PG } from '../lib/errors';
 import { hashPassword } from '../lib/crypto';

@@ -24,7 +24,7 @@ export function checkSchemaFilename(filename: string): NameCheck {
     return { ok: false, error: INVALID_EXTENSION_MESSAGE, reason: 'extension' };
   }
   const match = SCHEMA_NAME.exec(filename);
-  return match ? { ok: true, ctId: match[1]! } : { ok: false, error: FILENAME_PATTERN_MESSAGE, reason: 'pattern' };
+  return match ? { ok: true, ctId: match[1] } : { ok: false, error: FILENAME_PATTERN_MESSAGE, reason: 'pattern' };
 }
 
 /** An RDF file: `dm-{ct_id}.ttl`, `dm-{ct_id}.rdf` or the SHACL shapes `dm-{ct_id}_shacl.ttl`. */
@@ -33,7 +33,7 @@ export function checkRdfFilename(filename: string): NameCheck {
     return { ok: false, error: 'Invalid file type: .ttl or .rdf expected.', reason: 'extension' };
   }
   const match = RDF_NAME.exec(filename);
-  return match ? { ok: true, ctId: match[1]! } : { ok: false, error: FILENAME_PATTERN_MESSAGE, reason: 'pattern' };
+  return match ? { ok: true, ctId: match[1] } : { ok: false, error: FILENAME_PATTERN_MESSAGE, reason: 'pattern' };
 }
 
 export function isZipFilename(filename: string): boolean {

@@ -105,7 +105,7 @@ const algorithmOf = (parent: Element, localName: string) => dsChildren(parent, l
 function readSignatureShape(doc: Document): { problem: string } | { signature: Element; kid: string } {
   const signatures = Array.from(doc.getElementsByTagNameNS(DSIG_NS, 'Signature'));
   if (signatures.length !== 1) return { problem: `expected one ds:Signature, found ${signatures.length}` };
-  const signature = signatures[0]!;
+  const signature = signatures[0];
   const root = doc.documentElement;
   const lastElement = Array.from(root.childNodes)
     .filter((n) => n.nodeType === 1)
@@ -115,9 +115,9 @@ function readSignatureShape(doc: Document): { problem: string } | { signature: E
   const signedInfo = dsChildren(signature, 'SignedInfo');
   if (signedInfo.length !== 1) return { problem: 'the ds:Signature has no single ds:SignedInfo' };
   const shape = JSON.stringify({
-    c14n: algorithmOf(signedInfo[0]!, 'CanonicalizationMethod'),
-    method: algorithmOf(signedInfo[0]!, 'SignatureMethod'),
-    references: dsChildren(signedInfo[0]!, 'Reference').map((ref) => ({
+    c14n: algorithmOf(signedInfo[0], 'CanonicalizationMethod'),
+    method: algorithmOf(signedInfo[0], 'SignatureMethod'),
+    references: dsChildren(signedInfo[0], 'Reference').map((ref) => ({
       uri: ref.getAttribute('URI'),
       transforms: dsChildren(ref, 'Transforms').flatMap((t) => dsChildren(t, 'Transform').map((tr) => tr.getAttribute('Algorithm'))),
       digest: algorithmOf(ref, 'DigestMethod'),
@@ -164,5 +164,5 @@ export function verifyXml(signedXml: string, publicKeys: ReadonlyMap<string, Key
     return { valid: false, keyId: shape.kid, reason: message.startsWith('invalid signature') ? 'the signature value does not match' : message };
   }
   const [signedContent, signedObject] = checker.getSignedReferences();
-  return { valid: true, keyId: shape.kid, properties: readProperties(signedObject!), signedContent: signedContent! };
+  return { valid: true, keyId: shape.kid, properties: readProperties(signedObject), signedContent: signedContent };
 }

@@ -14,7 +14,7 @@ import { createTestDatabase } from '../support/database';
 import { exitOf, ROOT } from '../support/process';
 
 const SDC4_XSD = readFileSync(path.resolve(__dirname, '../../../shared/fixtures/sdc4/reference/sdc4.xsd'));
-const IMAGE_CMD = JSON.parse(/^CMD (\[.*\])$/m.exec(readFileSync(path.join(ROOT, 'docker/Dockerfile'), 'utf8'))![1]!) as string[];
+const IMAGE_CMD = JSON.parse(/^CMD (\[.*\])$/m.exec(readFileSync(path.join(ROOT, 'docker/Dockerfile'), 'utf8'))![1]) as string[];
 
 /** The application package as a user gets it: unpacked, started with the container's own command and its compose
  * environment (Postgres, the mounts and the SDC4 host replaced by local stand-ins; no triplestore here), then the
@@ -79,7 +79,7 @@ describe('a generated application package, run as its README says', () => {
         expect(output).not.toContain('not in the storage');
 
         const readme = readFileSync(path.join(folder, 'README.md'), 'utf8');
-        const steps = [...readme.matchAll(/docker compose exec app node (dist\/src\/cli\.js [^`\n]*)/g)].map((m) => m[1]!);
+        const steps = [...readme.matchAll(/docker compose exec app node (dist\/src\/cli\.js [^`\n]*)/g)].map((m) => m[1]);
         expect(steps).toHaveLength(2);
         const results = steps.map((step) => {
           const args = step.match(/'[^']*'|\S+/g)!.map((arg) => arg.replace(/^'|'$/g, ''));

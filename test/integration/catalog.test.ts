@@ -99,7 +99,7 @@ describe('GET components/', () => {
     expect(await labels('type=XdQuantityType')).toEqual(['Adult Population Percentage']);
     expect(await labels('search=adult')).toEqual(['Adult Population', 'Adult Population Percentage']);
     expect(await labels('search=census')).toEqual(['Adult Population Percentage', 'Total Population']);
-    expect(await labels(`search=${COMPONENTS[0]!.ct_id}`)).toEqual(['State']);
+    expect(await labels(`search=${COMPONENTS[0].ct_id}`)).toEqual(['State']);
     expect(await labels('search=100%25')).toEqual([]);
     expect(await labels('project=nowhere')).toEqual([]);
   });

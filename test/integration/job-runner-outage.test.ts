@@ -64,7 +64,7 @@ async function outageAt(ctId: string, step: string): Promise<void> {
 
 async function jobRow(ctId: string) {
   const [row] = await query<{ id: string; attempts: number; status: string }>('SELECT id, attempts, status FROM jobs WHERE ct_id = $1', [ctId]);
-  return row!;
+  return row;
 }
 
 beforeAll(async () => {

@@ -68,7 +68,7 @@ describe('mixed assembly', () => {
     const full = ['parsing', 'parsed', 'agent_processing', 'modeling', 'finalizing', 'publishing', 'generating', 'done'];
     // The first item is the state when we subscribed; from there every step arrives, in pipeline order.
     expect(steps.length).toBeGreaterThanOrEqual(5);
-    expect(full.slice(full.indexOf(steps[0]!))).toEqual(steps);
+    expect(full.slice(full.indexOf(steps[0]))).toEqual(steps);
     for (const j of sub.items.slice(0, -1)) expect(['queued', 'running']).toContain(j.status);
 
     const job = (await client.get(`/api/v1/jobs/${res.body.job_ct_id}/`)).body;

@@ -28,7 +28,7 @@ async function bytes(client: HttpClient, url: string): Promise<Buffer> {
 /** A published model of a new user that reuses the imported State component beside a new one. */
 async function ownModel(services: Services, ownerId: number, published: boolean) {
   const [state] = (await services.catalog.findComponentsByCtIds(['poq4ywx89zvijxwoqz8djrxj'])).values();
-  const stateId = (await services.db.query('SELECT id FROM components WHERE ct_id = $1', [state!.ctId]))[0].id;
+  const stateId = (await services.db.query('SELECT id FROM components WHERE ct_id = $1', [state.ctId]))[0].id;
   return services.db.transaction(async (m) => {
     const weight = await services.catalog.createComponent(m, { label: 'Body weight', dataType: 'XdQuantity', units: 'kg', status: 'draft', ownerId });
     const root = await services.catalog.createCluster(m, {

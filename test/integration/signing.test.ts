@@ -19,7 +19,7 @@ beforeAll(async () => {
   const readme = await readFile(path.join(ROOT, 'README.md'), 'utf8');
   const block = /<!-- signing-recipe:start -->\n```sh\n([\s\S]*?)```\n<!-- signing-recipe:end -->/.exec(readme);
   recipe = path.join(workDir, 'verify-sdc-signature.sh');
-  await writeFile(recipe, block![1]!);
+  await writeFile(recipe, block![1]);
 }, 120_000);
 afterAll(async () => {
   await app?.close();

@@ -31,7 +31,7 @@ describe('the built CLI', () => {
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(code).toBe(0);
     expect(stdout).toContain('user');
-    const cpu = JSON.parse(/cpu-us (.*)/.exec(stderr)![1]!) as { user: number; system: number };
+    const cpu = JSON.parse(/cpu-us (.*)/.exec(stderr)![1]) as { user: number; system: number };
     expect((cpu.user + cpu.system) / 1000).toBeLessThan(1000);
   });
 });

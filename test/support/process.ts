@@ -16,7 +16,7 @@ export async function runCli(args: string[], env: Record<string, string | undefi
   const code = await new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? -1)));
   const lines = stdout.trim().split('\n');
   if (lines.length !== 1) throw new Error(`expected one JSON line, got: ${stdout}\n${stderr}`);
-  return { code, json: JSON.parse(lines[0]!), stderr };
+  return { code, json: JSON.parse(lines[0]), stderr };
 }
 
 /** Starts `node dist/src/main.js` and resolves once /readyz answers 200. */

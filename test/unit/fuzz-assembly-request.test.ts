@@ -24,7 +24,7 @@ const text = fc.oneof(
 );
 const anyJson = fc.jsonValue({ maxDepth: 4 });
 const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
-const loose = <T>(arb: fc.Arbitrary<T>) => fc.oneof({ weight: 6, arbitrary: arb }, { weight: 1, arbitrary: anyJson as fc.Arbitrary<unknown> });
+const loose = <T>(arb: fc.Arbitrary<T>) => fc.oneof({ weight: 6, arbitrary: arb }, { weight: 1, arbitrary: anyJson });
 const ctId = fc.oneof(fc.stringMatching(/^[a-z0-9]{1,30}$/), fc.constantFrom('', 'has space', 'x'.repeat(65), '../etc'));
 
 const component = fc.oneof(
@@ -168,7 +168,7 @@ function shuffledKeys(value: unknown, order: number[]): unknown {
   if (Array.isArray(value)) return value.map((v) => shuffledKeys(v, order));
   if (value === null || typeof value !== 'object') return value;
   const entries = Object.entries(value);
-  const rotated = entries.map((_, i) => entries[(i + (order[i % order.length] ?? 0)) % entries.length]!);
+  const rotated = entries.map((_, i) => entries[(i + (order[i % order.length] ?? 0)) % entries.length]);
   const seen = new Set<string>();
   const out: Record<string, unknown> = {};
   for (const [k, v] of [...rotated.reverse(), ...entries]) {
@@ -185,9 +185,9 @@ describe('parseAssemblyRequest under fuzzing', () => {
     fc.assert(
       fc.property(
         fc.oneof(
-          { weight: 1, arbitrary: anyJson as fc.Arbitrary<unknown> },
-          { weight: 6, arbitrary: body as fc.Arbitrary<unknown> },
-          { weight: 2, arbitrary: validBody as fc.Arbitrary<unknown> },
+          { weight: 1, arbitrary: anyJson },
+          { weight: 6, arbitrary: body },
+          { weight: 2, arbitrary: validBody },
         ),
         fc.array(fc.tuple(fc.constantFrom(...HOSTILE_KEYS), anyJson), { maxLength: 2 }),
         (input, extra) => {

@@ -81,9 +81,9 @@ function build(choices: readonly Choice[]): Instance {
   const lines = statePopulationXml().split('\n');
   const texts: string[] = [];
   SLOTS.forEach((slot, i) => {
-    const line = lines[slot.line - 1]!;
-    const original = new RegExp(`<${slot.tag}>([^<]*)</${slot.tag}>`).exec(line)![1]!;
-    const choice = choices[i]!;
+    const line = lines[slot.line - 1];
+    const original = new RegExp(`<${slot.tag}>([^<]*)</${slot.tag}>`).exec(line)![1];
+    const choice = choices[i];
     texts.push(choice.kind === 'keep' ? original : choice.text);
     if (choice.kind === 'text') lines[slot.line - 1] = line.replace(`>${original}<`, () => `>${escapeXml(choice.text)}<`);
   });
@@ -91,7 +91,7 @@ function build(choices: readonly Choice[]): Instance {
   let shift = 0;
   const starts = SLOTS.map((slot, i) => {
     const start = slot.line + shift;
-    shift += (texts[i]!.match(/\n/g) ?? []).length;
+    shift += (texts[i].match(/\n/g) ?? []).length;
     return start;
   });
   return { xml, texts, lines: starts };
@@ -120,8 +120,8 @@ function expectCorrected(outcome: CorrectionResult, instance: Instance, invalid:
   expect(outcome.status).toBe('valid_with_ev');
   expect(outcome.corrections).toEqual(
     invalid.map((i) => {
-      const rule = placeholderRule(instance.texts[i]!)!;
-      return { line: instance.lines[i], ev: rule.ev, element: `sdc4:${rule.element}`, original: instance.texts[i]! };
+      const rule = placeholderRule(instance.texts[i])!;
+      return { line: instance.lines[i], ev: rule.ev, element: `sdc4:${rule.element}`, original: instance.texts[i] };
     }),
   );
 
@@ -129,13 +129,13 @@ function expectCorrected(outcome: CorrectionResult, instance: Instance, invalid:
   SLOTS.forEach((slot, i) => {
     const element = elementAt(corrected, slot.path);
     if (invalid.includes(i)) {
-      const rule = placeholderRule(instance.texts[i]!)!;
+      const rule = placeholderRule(instance.texts[i])!;
       const component = element?.parentElement ?? elementAt(corrected, [slot.path[0]]);
       const evs = childElements(component!).filter((c) => c.namespaceURI === SDC4);
       expect(evs.map((e) => [e.localName, e.textContent])).toEqual([[rule.element, rule.evName]]);
     }
     if (invalid.includes(i) && optional && slot.tag === 'xdcount-value') expect(element).toBeNull();
-    else expect(element && ownText(element)).toBe(instance.texts[i]!);
+    else expect(element && ownText(element)).toBe(instance.texts[i]);
   });
   expect(schema.validateLocated(outcome.correctedXml).map((e) => ({ line: e.line, message: e.message }))).toEqual(outcome.remainingErrors);
   expect(outcome.remainingErrors.every((e) => invalid.some((i) => instance.lines[i] === e.line))).toBe(true);
@@ -176,8 +176,8 @@ describe('EV corrector under fuzzing', () => {
       fc.property(instanceChoices, fc.boolean(), (choices, optional) => {
         const schema = optional ? optionalCount : required;
         const instance = build(choices);
-        const invalid = SLOTS.map((_, i) => i).filter((i) => !validAlone(schema, i, instance.texts[i]!));
-        const correctable = invalid.every((i) => SLOTS[i]!.value && placeholderRule(instance.texts[i]!) !== null);
+        const invalid = SLOTS.map((_, i) => i).filter((i) => !validAlone(schema, i, instance.texts[i]));
+        const correctable = invalid.every((i) => SLOTS[i].value && placeholderRule(instance.texts[i]) !== null);
         const outcome = outcomeOf(instance.xml, schema);
 
         if (outcome instanceof XmlValidationError) {

@@ -10,7 +10,7 @@ function importsOf(folder: string): Array<{ file: string; target: string }> {
     .flatMap((name) =>
       [...readFileSync(path.join(SRC, folder, name), 'utf8').matchAll(/from '(\.\.\/[^']+)'/g)].map((m) => ({
         file: `${folder}/${name}`,
-        target: m[1]!,
+        target: m[1],
       })),
     );
 }

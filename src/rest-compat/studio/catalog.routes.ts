@@ -52,7 +52,7 @@ export const catalogRoutes = [
     requirement: 'read',
     handle: async ({ services, caller, params }) => ({
       status: 200,
-      body: renderModel(await services.catalog.modelDetail(params.ctId!, viewer(caller))),
+      body: renderModel(await services.catalog.modelDetail(params.ctId, viewer(caller))),
     }),
   }),
   route({
@@ -60,7 +60,7 @@ export const catalogRoutes = [
     path: '/api/v1/catalog/dm/:ctId/package/',
     requirement: 'read',
     handle: async (ctx) => {
-      const stored = await ctx.services.packages.storedPackage(ctx.params.ctId!, viewer(ctx.caller));
+      const stored = await ctx.services.packages.storedPackage(ctx.params.ctId, viewer(ctx.caller));
       return {
         status: 200,
         raw: stored.content,
@@ -73,7 +73,7 @@ export const catalogRoutes = [
     path: '/api/v1/catalog/dm/:ctId/app/',
     requirement: 'read',
     handle: async (ctx) => {
-      const stored = await ctx.services.packages.downloadApp(ctx.params.ctId!, parseAppProfile(ctx.query.profile), {
+      const stored = await ctx.services.packages.downloadApp(ctx.params.ctId, parseAppProfile(ctx.query.profile), {
         ...viewer(ctx.caller),
         isStaff: ctx.caller.user.isStaff,
       });
@@ -90,7 +90,7 @@ export const catalogRoutes = [
       path: `/api/v1/catalog/dm/:ctId/${kind}/`,
       requirement: 'read',
       handle: async (ctx) => {
-        const artifact = await ctx.services.packages.artifact(ctx.params.ctId!, kind, viewer(ctx.caller));
+        const artifact = await ctx.services.packages.artifact(ctx.params.ctId, kind, viewer(ctx.caller));
         return {
           status: 200,
           raw: artifact.content,

@@ -1,6 +1,6 @@
+import { readFile } from 'node:fs/promises';
 import { readMultipart } from '../../http/multipart';
 import { discardAll } from '../../storage/incoming-file';
-import { readFile } from 'node:fs/promises';
 import { badRequest } from '../../lib/errors';
 import { parseAsyncFlag, parseGenerationRequest, type GenerationKind } from '../../parsers/generation.parser';
 import { renderGeneration } from '../../presenters/generation.presenter';
@@ -11,7 +11,7 @@ import { route, type RouteContext } from '../route-table';
 const generate = (kind: GenerationKind) => async (ctx: RouteContext<Caller>) => {
   const body = ctx.body && typeof ctx.body === 'object' ? (ctx.body as Record<string, unknown>) : {};
   const { services, caller } = ctx;
-  const request = parseGenerationRequest(kind, ctx.params.ctId!, body.profile ?? ctx.query.profile);
+  const request = parseGenerationRequest(kind, ctx.params.ctId, body.profile ?? ctx.query.profile);
   if (parseAsyncFlag(ctx.query.async, body.async)) {
     const job = await services.jobs.view(await services.generation.enqueue(caller, request));
     return { status: 202, body: { job_ct_id: job.ctId, job_url: job.url, task_id: job.taskId, job: renderJob(job) } };

@@ -17,7 +17,7 @@ export const jobsRoutes = [
     path: '/api/v1/jobs/:ctId/',
     requirement: 'read',
     handle: async ({ services, caller, params }) => {
-      const job = await services.jobs.getFor(caller, params.ctId!);
+      const job = await services.jobs.getFor(caller, params.ctId);
       return { status: 200, body: renderJob(await services.jobs.view(job)) };
     },
   }),

@@ -109,8 +109,8 @@ async function signInAsStaff(ctx: CellContext, credentials: Credentials, path: s
   const cookie = page.headers
     .getSetCookie()
     .find((c) => c.startsWith('admin_login_csrf='))!
-    .split(';')[0]!;
-  const token = /name="csrfmiddlewaretoken" value="([^"]+)"/.exec(await page.text())![1]!;
+    .split(';')[0];
+  const token = /name="csrfmiddlewaretoken" value="([^"]+)"/.exec(await page.text())![1];
   return sendHttp(
     base,
     'POST',

@@ -44,7 +44,7 @@ export async function runCells(cells: Cell[], limit: number): Promise<CellFailur
   let next = 0;
   const worker = async () => {
     while (next < cells.length) {
-      const cell = cells[next++]!;
+      const cell = cells[next++];
       const failure = await runCell(cell);
       if (failure) failures.push(failure);
     }

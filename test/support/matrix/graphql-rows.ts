@@ -38,7 +38,7 @@ const DUMMY_FILE: UploadFile = { name: 'matrix.txt', content: 'matrix' };
 function dummy(type: GraphQLInputType): unknown {
   if (isNonNullType(type)) return dummy(type.ofType);
   if (isListType(type)) return [dummy(type.ofType)];
-  if (isEnumType(type)) return type.getValues()[0]!.name;
+  if (isEnumType(type)) return type.getValues()[0].name;
   if (isInputObjectType(type)) {
     return Object.fromEntries(
       Object.values(type.getFields())
@@ -75,7 +75,7 @@ function selection(type: GraphQLOutputType): string {
     // Same-named leaves of different types in two members cannot share a selection set: they are left out.
     const typeOf = new Map<string, Set<string>>();
     for (const member of named.getTypes())
-      for (const name of leaves(member)) typeOf.set(name, (typeOf.get(name) ?? new Set()).add(String(member.getFields()[name]!.type)));
+      for (const name of leaves(member)) typeOf.set(name, (typeOf.get(name) ?? new Set()).add(String(member.getFields()[name].type)));
     const fragments = named.getTypes().map(
       (member) =>
         `... on ${member.name} { __typename ${leaves(member)
@@ -125,7 +125,7 @@ export interface GraphQLScenario {
 /** A successful field: `{data: <field>}`. */
 const data = (matcher: unknown): Expected => ({ status: 200, body: { data: matcher } });
 const has = (fields: Record<string, unknown>) => expect.objectContaining(fields);
-const any = (type: unknown) => expect.any(type as never);
+const any = (type: unknown) => expect.any(type);
 
 /** An Interface A or B error as GraphQL carries it: the message, the code and fields in `extensions`. */
 export function asGraphQL(expected: Expected): Expected {

@@ -38,7 +38,7 @@ export const keyFor = async (ctx: CellContext) =>
 
 const json = (value: unknown): Payload => ({ json: value });
 const ok = (status: number, body?: unknown): Expected => (body === undefined ? { status } : { status, body });
-const any = (type: unknown) => expect.any(type as never);
+const any = (type: unknown) => expect.any(type);
 const has = (fields: Record<string, unknown>) => expect.objectContaining(fields);
 
 const ownerOnly = (ctx: CellContext, what: string, staffSees: boolean, success: Expected) => (foreign(ctx, staffSees) ? notFound(what) : success);

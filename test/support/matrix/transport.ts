@@ -39,7 +39,7 @@ export function credentialHeaders(credentials: Credentials, method: string, extr
 }
 
 async function observe(response: Response): Promise<Observation> {
-  const contentType = (response.headers.get('content-type') ?? '').split(';')[0]!.trim();
+  const contentType = (response.headers.get('content-type') ?? '').split(';')[0].trim();
   const text = await response.text();
   let body: unknown;
   if (contentType === 'application/json' && text) body = JSON.parse(text);

@@ -23,7 +23,7 @@ function expectedShape(m: DataModelDocument): unknown {
     node.kind === 'component'
       ? { ...node, units: withUnits.has(node.dataType) ? node.units : null }
       : { ...node, children: node.children.map(strip) };
-  return shape(strip(m.root) as ClusterNode);
+  return shape(strip(m.root));
 }
 
 describe('importing a real SDC4 package (StatePopulation)', () => {
