@@ -106,7 +106,7 @@ export class AuthService {
       .innerJoinAndMapOne('k.user', User, 'u', 'u.id = k.user_id')
       .where('k.key_hash = :presented', { presented })
       .getOne();
-    const key = row;
+    const key: (ApiKey & { user?: User }) | null = row;
     if (!key || !constantTimeEqual(key.keyHash, presented) || key.revokedAt || (key.expiresAt && key.expiresAt <= now)) {
       throw unauthenticated();
     }

@@ -184,11 +184,7 @@ describe('parseAssemblyRequest under fuzzing', () => {
     let accepted = 0;
     fc.assert(
       fc.property(
-        fc.oneof(
-          { weight: 1, arbitrary: anyJson },
-          { weight: 6, arbitrary: body },
-          { weight: 2, arbitrary: validBody },
-        ),
+        fc.oneof({ weight: 1, arbitrary: anyJson }, { weight: 6, arbitrary: body }, { weight: 2, arbitrary: validBody }),
         fc.array(fc.tuple(fc.constantFrom(...HOSTILE_KEYS), anyJson), { maxLength: 2 }),
         (input, extra) => {
           const outcome = parseOrMalformed(viaJson(input, extra));

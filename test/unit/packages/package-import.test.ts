@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ClusterNode, DataModelDocument, TreeNode } from '../../../src/domain/model-tree';
+import type { DataModelDocument, TreeNode } from '../../../src/domain/model-tree';
 import { generateModelFiles, zipFiles } from '../../../src/packages/model-package';
 import { parsePackageXsd, readPackage } from '../../../src/packages/package-import';
 import { allTypesModel, ARREST_REPORT_DIR, nestedModel, STATE_POPULATION_DIR, STATE_POPULATION_XSD } from './package-support';
