@@ -3,7 +3,16 @@ import type { DataModelDocument } from '../domain/model-tree';
 import type { DataModel } from '../entities/data-model.entity';
 import type { Links } from '../lib/links';
 import type { ClusterQuery, ComponentQuery, ModelQuery } from '../parsers/catalog.parser';
-import type { CatalogIndexView, ClusterView, ComponentView, ModelSummaryView, ModelView, PageView, ImportResult, LifecycleResult } from '../presenters/catalog.presenter';
+import type {
+  CatalogIndexView,
+  ClusterView,
+  ComponentView,
+  ModelSummaryView,
+  ModelView,
+  PageView,
+  ImportResult,
+  LifecycleResult,
+} from '../presenters/catalog.presenter';
 import { CatalogLifecycle, type ImportedModel } from './catalog-lifecycle.service';
 import { CatalogMinter, type Minted, type NewCluster, type NewComponent, type NewDataModel } from './catalog-mint.service';
 import { CatalogReader, type ClusterRef, type ComponentRef, type Viewer } from './catalog-read.service';

@@ -22,7 +22,7 @@ async function upload(
   data.append('map', JSON.stringify(Object.fromEntries(Object.keys(files).map((path, i) => [String(i), [path]]))));
   Object.values(files).forEach((file, i) => data.append(String(i), new Blob([file.content as BlobPart]), file.name));
   const res = await fetch(`${app.url}/graphql`, { method: 'POST', body: data, headers: { 'x-api-key': key, 'apollo-require-preflight': 'true' } });
-  return { status: res.status, body: (await res.json()) };
+  return { status: res.status, body: await res.json() };
 }
 
 async function graphql(query: string, variables: Record<string, unknown>, headers: Record<string, string> = { 'x-api-key': app.key }) {
@@ -31,7 +31,7 @@ async function graphql(query: string, variables: Record<string, unknown>, header
     body: JSON.stringify({ query, variables }),
     headers: { 'content-type': 'application/json', ...headers },
   });
-  return (await res.json());
+  return await res.json();
 }
 
 describe('GraphQL mutations over the same services', () => {
@@ -138,7 +138,7 @@ describe('GraphQL mutations over the same services', () => {
         })(),
         headers: { 'x-api-key': small.key, 'apollo-require-preflight': 'true' },
       });
-      const body = (await res.json());
+      const body = await res.json();
       expect(body.errors[0].extensions).toMatchObject({ code: 'FILE_TOO_LARGE', status: 413 });
       expect(await storedNames(small.storageDir, 'zip')).toEqual([]);
       expect(await storedNames(small.storageDir, '.incoming')).toEqual([]);
