@@ -142,7 +142,11 @@ function rows(name: string, r: Result): { rows: Row[]; ratios: string[] } {
   }
 }
 
-const cell = (value: unknown) => (value === undefined || value === null ? '' : String(value).replace(/\|/g, '\\|'));
+function cell(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  const text = typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value);
+  return text.replace(/\|/g, '\\|');
+}
 
 export function resultsMarkdown(
   outcomes: FeatureOutcome[],

@@ -19,9 +19,9 @@ export async function withServices<T>(fn: (services: Services) => Promise<T>): P
   const database = await openDatabase(settings, logger);
   try {
     // Required here, not imported at the top: the service graph takes most of a second to load and `--help` needs none of it.
-    const { createServices }: typeof Container = require('./container');
-    const { createDataSource }: typeof DataSourceModule = require('./db/data-source');
-    const { JobQueue }: typeof Queue = require('./jobs/queue');
+    const { createServices } = require('./container') as typeof Container;
+    const { createDataSource } = require('./db/data-source') as typeof DataSourceModule;
+    const { JobQueue } = require('./jobs/queue') as typeof Queue;
     await migrateDatabase(database.url);
     const db = createDataSource(database.url, 4);
     await db.initialize();

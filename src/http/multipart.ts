@@ -68,7 +68,7 @@ export async function readMultipart(req: IncomingMessage, store: FileStore, limi
       for (const stream of streams) stream.destroy(error as Error);
       void Promise.allSettled(pending)
         .then(() => discardAll(store, files))
-        .finally(() => reject(error));
+        .finally(() => reject(error instanceof Error ? error : new Error(String(error))));
     };
     const onData = (chunk: Buffer) => {
       received += chunk.length;

@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 
 export const SESSION_COOKIE = 'sessionid';
 export const CSRF_COOKIE = 'csrftoken';
@@ -20,4 +20,10 @@ export function setSessionCookies(res: Response, session: SessionCookies, option
 export function clearSessionCookies(res: Response): void {
   res.clearCookie(SESSION_COOKIE, { path: '/' });
   res.clearCookie(CSRF_COOKIE, { path: '/' });
+}
+
+/** A cookie of the request (cookie-parser leaves `req.cookies` untyped). */
+export function readCookie(req: Request, name: string): string | undefined {
+  const cookies = req.cookies as Record<string, string | undefined> | undefined;
+  return cookies?.[name];
 }

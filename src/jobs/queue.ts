@@ -63,7 +63,8 @@ export class JobQueue implements QueueSender {
   async work<K extends QueueName>(name: K, concurrency: number, handler: QueueHandler<K>): Promise<void> {
     await this.listenForWakes();
     for (let i = 0; i < concurrency; i++) {
-      let workerId: string | undefined;
+      // Declared before the call: pg-boss may run the handler before `work` resolves.
+      let workerId: string | undefined = undefined;
       workerId = await this.boss.work<QueuePayloads[K]>(name, { pollingIntervalSeconds: 0.5, batchSize: 1, includeMetadata: true }, async (jobs) => {
         if (workerId) this.boss.notifyWorker(workerId);
         for (const job of jobs) await handler(job.data, { id: job.id, retryCount: job.retryCount, retryLimit: job.retryLimit });

@@ -1,5 +1,5 @@
 import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import { clearSessionCookies, SESSION_COOKIE, setSessionCookies } from '../http/session-cookies';
+import { clearSessionCookies, readCookie, SESSION_COOKIE, setSessionCookies } from '../http/session-cookies';
 import { parseLogin } from '../parsers/auth.parser';
 import { parseCreateKeyFields } from '../parsers/keys.parser';
 import { parseProfileUpdate } from '../parsers/users.parser';
@@ -35,7 +35,7 @@ export class AuthResolver {
   @Requires('session')
   @Mutation(() => Boolean)
   async logout(@Ctx() ctx: GraphQLContext): Promise<boolean> {
-    await ctx.services.auth.logout(ctx.req?.cookies?.[SESSION_COOKIE]);
+    await ctx.services.auth.logout(ctx.req && readCookie(ctx.req, SESSION_COOKIE));
     if (ctx.res) clearSessionCookies(ctx.res);
     return true;
   }

@@ -10,7 +10,7 @@ type FormatError = (formatted: GraphQLFormattedError, error: unknown) => GraphQL
 export function graphqlRequestGuard(limits: QueryLimits, formatError: FormatError) {
   return (req: Request, res: Response, next: NextFunction) => {
     const body: unknown = req.method === 'GET' ? req.query : req.body;
-    for (const payload of Array.isArray(body) ? body : [body]) {
+    for (const payload of (Array.isArray(body) ? body : [body]) as unknown[]) {
       const problem: GraphQLError | null = payload && typeof payload === 'object' ? requestProblem(payload, limits) : null;
       if (problem) {
         res.status(400).json({ errors: [formatError(problem.toJSON(), problem)] });

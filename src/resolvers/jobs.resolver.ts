@@ -39,7 +39,7 @@ export class JobsResolver {
     description: 'Every status and step change of one job, in order, starting with its current state.',
     subscribe: ({ args, context }) => {
       const { services, caller } = subscriber(context);
-      return watchJobs(services, caller, args.ctId as string);
+      return watchJobs(services, caller, (args as { ctId: string }).ctId);
     },
   })
   jobUpdated(@Root() job: JobView, @Arg('ctId') _ctId: string): JobView {

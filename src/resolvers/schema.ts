@@ -11,7 +11,14 @@ import { JobsResolver } from './jobs.resolver';
 import { AssemblyResolver } from './assembly.resolver';
 import { GenerationResolver } from './generation.resolver';
 
-export const RESOLVERS: NonEmptyArray<Function> = [AuthResolver, CatalogResolver, JobsResolver, AssemblyResolver, GenerationResolver, AppResolver];
+export const RESOLVERS: NonEmptyArray<new () => object> = [
+  AuthResolver,
+  CatalogResolver,
+  JobsResolver,
+  AssemblyResolver,
+  GenerationResolver,
+  AppResolver,
+];
 
 /** Same rule as REST: the services' authorize(); it throws the typed error the client sees. */
 const authChecker: AuthChecker<GraphQLContext> = ({ context }, requirements) => {

@@ -5,7 +5,7 @@ import { strictUtf8 } from '../http/json-body';
 import { malformedUrl, routeNotFound } from '../lib/app-api-errors';
 import type { AppCaller } from '../services/app-keys.service';
 import type { Caller } from '../services/auth.service';
-import { SESSION_COOKIE } from '../http/session-cookies';
+import { readCookie, SESSION_COOKIE } from '../http/session-cookies';
 import { isAppApiRoute, type AnyRoute, type AppApiRoute, type RouteContext, type RouteResult, type StudioRoute } from './route-table';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -13,7 +13,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Credentials of a request, for both transports. */
 export function credentialsOf(req: Request): { authorization?: string; sessionToken?: string } {
   const authorization = req.headers.authorization;
-  return { authorization, sessionToken: req.cookies?.[SESSION_COOKIE] };
+  return { authorization, sessionToken: readCookie(req, SESSION_COOKIE) };
 }
 
 function send(res: Response, result: RouteResult): void {

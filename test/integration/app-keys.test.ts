@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { issueKey, signedIn } from '../support/factories';
 import { runCli } from '../support/process';
 import { startAppUnderTest, type AppUnderTest } from './app-helpers';
@@ -60,7 +61,7 @@ describe('X-API-Key', () => {
     expect(plaintext).toMatch(/^sdcapp_[A-Za-z0-9]{40}$/);
     const dump = JSON.stringify(await app.services.db.query('SELECT * FROM app_api_keys'));
     expect(dump).not.toContain(plaintext);
-    expect(dump).toContain(require('node:crypto').createHash('sha256').update(plaintext).digest('hex'));
+    expect(dump).toContain(createHash('sha256').update(plaintext).digest('hex'));
 
     const statuses = await Promise.all(
       Array.from({ length: 40 }, () => fetch(`${app.url}${WHOAMI}`, { headers: { 'x-api-key': plaintext } }).then((r) => r.status)),

@@ -54,7 +54,7 @@ const refused = (r: Refusal): Expected => ({ status: r.status, body: r.body });
 
 /** The declared requirement of each root field, from type-graphql's @Authorized metadata of the resolvers. */
 function fieldRequirements(): Map<string, string> {
-  const resolvers = new Set<Function>(RESOLVERS);
+  const resolvers = new Set<object>(RESOLVERS);
   return new Map(
     getMetadataStorage()
       .authorizedFields.filter((f) => resolvers.has(f.target))

@@ -2,7 +2,7 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import type { Services } from '../../container';
 import { constantTimeEqual, randomToken } from '../../lib/crypto';
 import { DomainError } from '../../lib/errors';
-import { clearSessionCookies, SESSION_COOKIE, setSessionCookies } from '../../http/session-cookies';
+import { clearSessionCookies, readCookie, SESSION_COOKIE, setSessionCookies } from '../../http/session-cookies';
 import { parseLogin } from '../../parsers/auth.parser';
 import { parseNewAppKey } from '../../parsers/app.parser';
 import type { Caller } from '../../services/auth.service';
@@ -47,7 +47,7 @@ export function buildAdminRouter(services: Services): Router {
         .type('html')
         .send(loginPage({ csrfToken: token, next, error, email: fields.username }));
     };
-    const expected = req.cookies?.[LOGIN_CSRF_COOKIE];
+    const expected = readCookie(req, LOGIN_CSRF_COOKIE);
     if (!expected || typeof fields.csrfmiddlewaretoken !== 'string' || !constantTimeEqual(fields.csrfmiddlewaretoken, expected)) {
       again(403, 'The form expired or did not come from this site (CSRF check failed). Please sign in again.');
       return;
@@ -74,7 +74,7 @@ export function buildAdminRouter(services: Services): Router {
 
   /** A staff session, with the CSRF token of unsafe requests checked; otherwise the page answers itself. */
   const staff = async (req: Request, res: Response, next: NextFunction) => {
-    const caller: Caller | null = await services.auth.authenticate({ sessionToken: req.cookies?.[SESSION_COOKIE] });
+    const caller: Caller | null = await services.auth.authenticate({ sessionToken: readCookie(req, SESSION_COOKIE) });
     if (!caller) {
       if (req.method === 'GET') res.redirect(303, `/admin/login/?next=${encodeURIComponent(req.originalUrl)}`);
       else res.status(403).type('html').send(forbiddenPage('Your session ended. Sign in again.'));
@@ -109,7 +109,7 @@ export function buildAdminRouter(services: Services): Router {
   };
 
   router.post('/admin/logout/', form, staff, async (req, res) => {
-    await services.auth.logout(req.cookies?.[SESSION_COOKIE]);
+    await services.auth.logout(readCookie(req, SESSION_COOKIE));
     clearSessionCookies(res);
     res.redirect(303, '/admin/login/');
   });

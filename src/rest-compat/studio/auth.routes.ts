@@ -1,4 +1,4 @@
-import { clearSessionCookies, SESSION_COOKIE, setSessionCookies } from '../../http/session-cookies';
+import { clearSessionCookies, readCookie, SESSION_COOKIE, setSessionCookies } from '../../http/session-cookies';
 import { parseLogin } from '../../parsers/auth.parser';
 import { parseCreateKey } from '../../parsers/keys.parser';
 import { parseProfileUpdate } from '../../parsers/users.parser';
@@ -29,7 +29,7 @@ export const authRoutes = [
     path: '/api/v1/auth/logout/',
     requirement: 'session',
     handle: async (ctx) => {
-      await ctx.services.auth.logout(ctx.req.cookies?.[SESSION_COOKIE]);
+      await ctx.services.auth.logout(readCookie(ctx.req, SESSION_COOKIE));
       clearSessionCookies(ctx.res);
       return { status: 200, body: { detail: 'Signed out.' } };
     },

@@ -135,7 +135,7 @@ export function subscribeOnce(
   });
   return new Promise<Observation>((resolve) => {
     let settled = false;
-    let timer: NodeJS.Timeout | undefined;
+    let timer: NodeJS.Timeout | undefined = undefined;
     const settle = (observation: Observation) => {
       if (settled) return;
       settled = true;

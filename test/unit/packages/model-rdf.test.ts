@@ -9,7 +9,7 @@ const META = 'https://semanticdatacharter.com/ontology/sdc4-meta/';
 const RDFS_LABEL = 'http://www.w3.org/2000/01/rdf-schema#label';
 const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
 const SH = 'http://www.w3.org/ns/shacl#';
-const { namedNode } = DataFactory;
+const namedNode = (iri: string) => DataFactory.namedNode(iri);
 
 function components(node: TreeNode): ComponentNode[] {
   return node.kind === 'component' ? [node] : node.children.flatMap(components);
