@@ -1,15 +1,8 @@
-import type { AppInstance, RdfSyncStatus, ValidationStatus } from '../entities/app-instance.entity';
+import type { AppInstance } from '../entities/app-instance.entity';
+import { renderValidation, type ValidationView } from './validation.presenter';
 
 /** A stored instance as GET instances/<id>/ shows it: the validation result plus what was stored with it. */
-export interface InstanceView {
-  instanceId: string;
-  dmCtId: string;
-  dmLabel: string;
-  validationStatus: ValidationStatus;
-  storageType: string;
-  autoCorrectedFields: string[];
-  validationErrors: Record<string, string> | null;
-  rdfSyncStatus: RdfSyncStatus;
+export interface InstanceView extends ValidationView {
   rdfSyncAttempts: number;
   rdfSyncError: string | null;
   rdfSyncedAt: string | null;
@@ -45,14 +38,7 @@ export function presentInstance(instance: AppInstance): InstanceView {
 
 export function renderInstance(view: InstanceView) {
   return {
-    instance_id: view.instanceId,
-    dm_ct_id: view.dmCtId,
-    dm_label: view.dmLabel,
-    validation_status: view.validationStatus,
-    storage_type: view.storageType,
-    auto_corrected_fields: view.autoCorrectedFields,
-    validation_errors: view.validationErrors,
-    rdf_sync_status: view.rdfSyncStatus,
+    ...renderValidation(view),
     rdf_sync_attempts: view.rdfSyncAttempts,
     rdf_sync_error: view.rdfSyncError,
     rdf_synced_at: view.rdfSyncedAt,

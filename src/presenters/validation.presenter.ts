@@ -6,7 +6,7 @@ export interface ValidationView {
   dmCtId: string;
   dmLabel: string;
   validationStatus: ValidationStatus;
-  storageType: 'generic';
+  storageType: string;
   autoCorrectedFields: string[];
   validationErrors: Record<string, string> | null;
   rdfSyncStatus: RdfSyncStatus;
