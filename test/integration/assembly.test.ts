@@ -105,55 +105,12 @@ describe('estimate', () => {
     expect(res.body.estimate_id).toBe('4c9063786b33');
   });
 
-  it.each([
-    ['a component without ct_id, label or data_type', { title: 'T', data: { label: 'R', components: [{ ct_id: 'x' }, {}] } }, 'data.components[1]'],
-    ['a component with a label but no data_type', { title: 'T', data: { label: 'R', components: [{ label: 'L' }] } }, 'data.components[0]'],
-    [
-      'an unknown data type',
-      { title: 'T', data: { label: 'R', components: [{ label: 'L', data_type: 'XdMagic' }] } },
-      'data.components[0].data_type',
-    ],
-    [
-      'a cluster without a label',
-      { title: 'T', data: { label: 'R', clusters: [{ components: [{ label: 'L', data_type: 'XdString' }] }] } },
-      'data.clusters[0]',
-    ],
-    [
-      'a deep path',
-      {
-        title: 'T',
-        data: {
-          label: 'R',
-          clusters: [
-            { label: 'A', components: [{ label: 'ok', data_type: 'XdString' }, { label: 'ok', data_type: 'XdString' }, { data_type: 'XdString' }] },
-          ],
-        },
-      },
-      'data.clusters[0].components[2]',
-    ],
-    ['a title over 255', { title: 'x'.repeat(256), data: { label: 'R', components: [{ label: 'L', data_type: 'XdString' }] } }, 'title'],
-    ['a root label over 110', { title: 'T', data: { label: 'x'.repeat(111), components: [{ label: 'L', data_type: 'XdString' }] } }, 'data.label'],
-    [
-      'an unknown contextual name',
-      { title: 'T', contextual: { weather: { ct_id: 'abc' } }, data: { label: 'R', components: [{ label: 'L', data_type: 'XdString' }] } },
-      'contextual.weather',
-    ],
-    [
-      'a contextual reference without ct_id',
-      { title: 'T', contextual: { audit: {} }, data: { label: 'R', components: [{ label: 'L', data_type: 'XdString' }] } },
-      'contextual.audit',
-    ],
-    [
-      'generate without publish',
-      { title: 'T', publish: false, generate: true, data: { label: 'R', components: [{ label: 'L', data_type: 'XdString' }] } },
-      'generate',
-    ],
-  ])('refuses %s with 400 naming the path', async (_name, body, path) => {
+  it('refuses a malformed tree with 400 naming the path (the rule table: test/unit/parsers/assembly.parser.test.ts)', async () => {
     const { client } = await signedIn(app.url, app.services);
-    const res = await client.post(ESTIMATE, body);
+    const res = await client.post(ESTIMATE, { title: 'T', data: { label: 'R', components: [{ label: 'L' }] } });
     expect(res.status).toBe(400);
     expect(typeof res.body.error).toBe('string');
-    expect(res.body.details).toHaveProperty([path]);
+    expect(res.body.details).toHaveProperty(['data.components[0]']);
   });
 
   it('bounds hostile trees: 10,001 nodes and depth 65 are refused clearly', async () => {

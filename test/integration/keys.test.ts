@@ -43,22 +43,11 @@ describe('creating keys (session only)', () => {
     expect(new Date(res.body.expires_at).getTime()).toBeGreaterThan(Date.now() + 29 * DAY);
   });
 
-  it.each([
-    [{}, 'name'],
-    [{ name: '   ' }, 'name'],
-    [{ name: 'a', scopes: ['admin'] }, 'scopes'],
-    [{ name: 'a', scopes: 'read' }, 'scopes'],
-    [{ name: 'a', spend_limit_credits: -1 }, 'spend_limit_credits'],
-    [{ name: 'a', spend_limit_credits: 1.5 }, 'spend_limit_credits'],
-    [{ name: 'a', spend_limit_credits: '10' }, 'spend_limit_credits'],
-    [{ name: 'a', expires_in_days: 0 }, 'expires_in_days'],
-    [{ name: 'a', expires_in_days: 3661 }, 'expires_in_days'],
-    [{ name: 'a', expires_in_days: 2.5 }, 'expires_in_days'],
-  ])('refuses %j with 400 naming %s', async (body, field) => {
+  it('refuses a malformed body with 400 naming the field (the rule table: test/unit/parsers/keys.parser.test.ts)', async () => {
     const { client } = await signedIn(app.url, app.services);
-    const res = await client.post(TOKENS, body);
+    const res = await client.post(TOKENS, { name: 'a', expires_in_days: 3661 });
     expect(res.status).toBe(400);
-    expect(res.body.details).toHaveProperty(field);
+    expect(res.body.details).toHaveProperty('expires_in_days');
   });
 
   it('accepts the bounds 1 and 3660 days and a zero limit', async () => {
