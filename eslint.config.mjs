@@ -1,7 +1,7 @@
 // ESLint 9 flat config: typescript-eslint's type-checked rules, import order, and Prettier owns the layout.
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier/flat';
-import { importX } from 'eslint-plugin-import-x';
+import importPlugin from 'eslint-plugin-import';
 import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
@@ -11,7 +11,7 @@ export default defineConfig(
   tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
-    plugins: { 'import-x': importX },
+    plugins: { import: importPlugin },
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
       // tsc's noUnusedLocals/noUnusedParameters already report these, with the same `_` convention.
@@ -21,10 +21,10 @@ export default defineConfig(
       // slimdom's types are ESM-only but src/xml/dom.ts must load its CommonJS build synchronously; the CLI loads the
       // service graph lazily (src/cli-support.ts) so `--help` starts in well under a second.
       '@typescript-eslint/no-require-imports': ['error', { allow: ['^slimdom$', '^\\./container$', '^\\./db/data-source$', '^\\./jobs/queue$'] }],
-      // tsc resolves every import and checks every named export; import-x only orders and deduplicates.
-      'import-x/order': ['error', { groups: ['builtin', 'external', ['internal', 'parent', 'sibling', 'index']], 'newlines-between': 'never' }],
-      'import-x/no-duplicates': 'error',
-      'import-x/first': 'error',
+      // tsc resolves every import and checks every named export; the import plugin only orders and deduplicates.
+      'import/order': ['error', { groups: ['builtin', 'external', ['internal', 'parent', 'sibling', 'index']], 'newlines-between': 'never' }],
+      'import/no-duplicates': 'error',
+      'import/first': 'error',
     },
   },
   {

@@ -1,6 +1,5 @@
 import { loadSettings } from './config';
 import type * as Container from './container';
-import type { Services } from './container';
 import type * as DataSourceModule from './db/data-source';
 import type * as Queue from './jobs/queue';
 import { openDatabase } from './db/connect';
@@ -13,7 +12,7 @@ export function output(json: boolean, value: Record<string, unknown>, text: stri
 }
 
 /** Opens the same database as `npm start` (embedded or DATABASE_URL), migrates it, runs `fn`, closes. */
-export async function withServices<T>(fn: (services: Services) => Promise<T>): Promise<T> {
+export async function withServices<T>(fn: (services: Container.Services) => Promise<T>): Promise<T> {
   const settings = loadSettings();
   const logger = createLogger(process.env.LOG_LEVEL || 'warn');
   const database = await openDatabase(settings, logger);
