@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { CpuPoolSettings } from './workers/pool';
 
 /** Every setting the service reads, from the environment, with its documented default (README: Configuration). */
 export interface Settings {
@@ -49,6 +50,14 @@ export interface Settings {
   rdfResyncSeconds: number;
   loadBfoAlignment: boolean;
   reasoning: 'none' | 'owl2rl';
+  /** The worker-thread pool for CPU-bound work and the limits its tasks enforce (README: Configuration). */
+  cpu: CpuPoolSettings;
+  sparqlTimeoutMs: number;
+  sparqlMaxRows: number;
+  /** Requests one API key, session or address may have in progress at once; more answer 429. */
+  maxConcurrentRequestsPerCaller: number;
+  /** Database connections one GraphQL operation may hold at once. */
+  graphqlMaxDbConnections: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -130,5 +139,32 @@ export function loadSettings(env: Env = process.env): Settings {
     rdfResyncSeconds: int(env, 'RDF_RESYNC_SECONDS', 30),
     loadBfoAlignment: bool(env, 'LOAD_BFO_ALIGNMENT', false),
     reasoning: oneOf(env, 'REASONING', ['none', 'owl2rl'] as const, 'none'),
+    cpu: {
+      threads: int(env, 'CPU_POOL_THREADS', 0),
+      taskBudgetMs: int(env, 'CPU_TASK_BUDGET_MS', 10_000),
+      maxQueue: int(env, 'CPU_POOL_MAX_QUEUE', 64),
+      maxMemoryMb: int(env, 'CPU_TASK_MAX_MEMORY_MB', 512),
+      thread: {
+        xml: {
+          maxBytes: 8 * 1024 * 1024,
+          maxDepth: int(env, 'XML_MAX_DEPTH', 256),
+          maxElements: int(env, 'XML_MAX_ELEMENTS', 500_000),
+          maxAttributesPerElement: int(env, 'XML_MAX_ATTRIBUTES_PER_ELEMENT', 256),
+          maxTotalAttributes: int(env, 'XML_MAX_TOTAL_ATTRIBUTES', 500_000),
+          maxTextLength: int(env, 'XML_MAX_TEXT_LENGTH', 4 * 1024 * 1024),
+          maxNamespaceDeclarations: int(env, 'XML_MAX_NAMESPACE_DECLARATIONS', 1_000),
+        },
+        rdf: { maxTriples: int(env, 'RDF_MAX_TRIPLES', 200_000), maxTermLength: int(env, 'RDF_MAX_TERM_LENGTH', 65_536) },
+        csv: {
+          maxRows: int(env, 'CSV_MAX_ROWS', 1_000_000),
+          maxColumns: int(env, 'CSV_MAX_COLUMNS', 1_000),
+          maxCellLength: int(env, 'CSV_MAX_CELL_LENGTH', 65_536),
+        },
+      },
+    },
+    sparqlTimeoutMs: int(env, 'SPARQL_TIMEOUT_MS', 5_000),
+    sparqlMaxRows: int(env, 'SPARQL_MAX_ROWS', 10_000),
+    maxConcurrentRequestsPerCaller: int(env, 'MAX_CONCURRENT_REQUESTS_PER_CALLER', 32),
+    graphqlMaxDbConnections: int(env, 'GRAPHQL_MAX_DB_CONNECTIONS', 2),
   };
 }

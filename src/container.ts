@@ -18,6 +18,8 @@ import { PackageService } from './services/package.service';
 import { PipelineService } from './services/pipeline.service';
 import { SigningService } from './services/signing.service';
 import { UsersService } from './services/users.service';
+import { CpuPool } from './workers/pool';
+import { applyLimits } from './workers/thread-setup';
 
 /** Every service, built once per process from its collaborators (constructor injection, no globals). */
 export interface Services {
@@ -43,6 +45,8 @@ export interface Services {
   signing: SigningService;
   /** Interface B: the generated application's API. */
   app: AppServices;
+  /** The worker-thread pool for CPU-bound work. */
+  cpu: CpuPool;
 }
 
 export function createServices(args: {
@@ -56,6 +60,8 @@ export function createServices(args: {
   const { settings, db, logger, queue } = args;
   const clock = args.clock ?? systemClock;
   const links = new Links(settings);
+  const cpu = new CpuPool(settings.cpu);
+  applyLimits(settings.cpu.thread);
   const catalog = new CatalogService(db, clock, links);
   const ledger = new LedgerService(db, clock);
   const jobs = new JobsService(db, queue, ledger, links, clock);
@@ -84,6 +90,7 @@ export function createServices(args: {
     dataSources,
     generation,
     signing: new SigningService(db, clock),
-    app: createAppServices({ settings, db, queue, clock, logger }),
+    app: createAppServices({ settings, db, queue, clock, logger, pool: cpu }),
+    cpu,
   };
 }

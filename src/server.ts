@@ -17,6 +17,9 @@ import { strictUtf8 } from './http/json-body';
 import { parseCookies } from './lib/cookies';
 import { asDomainError } from './lib/errors';
 import type { GraphQLContext } from './resolvers/context';
+import { limitRootFieldConcurrency } from './resolvers/db-slots';
+import { Semaphore } from './lib/semaphore';
+import { ConcurrencyLimiter, limitConcurrency } from './http/concurrency';
 import { buildAdminRouter } from './rest-compat/admin/admin.routes';
 import { formatGraphQLError } from './resolvers/errors';
 import { guardedSubscribe, queryLimitsRule } from './resolvers/limits';
@@ -48,6 +51,11 @@ async function graphqlCaller(services: Services, credentials: { authorization?: 
 
 /** A GraphQL response that failed because the database is unreachable is a 503, as over REST, so clients
  * retry (the context function says so itself when authentication already found the database down). */
+/** A caller over MAX_CONCURRENT_REQUESTS_PER_CALLER: 429 with a GraphQL error body. */
+function refuseGraphql(_req: Request, res: Response): void {
+  res.status(429).json({ errors: [{ message: 'Too many requests in progress for this caller.', extensions: { code: 'TOO_MANY_REQUESTS' } }] });
+}
+
 const databaseOutageStatus: ApolloServerPlugin<GraphQLContext> = {
   async requestDidStart() {
     return {
@@ -79,7 +87,7 @@ export async function startHttpServer(services: Services, options: { port: numbe
   if (services.settings.role === 'app') return startAppServer(services, options);
   const { app, httpServer } = createBaseApp(services);
 
-  const schema = options.schema ?? (await buildGatewaySchema());
+  const schema = limitRootFieldConcurrency(options.schema ?? (await buildGatewaySchema()));
   // GraphQL over WebSocket (graphql-ws) on the same path; the caller comes from the init payload's
   // `authorization` ("Token …") or the session cookie of the upgrade request.
   const formatError = formatGraphQLError(services.logger);
@@ -132,12 +140,13 @@ export async function startHttpServer(services: Services, options: { port: numbe
   app.use(
     '/graphql',
     graphqlUploadExpress({ maxFileSize: services.settings.maxUploadBytes + 1, maxFiles: 50 }),
+    limitConcurrency(new ConcurrencyLimiter(services.settings.maxConcurrentRequestsPerCaller), refuseGraphql),
     express.json({ limit: '1mb', verify: strictUtf8 }),
     graphqlRequestGuard(limits, formatError),
     expressMiddleware(apollo, {
       context: async ({ req, res }: { req: Request; res: Response }) => {
         const { caller, authError } = await graphqlCaller(services, credentialsOf(req));
-        return { services, caller, authError, req, res };
+        return { services, caller, authError, req, res, dbSlots: new Semaphore(services.settings.graphqlMaxDbConnections) };
       },
     }),
     graphqlTransportErrors,

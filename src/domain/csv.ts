@@ -2,7 +2,29 @@ import type { DataType } from './model-tree';
 
 export class CsvError extends Error {}
 
-export const MAX_CSV_COLUMNS = 1000;
+/** Bounds on an uploaded CSV (README: Configuration, CSV_MAX_*), each refused with its setting named. */
+export interface CsvLimits {
+  maxRows: number;
+  maxColumns: number;
+  maxCellLength: number;
+}
+
+/** The limits in force in this thread: the defaults until the service (or a worker thread) applies its settings. */
+export const CSV_LIMITS: CsvLimits = { maxRows: 1_000_000, maxColumns: 1_000, maxCellLength: 65_536 };
+
+export function applyCsvLimits(limits: Partial<CsvLimits>): void {
+  Object.assign(CSV_LIMITS, limits);
+}
+
+function checkRow(row: string[], rows: number): void {
+  if (row.length > CSV_LIMITS.maxColumns) throw new CsvError(`The CSV has more than ${CSV_LIMITS.maxColumns} columns (CSV_MAX_COLUMNS).`);
+  if (rows >= CSV_LIMITS.maxRows) throw new CsvError(`The CSV has more than ${CSV_LIMITS.maxRows} rows (CSV_MAX_ROWS).`);
+}
+
+function checkCell(field: string): void {
+  if (field.length > CSV_LIMITS.maxCellLength)
+    throw new CsvError(`A CSV cell is longer than ${CSV_LIMITS.maxCellLength} characters (CSV_MAX_CELL_LENGTH).`);
+}
 
 /** RFC 4180 CSV: quoted fields, doubled quotes, CRLF or LF. Throws CsvError on an unterminated quote. */
 export function parseCsv(text: string, maxRows = Infinity): string[][] {
@@ -23,6 +45,7 @@ export function parseCsv(text: string, maxRows = Infinity): string[][] {
         }
         quoted = false;
       } else field += ch;
+      if (field.length > CSV_LIMITS.maxCellLength) checkCell(field);
       i++;
       continue;
     }
@@ -33,11 +56,17 @@ export function parseCsv(text: string, maxRows = Infinity): string[][] {
     } else if (ch === '\n' || ch === '\r') {
       row.push(field);
       field = '';
-      if (row.length > 1 || row[0] !== '') out.push(row);
+      if (row.length > 1 || row[0] !== '') {
+        checkRow(row, out.length);
+        out.push(row);
+      }
       row = [];
       if (out.length >= maxRows) return out;
       if (ch === '\r' && input[i + 1] === '\n') i++;
-    } else field += ch;
+    } else {
+      field += ch;
+      if (field.length > CSV_LIMITS.maxCellLength) checkCell(field);
+    }
     i++;
   }
   if (quoted) throw new CsvError('The CSV has an unterminated quoted field.');
@@ -75,7 +104,7 @@ export function modelFromCsv(text: string): CsvModel {
   const table = parseCsv(text);
   if (!table.length) throw new CsvError('The CSV is empty.');
   const header = table[0].map((h) => h.trim());
-  if (header.length > MAX_CSV_COLUMNS) throw new CsvError(`The CSV has more than ${MAX_CSV_COLUMNS} columns.`);
+  if (header.length > CSV_LIMITS.maxColumns) throw new CsvError(`The CSV has more than ${CSV_LIMITS.maxColumns} columns (CSV_MAX_COLUMNS).`);
   if (header.some((h) => h === '')) throw new CsvError('The header row has an empty column name: the first row must name every column.');
   const duplicate = header.find((h, i) => header.indexOf(h) !== i);
   if (duplicate) throw new CsvError(`The header row names "${duplicate}" twice.`);

@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import { AppError, AppGeneralError } from '../lib/app-api-errors';
+import { RetryLaterError } from '../lib/cpu-errors';
 import { DomainError, normaliseError, type RequestFault } from '../lib/errors';
 import type { Logger } from '../lib/logger';
 
@@ -35,6 +36,7 @@ export function sendAppApiError(error: unknown, req: Request, res: Response, log
     return;
   }
   if (!req.complete) res.setHeader('Connection', 'close');
+  if (known instanceof RetryLaterError) res.setHeader('Retry-After', String(known.retryAfterSeconds));
   res.status(known.status).json(known.body());
 }
 

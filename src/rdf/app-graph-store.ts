@@ -1,6 +1,6 @@
-import { namedNode, Store } from 'oxigraph';
 import type { DataSource, EntityManager } from 'typeorm';
 import { rows } from '../db/sql';
+import { SparqlThread, type SparqlBudget } from './sparql-thread';
 
 export type GraphSource = 'instance' | 'schema';
 
@@ -23,18 +23,27 @@ export async function saveGraph(on: DataSource | EntityManager, graph: GraphReco
   );
 }
 
-/** The application's embedded SPARQL store (oxigraph, in memory). Postgres holds the durable copy in
- * `app_graphs`; before each query the store loads the graphs written since it last looked, so it is rebuilt at
- * start and stays current with writes from other processes. */
+/** The application's embedded SPARQL store (oxigraph, in memory, in a worker thread of its own with a time and
+ * row budget). Postgres holds the durable copy in `app_graphs`; before each query the store loads the graphs
+ * written since it last looked, so it is rebuilt at start (and after a query past its budget replaced the
+ * thread) and stays current with writes from other processes. */
 export class AppGraphStore {
-  private readonly store = new Store();
+  private readonly store: SparqlThread;
   /** Every graph at or below this revision is loaded and settled. */
   private watermark = 0;
   /** Revisions loaded above the watermark (a transaction may still commit a lower revision there). */
   private readonly loaded = new Map<string, number>();
   private refreshing: Promise<void> | null = null;
 
-  constructor(private readonly db: DataSource) {}
+  constructor(
+    private readonly db: DataSource,
+    budget: SparqlBudget = { timeoutMs: 5_000, maxRows: 10_000 },
+  ) {
+    this.store = new SparqlThread(budget, () => {
+      this.watermark = 0;
+      this.loaded.clear();
+    });
+  }
 
   async refresh(): Promise<void> {
     this.refreshing ??= this.loadChanges().finally(() => {
@@ -46,11 +55,11 @@ export class AppGraphStore {
   /** Runs a read-only query over the union of all graphs; `resultsFormat` is a media type oxigraph serialises. */
   async query(sparql: string, resultsFormat: string): Promise<string> {
     await this.refresh();
-    return this.store.query(sparql, { use_default_graph_as_union: true, results_format: resultsFormat }) as string;
+    return this.store.query(sparql, resultsFormat);
   }
 
-  get size(): number {
-    return this.store.size;
+  async close(): Promise<void> {
+    await this.store.close();
   }
 
   /** Revisions come from a sequence, so one can commit after a higher one was seen: rows written in the last
@@ -70,20 +79,14 @@ export class AppGraphStore {
         'SELECT graph_uri, ntriples, revision FROM app_graphs WHERE graph_uri = ANY($1)',
         [batch],
       );
-      for (const row of graphs) this.replace(row.graph_uri, row.ntriples, Number(row.revision));
+      await this.store.load(graphs.map((row) => ({ graphUri: row.graph_uri, ntriples: row.ntriples })));
+      for (const row of graphs) this.loaded.set(row.graph_uri, Number(row.revision));
     }
     for (const row of changed) {
       if (!row.settled) break;
       this.watermark = Number(row.revision);
       this.loaded.delete(row.graph_uri);
     }
-  }
-
-  private replace(graphUri: string, ntriples: string, revision: number): void {
-    const graph = namedNode(graphUri);
-    for (const quad of this.store.match(null, null, null, graph)) this.store.delete(quad);
-    this.store.load(ntriples, { format: 'application/n-triples', to_graph_name: graph });
-    this.loaded.set(graphUri, revision);
   }
 }
 

@@ -4,6 +4,20 @@ export type RdfFormat = 'text/turtle' | 'application/rdf+xml';
 
 export class RdfParseError extends Error {}
 
+/** Bounds on an uploaded RDF document (README: Configuration, RDF_MAX_*), each refused with its setting named. */
+export interface RdfLimits {
+  maxTriples: number;
+  /** Characters of one IRI or literal. */
+  maxTermLength: number;
+}
+
+/** The limits in force in this thread: the defaults until the service (or a worker thread) applies its settings. */
+export const RDF_LIMITS: RdfLimits = { maxTriples: 200_000, maxTermLength: 65_536 };
+
+export function applyRdfLimits(limits: Partial<RdfLimits>): void {
+  Object.assign(RDF_LIMITS, limits);
+}
+
 /** Entity expansion an RDF/XML document may cause, relative to its own size (billion laughs guard). */
 const MAX_EXPANSION_FACTOR = 4;
 
@@ -18,10 +32,23 @@ export function parseRdf(bytes: Uint8Array, format: RdfFormat): Quad[] {
     throw new RdfParseError('the file is not valid UTF-8');
   }
   if (format === 'application/rdf+xml') guardEntities(text);
+  let quads: Quad[];
   try {
-    return parse(text, { format });
+    quads = parse(text, { format });
   } catch (error) {
     throw new RdfParseError(String((error as Error).message ?? error));
+  }
+  checkLimits(quads);
+  return quads;
+}
+
+function checkLimits(quads: Quad[]): void {
+  const { maxTriples, maxTermLength } = RDF_LIMITS;
+  if (quads.length > maxTriples) throw new RdfParseError(`the document has ${quads.length} triples; the limit is ${maxTriples} (RDF_MAX_TRIPLES)`);
+  for (const { subject, predicate, object } of quads) {
+    if (subject.value.length > maxTermLength || predicate.value.length > maxTermLength || object.value.length > maxTermLength) {
+      throw new RdfParseError(`a term is longer than ${maxTermLength} characters (RDF_MAX_TERM_LENGTH)`);
+    }
   }
 }
 

@@ -3,6 +3,7 @@ import { Authorized, createParameterDecorator } from 'type-graphql';
 import { unauthenticated } from '../lib/errors';
 import type { Services } from '../container';
 import type { Caller, Requirement } from '../services/auth.service';
+import type { Semaphore } from '../lib/semaphore';
 
 export interface GraphQLContext {
   services: Services;
@@ -11,6 +12,8 @@ export interface GraphQLContext {
   authError?: Error | null;
   req?: Request;
   res?: Response;
+  /** Root fields of this operation in progress at once (GRAPHQL_MAX_DB_CONNECTIONS), see db-slots.ts. */
+  dbSlots?: Semaphore;
 }
 
 /** Declares what a field needs (same vocabulary as REST routes); enforced by the schema's authChecker. */

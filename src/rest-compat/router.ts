@@ -1,6 +1,9 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { Services } from '../container';
+import { ConcurrencyLimiter, limitConcurrency } from '../http/concurrency';
 import { sendAppApiError, sendStudioError } from '../http/errors';
+import { RetryLaterError } from '../lib/cpu-errors';
+import { DomainError } from '../lib/errors';
 import { strictUtf8 } from '../http/json-body';
 import { malformedUrl, routeNotFound } from '../lib/app-api-errors';
 import type { AppCaller } from '../services/app-keys.service';
@@ -37,14 +40,21 @@ export function buildRestRouter(services: Services, routes: AnyRoute[]): Router 
   const router = express.Router();
   const appApi = routes.filter(isAppApiRoute);
   const studio = routes.filter((r): r is StudioRoute => !isAppApiRoute(r));
-  if (appApi.length > 0) mountAppApi(router, services, appApi);
-  if (studio.length > 0) mountStudio(router, services, studio);
+  const limiter = new ConcurrencyLimiter(services.settings.maxConcurrentRequestsPerCaller);
+  if (appApi.length > 0) mountAppApi(router, services, appApi, limiter);
+  if (studio.length > 0) mountStudio(router, services, studio, limiter);
   return router;
 }
 
-function mountAppApi(router: Router, services: Services, routes: AppApiRoute[]): void {
+const tooManyMessage = (limit: number) =>
+  `Too many requests in progress for this caller: at most ${limit} at once (MAX_CONCURRENT_REQUESTS_PER_CALLER).`;
+
+function mountAppApi(router: Router, services: Services, routes: AppApiRoute[], limiter: ConcurrencyLimiter): void {
+  const limit = limitConcurrency(limiter, (req, res) =>
+    sendAppApiError(new RetryLaterError(429, 'TOO_MANY_REQUESTS', tooManyMessage(limiter.maxPerCaller), 1), req, res, services.logger),
+  );
   for (const def of routes) {
-    router[def.method](def.path, async (req: Request, res: Response) => {
+    router[def.method](def.path, limit, async (req: Request, res: Response) => {
       try {
         const caller = await services.app.keys.authenticate(req.headers['x-api-key']);
         send(res, await def.handle(contextOf(req, res, services, caller)));
@@ -62,7 +72,15 @@ function mountAppApi(router: Router, services: Services, routes: AppApiRoute[]):
   });
 }
 
-function mountStudio(router: Router, services: Services, routes: StudioRoute[]): void {
+function mountStudio(router: Router, services: Services, routes: StudioRoute[], limiter: ConcurrencyLimiter): void {
+  const limit = limitConcurrency(limiter, (req, res) =>
+    sendStudioError(
+      new DomainError(429, 'too_many_requests', tooManyMessage(limiter.maxPerCaller), { retry_after_seconds: 1 }),
+      req,
+      res,
+      services.logger,
+    ),
+  );
   const json = express.json({ limit: '5mb', strict: false, verify: strictUtf8 });
   // Authentication runs before the body is read: an anonymous caller gets 401 whatever it sends.
   const authorize = (def: StudioRoute) => async (req: Request, res: Response, next: NextFunction) => {
@@ -85,7 +103,7 @@ function mountStudio(router: Router, services: Services, routes: StudioRoute[]):
       sendStudioError(error, req, res, services.logger);
     }
   };
-  for (const def of routes) router[def.method](def.path, authorize(def), ...(def.raw ? [] : [json]), handle(def));
+  for (const def of routes) router[def.method](def.path, limit, authorize(def), ...(def.raw ? [] : [json]), handle(def));
   router.use((error: unknown, req: Request, res: Response, _next: NextFunction) => sendStudioError(error, req, res, services.logger));
 }
 

@@ -5,7 +5,8 @@ import type { Logger } from '../lib/logger';
 import { createTriplestoreClient } from '../rdf/config';
 import type { Clock } from './clock';
 import { ReferenceSchemaStore } from '../xml/reference-schemas';
-import { catalogResolver, SchemaCache } from '../xml/schema';
+import { catalogResolver } from '../xml/schema';
+import type { CpuPool } from '../workers/pool';
 import { AppGraphStore } from '../rdf/app-graph-store';
 import { AppKeysService } from './app-keys.service';
 import { CompiledSchemas } from '../xml/compiled-schemas';
@@ -27,8 +28,15 @@ export interface AppServices {
   sparql: SparqlService;
 }
 
-export function createAppServices(args: { settings: Settings; db: DataSource; queue: QueueSender; clock: Clock; logger: Logger }): AppServices {
-  const { settings, db, queue, clock, logger } = args;
+export function createAppServices(args: {
+  settings: Settings;
+  db: DataSource;
+  queue: QueueSender;
+  clock: Clock;
+  logger: Logger;
+  pool: CpuPool;
+}): AppServices {
+  const { settings, db, queue, clock, logger, pool } = args;
   const files = new FileStore(settings.storageDir);
   const references = new ReferenceSchemaStore(db, settings.referenceSchemas, logger);
   const resolver = catalogResolver({
@@ -37,15 +45,15 @@ export function createAppServices(args: { settings: Settings; db: DataSource; qu
     fetchAllowed: settings.schemaFetch,
     reference: (url) => references.get(url),
   });
-  const schemas = new CompiledSchemas(files, new SchemaCache(), resolver);
+  const schemas = new CompiledSchemas(files, resolver);
   const triplestore = createTriplestoreClient(settings.triplestore);
-  const graphs = new AppGraphStore(db);
+  const graphs = new AppGraphStore(db, { timeoutMs: settings.sparqlTimeoutMs, maxRows: settings.sparqlMaxRows });
   return {
     keys: new AppKeysService(db, clock),
     files,
     schemas,
-    uploads: new UploadsService(db, files, schemas, triplestore, logger),
-    validation: new ValidationService(db, queue, schemas, triplestore !== null),
+    uploads: new UploadsService(db, files, schemas, pool, triplestore, logger),
+    validation: new ValidationService(db, queue, schemas, pool, triplestore !== null),
     instances: new InstancesService(db, queue, triplestore, clock, logger),
     graphs,
     sparql: new SparqlService(graphs),

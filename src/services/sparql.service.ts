@@ -1,5 +1,6 @@
-import { invalidQuery } from '../lib/app-api-errors';
+import { AppGeneralError, invalidQuery } from '../lib/app-api-errors';
 import type { AppGraphStore } from '../rdf/app-graph-store';
+import { SparqlBudgetError } from '../rdf/sparql-thread';
 
 const RESULT_FORMATS = ['application/sparql-results+json', 'application/sparql-results+xml', 'text/csv', 'text/tab-separated-values'];
 const GRAPH_FORMATS = ['text/turtle', 'application/n-triples', 'application/rdf+xml', 'application/n-quads'];
@@ -10,7 +11,8 @@ export interface SparqlAnswer {
 }
 
 /** Read-only SPARQL over the embedded store: SELECT/ASK answer in a results format, CONSTRUCT/DESCRIBE in an
- * RDF syntax, each picked from Accept. Updates and SERVICE calls are refused by the query parser itself. */
+ * RDF syntax, each picked from Accept. Updates and SERVICE calls are refused by the query parser itself. The
+ * store evaluates in a thread of its own within SPARQL_TIMEOUT_MS and SPARQL_MAX_ROWS (422 naming the limit). */
 export class SparqlService {
   constructor(private readonly graphs: AppGraphStore) {}
 
@@ -21,6 +23,9 @@ export class SparqlService {
     try {
       return { contentType, body: await this.graphs.query(sparql, contentType) };
     } catch (error) {
+      if (error instanceof SparqlBudgetError) {
+        throw new AppGeneralError(422, 'QUERY_BUDGET_EXCEEDED', error.message, { query: [`must stay within ${error.limit}`] });
+      }
       throw invalidQuery(`The query was refused: ${String((error as Error).message ?? error)}`);
     }
   }

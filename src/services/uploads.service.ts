@@ -1,16 +1,17 @@
 import type { DataSource } from 'typeorm';
 import type { Logger } from '../lib/logger';
 import type { TriplestoreClient } from '../rdf/triplestore';
-import { fileRequired, filesRequired, invalidFilename, invalidFileType, parsingError } from '../lib/app-api-errors';
+import { fileRequired, filesRequired, invalidFilename, invalidFileType } from '../lib/app-api-errors';
 import { saveGraph } from '../rdf/app-graph-store';
 import type { CompiledSchemas } from '../xml/compiled-schemas';
 import type { FileStore, StoredFile } from '../storage/file-store';
 import { checkRdfFilename, checkSchemaFilename, isZipFilename, RDF_EXTENSIONS, schemaGraphUri, storedZipName } from '../storage/filenames';
 import { discardAll, readIncoming, type IncomingFile } from '../storage/incoming-file';
-import { parseRdf, RdfParseError, toNTriples, type RdfFormat } from '../rdf/rdf-parse';
+import type { RdfFormat } from '../rdf/rdf-parse';
 import { inspectZip } from '../storage/zip-inspector';
-import { checkSize, decodeXmlBytes, scanXml } from '../xml/safe-parse';
-import { XmlParseError } from '../xml/xml-errors';
+import { asAppApiError } from '../lib/cpu-errors';
+import type { CpuPool, TaskModule } from '../workers/pool';
+import type { SchemaGraphResult, SchemaGraphTask } from '../workers/rdf.task';
 import type { RdfUploadView, SchemaUploadView, TriplestoreStatus } from '../presenters/upload.presenter';
 
 const RDF_FORMAT: Record<string, RdfFormat> = { '.ttl': 'text/turtle', '.rdf': 'application/rdf+xml' };
@@ -21,6 +22,7 @@ export class UploadsService {
     private readonly db: DataSource,
     private readonly files: FileStore,
     private readonly schemas: CompiledSchemas,
+    private readonly pool: CpuPool,
     private readonly triplestore: TriplestoreClient | null,
     private readonly logger: Logger,
   ) {}
@@ -49,13 +51,15 @@ export class UploadsService {
           result.errors.push({ filename: file.filename, error: check.error });
           continue;
         }
-        const unsafe = file.filename.endsWith('.xsd') ? unsafeSchema(await readIncoming(file)) : null;
+        const unsafe = file.filename.endsWith('.xsd')
+          ? await this.inPool<Uint8Array, string | null>('xml', 'unsafeSchema', await readIncoming(file))
+          : null;
         if (unsafe) {
           result.errors.push({ filename: file.filename, error: unsafe });
           continue;
         }
         const stored = await this.files.commit(file.tempPath, 'dmlib', file.filename);
-        this.schemas.invalidate(file.filename);
+        this.schemas.invalidate();
         result.storedFiles = [...result.storedFiles.filter((s) => s.filename !== stored.filename), stored];
       }
       return result;
@@ -72,10 +76,13 @@ export class UploadsService {
       const check = checkRdfFilename(file.filename);
       if (!check.ok && check.reason === 'extension') throw invalidFileType(file.filename, [...RDF_EXTENSIONS]);
       if (!check.ok) throw invalidFilename(file.filename);
-      const quads = this.parse(file.filename, await readIncoming(file));
+      const uploaded = { filename: file.filename, bytes: await readIncoming(file), format: formatOf(file.filename) };
+      const siblings = await this.siblings(check.ctId, file.filename);
+      const { ntriples, count, skipped } = await this.inPool<SchemaGraphTask, SchemaGraphResult>('rdf', 'schemaGraph', { uploaded, siblings });
+      for (const { filename, message } of skipped)
+        this.logger.warn({ file: filename, message }, 'stored RDF file no longer parses; left out of the schema graph');
       const stored = await this.files.commit(file.tempPath, 'dmlib', file.filename);
       const graphUri = schemaGraphUri(check.ctId);
-      const { ntriples, count } = toNTriples([quads, ...(await this.siblings(check.ctId, file.filename))]);
       await saveGraph(this.db, { graphUri, source: 'schema', ntriples, tripleCount: count });
       return { ...stored, graphUri, triplestoreStatus: await this.push(graphUri, ntriples) };
     } finally {
@@ -83,29 +90,23 @@ export class UploadsService {
     }
   }
 
-  private parse(filename: string, bytes: Uint8Array) {
-    try {
-      return parseRdf(bytes, RDF_FORMAT[filename.slice(filename.lastIndexOf('.'))]);
-    } catch (error) {
-      if (error instanceof RdfParseError) throw parsingError(filename, error.message);
-      throw error;
-    }
-  }
-
   /** The other stored RDF files of the model (`.ttl`, `.rdf`, `_shacl.ttl`), which share its schema graph. */
-  private async siblings(ctId: string, except: string) {
+  private async siblings(ctId: string, except: string): Promise<SchemaGraphTask['siblings']> {
     const names = [`dm-${ctId}.ttl`, `dm-${ctId}.rdf`, `dm-${ctId}_shacl.ttl`].filter((n) => n !== except);
-    const documents = [];
-    for (const name of names) {
-      const text = await this.files.readText('dmlib', name);
-      if (text === null) continue;
-      try {
-        documents.push(parseRdf(Buffer.from(text), RDF_FORMAT[name.slice(name.lastIndexOf('.'))]));
-      } catch (error) {
-        this.logger.warn({ err: error, file: name }, 'stored RDF file no longer parses; left out of the schema graph');
-      }
+    const documents: SchemaGraphTask['siblings'] = [];
+    for (const filename of names) {
+      const text = await this.files.readText('dmlib', filename);
+      if (text !== null) documents.push({ filename, text, format: formatOf(filename) });
     }
     return documents;
+  }
+
+  private async inPool<I, O>(module: TaskModule, name: string, input: I): Promise<O> {
+    try {
+      return await this.pool.run<I, O>(module, name, input);
+    } catch (error) {
+      throw asAppApiError(error);
+    }
   }
 
   private async push(graphUri: string, ntriples: string): Promise<TriplestoreStatus> {
@@ -120,16 +121,6 @@ export class UploadsService {
   }
 }
 
-/** Why an uploaded XSD cannot be kept, or null: it must be well-formed XML under the parser's limits, without a
- * DTD (so no entity of any kind), as every schema the validator will compile from it must be. */
-function unsafeSchema(bytes: Buffer): string | null {
-  try {
-    const xml = decodeXmlBytes(bytes);
-    checkSize(xml);
-    scanXml(xml);
-    return null;
-  } catch (error) {
-    if (error instanceof XmlParseError) return `Invalid XML schema: ${error.message}.`;
-    throw error;
-  }
+function formatOf(filename: string): RdfFormat {
+  return RDF_FORMAT[filename.slice(filename.lastIndexOf('.'))];
 }

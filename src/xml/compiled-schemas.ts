@@ -1,33 +1,37 @@
-import { SchemaCompileError, type CompiledSchema, type SchemaCache, type SchemaResolver } from './schema';
+import { gatherSchemaSet, type SchemaResolver } from './schema-set';
+import { SchemaCompileError } from './xml-errors';
 import { schemaNotFound, validationFailed } from '../lib/app-api-errors';
 import type { FileStore } from '../storage/file-store';
 import { CT_ID_PATTERN } from '../storage/filenames';
 
 const MAX_MODELS = 64;
 
-interface Compiled {
-  /** The stored file's mtime and size when it was compiled. */
-  stamp: string;
+/** A model's schema documents as plain data (main first) with their content key, for a worker thread to compile. */
+export interface ModelSchema {
   xsd: string;
-  schema: CompiledSchema;
+  schema: { key: string; documents: Array<{ location: string; name: string; text: string }> };
+}
+
+interface Gathered extends ModelSchema {
+  /** The stored file's mtime and size when it was gathered. */
+  stamp: string;
 }
 
 /**
- * The compiled schema of each data model. Compilation goes through the content-keyed SchemaCache; in front of it,
- * a model whose stored XSD has not changed (same mtime and size, no re-upload through this process) reuses its
- * compiled schema without re-reading and re-hashing its documents. Documents of SCHEMA_CATALOG_DIR are read when a
- * model's schema is compiled.
+ * The schema documents of each data model, gathered once (includes and imports resolved); the worker threads
+ * compile them, each caching by the content key, so a re-uploaded schema (new content, new key) is compiled
+ * afresh in every thread. A model whose stored XSD has not changed (same mtime and size, no re-upload through
+ * this process) reuses its gathered set without re-reading its documents.
  */
 export class CompiledSchemas {
-  private readonly byName = new Map<string, Compiled>();
+  private readonly byName = new Map<string, Gathered>();
 
   constructor(
     private readonly files: FileStore,
-    private readonly cache: SchemaCache,
     private readonly resolver: SchemaResolver,
   ) {}
 
-  async forModel(dmCtId: string): Promise<{ xsd: string; schema: CompiledSchema }> {
+  async forModel(dmCtId: string): Promise<ModelSchema> {
     const name = `dm-${dmCtId}.xsd`;
     const stamp = CT_ID_PATTERN.test(dmCtId) ? await this.files.stamp('dmlib', name) : null;
     if (stamp === null) throw schemaNotFound(dmCtId);
@@ -35,26 +39,26 @@ export class CompiledSchemas {
     if (known && known.stamp === stamp) return known;
     const xsd = await this.files.readText('dmlib', name);
     if (xsd === null) throw schemaNotFound(dmCtId);
-    const compiled = { stamp, xsd, schema: await this.compile(name, xsd) };
+    const gathered = { stamp, xsd, schema: await this.gather(name, xsd) };
     this.byName.delete(name);
-    this.byName.set(name, compiled);
+    this.byName.set(name, gathered);
     if (this.byName.size > MAX_MODELS) this.byName.delete(this.byName.keys().next().value as string);
-    return compiled;
+    return gathered;
   }
 
-  /** A schema file was replaced: its compiled form, and any built from it, must go. */
-  invalidate(name: string): void {
+  /** A schema file was replaced: every set gathered from it must go. */
+  invalidate(): void {
     this.byName.clear();
-    this.cache.invalidate(name);
   }
 
   get size(): number {
-    return this.cache.size;
+    return this.byName.size;
   }
 
-  private async compile(name: string, content: string): Promise<CompiledSchema> {
+  private async gather(name: string, content: string): Promise<ModelSchema['schema']> {
     try {
-      return await this.cache.get({ name, content }, this.resolver);
+      const set = await gatherSchemaSet({ name, content }, this.resolver);
+      return { key: set.key, documents: set.documents.map((d) => ({ location: d.location, name: d.name, text: d.text })) };
     } catch (error) {
       if (!(error instanceof SchemaCompileError)) throw error;
       throw validationFailed(`The schema ${name} does not compile: ${error.problems.map((p) => p.message).join('; ')}`, {

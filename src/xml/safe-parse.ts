@@ -2,13 +2,38 @@ import { SaxesParser, type SaxesTagNS } from 'saxes';
 import { slimdom, type XDocument, type XElement, type XNode } from './dom';
 import { XmlParseError } from './xml-errors';
 
-/** Bounds on every document this module parses: larger or deeper input is refused before it can cost memory. */
-export const XML_LIMITS = {
+/** Bounds on every document this module parses: larger, deeper or wider input is refused, naming the limit,
+ * before it can cost memory or time (README: Configuration, XML_MAX_*). */
+export interface XmlLimits {
   /** UTF-8 bytes of one document (instance or schema). */
-  maxBytes: 8 * 1024 * 1024,
+  maxBytes: number;
   /** Element nesting, libxml2's own default. */
+  maxDepth: number;
+  maxElements: number;
+  maxAttributesPerElement: number;
+  maxTotalAttributes: number;
+  /** Characters of one text or CDATA node. */
+  maxTextLength: number;
+  /** xmlns declarations in the whole document. */
+  maxNamespaceDeclarations: number;
+}
+
+export const DEFAULT_XML_LIMITS: Readonly<XmlLimits> = {
+  maxBytes: 8 * 1024 * 1024,
   maxDepth: 256,
-} as const;
+  maxElements: 500_000,
+  maxAttributesPerElement: 256,
+  maxTotalAttributes: 500_000,
+  maxTextLength: 4 * 1024 * 1024,
+  maxNamespaceDeclarations: 1_000,
+};
+
+/** The limits in force in this thread: the defaults until the service (or a worker thread) applies its settings. */
+export const XML_LIMITS: XmlLimits = { ...DEFAULT_XML_LIMITS };
+
+export function applyXmlLimits(limits: Partial<XmlLimits>): void {
+  Object.assign(XML_LIMITS, limits);
+}
 
 /** Where an element sits in its source text: its start line and the offsets of `<`, of the start tag's end and
  * of the element's end, so edits can splice the original text and keep its layout. */
@@ -124,26 +149,59 @@ interface SaxHandlers {
 function runSax(xml: string, handlers: SaxHandlers): { rootTag: string | null } {
   checkSize(xml);
   const parser = new SaxParser();
+  const limits = { ...XML_LIMITS };
   let rootTag: string | null = null;
   let depth = 0;
+  let elements = 0;
+  let attributes = 0;
+  let elementAttributes = 0;
+  let namespaces = 0;
+  const refuse = (what: string, limit: number, setting: string): never => {
+    throw new XmlParseError(`Too many ${what}: the limit is ${limit} (${setting})`, rootTag, parser.line);
+  };
+  const checkText = (text: string) => {
+    if (text.length > limits.maxTextLength) {
+      throw new XmlParseError(
+        `Text node too long: ${text.length} characters, the limit is ${limits.maxTextLength} (XML_MAX_TEXT_LENGTH)`,
+        rootTag,
+        parser.line,
+      );
+    }
+  };
   parser.on('doctype', () => {
     throw new XmlParseError('DOCTYPE declarations are not allowed (no DTDs, no entities)', rootTag, parser.line);
   });
   parser.on('opentagstart', (tag) => {
     rootTag ??= tag.name;
-    if (++depth > XML_LIMITS.maxDepth) {
-      throw new XmlParseError(`Excessive depth in document: more than ${XML_LIMITS.maxDepth} nested elements`, rootTag, parser.line);
+    if (++depth > limits.maxDepth) {
+      throw new XmlParseError(`Excessive depth in document: more than ${limits.maxDepth} nested elements`, rootTag, parser.line);
     }
+    if (++elements > limits.maxElements) refuse('elements in the document', limits.maxElements, 'XML_MAX_ELEMENTS');
+    elementAttributes = 0;
     handlers.opentagstart?.(parser, xml.lastIndexOf('<', parser.position - 1));
+  });
+  parser.on('attribute', (a) => {
+    if (++elementAttributes > limits.maxAttributesPerElement)
+      refuse('attributes on one element', limits.maxAttributesPerElement, 'XML_MAX_ATTRIBUTES_PER_ELEMENT');
+    if (++attributes > limits.maxTotalAttributes) refuse('attributes in the document', limits.maxTotalAttributes, 'XML_MAX_TOTAL_ATTRIBUTES');
+    if ((a.name === 'xmlns' || a.name.startsWith('xmlns:')) && ++namespaces > limits.maxNamespaceDeclarations) {
+      refuse('namespace declarations', limits.maxNamespaceDeclarations, 'XML_MAX_NAMESPACE_DECLARATIONS');
+    }
+    handlers.attribute?.(a.name, parser.position);
   });
   parser.on('closetag', () => {
     depth--;
     handlers.closetag?.(parser.position);
   });
-  if (handlers.attribute) parser.on('attribute', (a) => handlers.attribute?.(a.name, parser.position));
   if (handlers.opentag) parser.on('opentag', (tag) => handlers.opentag?.(tag, parser.position));
-  if (handlers.text) parser.on('text', handlers.text);
-  if (handlers.cdata) parser.on('cdata', handlers.cdata);
+  parser.on('text', (text) => {
+    checkText(text);
+    handlers.text?.(text);
+  });
+  parser.on('cdata', (text) => {
+    checkText(text);
+    handlers.cdata?.(text);
+  });
   if (handlers.comment) parser.on('comment', handlers.comment);
   if (handlers.processinginstruction) parser.on('processinginstruction', (pi) => handlers.processinginstruction?.(pi.target, pi.body));
   try {

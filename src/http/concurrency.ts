@@ -1,0 +1,47 @@
+import type { NextFunction, Request, Response } from 'express';
+import { SESSION_COOKIE } from './session-cookies';
+
+/** Requests in progress per caller (API key, session or address): past the cap a caller is refused at once, so
+ * a flood from one caller degrades that caller first and leaves the pool's connections to everyone else. */
+export class ConcurrencyLimiter {
+  private readonly inFlight = new Map<string, number>();
+
+  constructor(readonly maxPerCaller: number) {}
+
+  /** A release function, or null when the caller already has `maxPerCaller` requests in progress. */
+  acquire(caller: string): (() => void) | null {
+    const current = this.inFlight.get(caller) ?? 0;
+    if (current >= this.maxPerCaller) return null;
+    this.inFlight.set(caller, current + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.inFlight.get(caller) ?? 1) - 1;
+      if (left <= 0) this.inFlight.delete(caller);
+      else this.inFlight.set(caller, left);
+    };
+  }
+}
+
+/** Who a request counts against: its API key or credential when it presents one, else its address. */
+export function callerOf(req: Request): string {
+  const credential = req.headers['x-api-key'] ?? req.headers.authorization ?? (req.cookies as Record<string, string> | undefined)?.[SESSION_COOKIE];
+  if (typeof credential === 'string' && credential !== '') return `credential:${credential.slice(0, 200)}`;
+  return `address:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`;
+}
+
+/** Express middleware: holds a slot until the response ends; `refuse` answers 429 in the route's contract shape. */
+export function limitConcurrency(limiter: ConcurrencyLimiter, refuse: (req: Request, res: Response) => void) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const release = limiter.acquire(callerOf(req));
+    if (!release) {
+      res.setHeader('Retry-After', '1');
+      refuse(req, res);
+      return;
+    }
+    res.on('close', release);
+    res.on('finish', release);
+    next();
+  };
+}
