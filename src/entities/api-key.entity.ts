@@ -34,6 +34,10 @@ export class ApiKey {
   @Column('bigint', { name: 'spent_credits', transformer: bigintNumber })
   spentCredits!: number;
 
+  /** Open holds of this key's queued jobs; they count against the spend limit. */
+  @Column('bigint', { name: 'held_credits', transformer: bigintNumber })
+  heldCredits!: number;
+
   @Column('timestamptz', { name: 'expires_at', nullable: true })
   expiresAt!: Date | null;
 

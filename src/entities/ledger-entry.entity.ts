@@ -1,7 +1,8 @@
 import { Column, Entity } from 'typeorm';
 import { bigintNumber } from './transformers';
 
-export type LedgerKind = 'credit' | 'charge' | 'refund';
+/** hold, capture and release move credits between a wallet's available and held parts, not its balance. */
+export type LedgerKind = 'credit' | 'charge' | 'refund' | 'hold' | 'capture' | 'release';
 
 /** Append-only (a trigger refuses UPDATE and DELETE). Charges are negative, credits and refunds positive. */
 @Entity('ledger_entries')

@@ -9,6 +9,10 @@ export class Wallet {
   @Column('bigint', { name: 'balance_credits', transformer: bigintNumber })
   balanceCredits!: number;
 
+  /** Open holds: reserved for admitted jobs, not yet captured or released (never more than the balance). */
+  @Column('bigint', { name: 'held_credits', transformer: bigintNumber })
+  heldCredits!: number;
+
   @Column('boolean', { name: 'auto_reload_enabled' })
   autoReloadEnabled!: boolean;
 

@@ -84,7 +84,7 @@ export function estimateView(
   balanceCredits: number,
   key: ApiKey | null,
 ): EstimateView {
-  const remaining = key && key.spendLimitCredits !== null ? key.spendLimitCredits - key.spentCredits : null;
+  const remaining = key && key.spendLimitCredits !== null ? key.spendLimitCredits - key.spentCredits - key.heldCredits : null;
   return {
     estimateId: plan.estimateId,
     mode: plan.mode,

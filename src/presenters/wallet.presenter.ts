@@ -18,6 +18,8 @@ export interface AutoReloadView {
 export interface WalletView {
   balance: string;
   balanceCredits: number;
+  /** Reserved by open holds: the available balance is balanceCredits - heldCredits. */
+  heldCredits: number;
   autoReload: AutoReloadView;
   updatedAt: Date;
 }
@@ -26,6 +28,7 @@ export function walletView(wallet: Wallet): WalletView {
   return {
     balance: creditsToUsd(wallet.balanceCredits),
     balanceCredits: wallet.balanceCredits,
+    heldCredits: wallet.heldCredits,
     autoReload: {
       enabled: wallet.autoReloadEnabled,
       thresholdCredits: wallet.autoReloadThresholdCredits,
@@ -39,6 +42,7 @@ export function renderWallet(view: WalletView) {
   return {
     balance: view.balance,
     balance_credits: view.balanceCredits,
+    held_credits: view.heldCredits,
     auto_reload: {
       enabled: view.autoReload.enabled,
       threshold_credits: view.autoReload.thresholdCredits,

@@ -67,6 +67,8 @@ export class AutoReloadType implements AutoReloadView {
 export class WalletType implements WalletView {
   @Field({ description: 'Dollars as a decimal string (1,000 credits per dollar).' }) balance!: string;
   @Field(() => Int) balanceCredits!: number;
+  @Field(() => Int, { description: 'Reserved by open holds of admitted jobs; the available balance is balanceCredits - heldCredits.' })
+  heldCredits!: number;
   @Field(() => AutoReloadType) autoReload!: AutoReloadType;
   @Field(() => GraphQLISODateTime) updatedAt!: Date;
 }

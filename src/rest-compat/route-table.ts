@@ -20,6 +20,9 @@ export interface RouteContext<C extends Caller | AppCaller | null = Caller | nul
   params: Record<string, string>;
   query: Record<string, unknown>;
   body: unknown;
+  /** Runs `work` once per Idempotency-Key (when the request sent one) for this request's `fingerprint`. The
+   * glue calls it for JSON routes marked `idempotent`; a raw route calls it once it has read its body. */
+  idempotently: (fingerprint: unknown, work: () => Promise<RouteResult>) => Promise<RouteResult>;
 }
 
 export interface RouteResult {
@@ -38,6 +41,8 @@ export interface Route<R extends RouteRequirement = RouteRequirement> {
   requirement: R;
   /** Routes whose body is a stream read by the handler itself (every Interface B route is). */
   raw?: boolean;
+  /** A POST that charges or enqueues: a retry with the same Idempotency-Key answers the first response. */
+  idempotent?: boolean;
   handle: (ctx: RouteContext<CallerFor<R>>) => Promise<RouteResult>;
 }
 

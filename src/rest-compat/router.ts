@@ -2,6 +2,7 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import type { Services } from '../container';
 import { ConcurrencyLimiter, limitConcurrency } from '../http/concurrency';
 import { sendAppApiError, sendStudioError } from '../http/errors';
+import { fingerprintOf, IDEMPOTENCY_HEADER, IdempotencyStore, parseIdempotencyKey } from '../http/idempotency';
 import { RetryLaterError } from '../lib/cpu-errors';
 import { DomainError } from '../lib/errors';
 import { strictUtf8 } from '../http/json-body';
@@ -27,9 +28,27 @@ function send(res: Response, result: RouteResult): void {
   else res.json(result.body);
 }
 
-function contextOf<C extends Caller | AppCaller | null>(req: Request, res: Response, services: Services, caller: C): RouteContext<C> {
-  return { req, res, services, caller, params: req.params as Record<string, string>, query: req.query, body: req.body };
+function contextOf<C extends Caller | AppCaller | null>(
+  req: Request,
+  res: Response,
+  services: Services,
+  caller: C,
+  operation: string,
+): RouteContext<C> {
+  const userId = caller && 'user' in caller ? caller.user.id : null;
+  const idempotently = (fingerprint: unknown, work: () => Promise<RouteResult>) => {
+    const key = parseIdempotencyKey(req.headers[IDEMPOTENCY_HEADER]);
+    return key === null || userId === null ? work() : idempotencyStore(services).once({ userId, key, operation }, fingerprintOf(fingerprint), work);
+  };
+  return { req, res, services, caller, params: req.params as Record<string, string>, query: req.query, body: req.body, idempotently };
 }
+
+const stores = new WeakMap<Services, IdempotencyStore>();
+const idempotencyStore = (services: Services) => {
+  const store = stores.get(services) ?? new IdempotencyStore(services.db);
+  stores.set(services, store);
+  return store;
+};
 
 /**
  * The REST router of a route table of either interface or both. Each route's requirement is enforced before its
@@ -57,7 +76,7 @@ function mountAppApi(router: Router, services: Services, routes: AppApiRoute[], 
     router[def.method](def.path, limit, async (req: Request, res: Response) => {
       try {
         const caller = await services.app.keys.authenticate(req.headers['x-api-key']);
-        send(res, await def.handle(contextOf(req, res, services, caller)));
+        send(res, await def.handle(contextOf(req, res, services, caller, `${def.method} ${def.path}`)));
       } catch (error) {
         sendAppApiError(error, req, res, services.logger);
       }
@@ -98,7 +117,9 @@ function mountStudio(router: Router, services: Services, routes: StudioRoute[], 
   };
   const handle = (def: StudioRoute) => async (req: Request, res: Response) => {
     try {
-      send(res, await def.handle(contextOf(req, res, services, res.locals.caller as Caller | null)));
+      const ctx = contextOf(req, res, services, res.locals.caller as Caller | null, `${def.method} ${def.path}`);
+      const run = () => def.handle(ctx);
+      send(res, def.idempotent && !def.raw ? await ctx.idempotently({ params: ctx.params, query: ctx.query, body: ctx.body }, run) : await run());
     } catch (error) {
       sendStudioError(error, req, res, services.logger);
     }

@@ -2,7 +2,7 @@ import { createId } from '@paralleldrive/cuid2';
 import type { DataSource, EntityManager } from 'typeorm';
 import { rows } from '../db/sql';
 import { DataSourceRecord } from '../entities/data-source.entity';
-import { conflict, DomainError, keyScope } from '../lib/errors';
+import { conflict, DomainError, isDatabaseUnavailable, keyScope } from '../lib/errors';
 import type { Links } from '../lib/links';
 import { assemblyJobRequest, estimateId, type AssemblyRequest, type ClusterSpec } from '../parsers/assembly.parser';
 import {
@@ -19,7 +19,7 @@ import type { ModelView } from '../presenters/catalog.presenter';
 import type { Viewer } from './catalog.service';
 import type { Clock } from './clock';
 import type { JobsService } from './jobs.service';
-import type { LedgerService } from './ledger.service';
+import { transactionRetried, type LedgerService } from './ledger.service';
 
 /** Prices in credits (1,000 per dollar): one rule for the estimate and both assembly paths. */
 export const PRICES = { model: 500, cluster: 100, component: 100, reuse: 0 } as const;
@@ -174,7 +174,8 @@ export class AssemblyService {
   async estimate(caller: Caller, request: AssemblyRequest): Promise<EstimateView> {
     const plan = await this.plan(request);
     const wallet = await this.ledger.wallet(caller.user.id);
-    return estimateView(plan, wallet.balanceCredits, caller.via === 'key' ? caller.key : null);
+    // Open holds are promised to admitted jobs: the estimate judges the available balance.
+    return estimateView(plan, wallet.balanceCredits - wallet.heldCredits, caller.via === 'key' ? caller.key : null);
   }
 
   /** Everything assemble refuses before money moves: scope, a stale estimate, unknown/unpublished (400) and
@@ -204,28 +205,35 @@ export class AssemblyService {
     return plan;
   }
 
-  /** Reuse path: charge, build in one transaction, refund (its own ledger row) if the build fails. */
+  /** Reuse path, one transaction: charge, build under a savepoint and, when the build fails, roll back to it and
+   * append the refund. A crash anywhere leaves either nothing or a charge with its model or its refund. */
   async assembleReuse(caller: Caller, plan: Plan): Promise<{ model: BuiltModel; balanceCredits: number }> {
-    const charge = await this.ledger.charge({
-      userId: caller.user.id,
-      amount: plan.totalCredits,
-      reason: `assemble: ${plan.request.title}`,
-      apiKeyId: caller.key?.id ?? null,
+    const reason = `assemble: ${plan.request.title}`;
+    const outcome = await transactionRetried(this.db, async (manager) => {
+      const charge = await this.ledger.charge(
+        { userId: caller.user.id, amount: plan.totalCredits, reason, apiKeyId: caller.key?.id ?? null },
+        manager,
+      );
+      await rows(manager, 'SAVEPOINT assembly_build');
+      try {
+        const model = await this.build(manager, plan.request, caller.user.id, { publish: plan.request.publish });
+        await rows(manager, 'RELEASE SAVEPOINT assembly_build');
+        return { model, balanceCredits: charge.balanceCredits };
+      } catch (error) {
+        if (isDatabaseUnavailable(error)) throw error;
+        await rows(manager, 'ROLLBACK TO SAVEPOINT assembly_build');
+        if (charge.ledgerEntryId) await this.ledger.refund(charge.ledgerEntryId, `refund: build failed for ${plan.request.title}`, manager);
+        return { failure: error };
+      }
     });
-    try {
-      const model = await this.db.transaction((manager) => this.build(manager, plan.request, caller.user.id, { publish: plan.request.publish }));
-      return { model, balanceCredits: charge.balanceCredits };
-    } catch (error) {
-      if (charge.ledgerEntryId) await this.ledger.refund(charge.ledgerEntryId, `refund: build failed for ${plan.request.title}`);
-      throw buildFailed(error);
-    }
+    if ('failure' in outcome) throw buildFailed(outcome.failure);
+    return outcome;
   }
 
-  /** Mixed path: the whole amount is checked (not charged) against the key and the wallet, then the job and its
-   * queue message are written in one transaction. */
+  /** Mixed path: the job, its queue message and a hold on the whole amount (key and wallet) in one transaction,
+   * so concurrent admissions cannot promise the same credits twice; the run captures the hold. */
   async enqueueMixed(caller: Caller, plan: Plan): Promise<AssemblyJobView> {
-    await this.ledger.assertCanPay(caller, plan.totalCredits);
-    const { job, dataSourceCtId } = await this.db.transaction(async (manager) => {
+    const { job, dataSourceCtId } = await transactionRetried(this.db, async (manager) => {
       const json = JSON.stringify(plan.request);
       const source = await manager.save(
         manager.create(DataSourceRecord, {
@@ -245,6 +253,11 @@ export class AssemblyService {
         request: assemblyJobRequest(plan.request, plan.totalCredits),
         dataSourceCtId: source.ctId,
       });
+      const apiKeyId = caller.key?.id ?? null;
+      await this.ledger.hold(
+        { userId: caller.user.id, amount: plan.totalCredits, reason: `assemble: ${plan.request.title}`, apiKeyId, jobId: queued.id },
+        manager,
+      );
       return { job: queued, dataSourceCtId: source.ctId };
     });
     const wallet = await this.ledger.wallet(caller.user.id);

@@ -8,7 +8,7 @@ import { renderGeneration, type GenerationView } from '../presenters/generation.
 import type { Caller } from './auth.service';
 import type { CatalogService } from './catalog.service';
 import type { JobOutcome, JobsService } from './jobs.service';
-import type { LedgerService } from './ledger.service';
+import { transactionRetried, type LedgerService } from './ledger.service';
 import type { PackageService } from './package.service';
 
 /** Package and application generation, inside the request or as a job: the same checks, the same result. */
@@ -40,17 +40,26 @@ export class GenerationService {
     await this.ledger.assertCanPay(caller, this.appDownloadCredits());
   }
 
+  /** The job, its queue message and, for a paid application download, a hold on its price, in one transaction. */
   async enqueue(caller: Caller, request: GenerationRequest): Promise<Job> {
     await this.admit(caller, request);
-    return this.db.transaction((manager) =>
-      this.jobs.enqueue(manager, {
+    return transactionRetried(this.db, async (manager) => {
+      const job = await this.jobs.enqueue(manager, {
         kind: request.kind,
         userId: caller.user.id,
         apiKeyId: caller.key?.id ?? null,
         request: { dm_ct_id: request.dmCtId, profile: request.profile },
         dmCtId: request.dmCtId,
-      }),
-    );
+      });
+      if (request.kind === 'generate_app') {
+        const reason = `application download: ${request.dmCtId} (${request.profile})`;
+        await this.ledger.hold(
+          { userId: caller.user.id, amount: this.appDownloadCredits(), reason, apiKeyId: caller.key?.id ?? null, jobId: job.id },
+          manager,
+        );
+      }
+      return job;
+    });
   }
 
   async runInline(caller: Caller, request: GenerationRequest): Promise<GenerationView> {
@@ -84,22 +93,23 @@ export class GenerationService {
       return { ...generated(packageUrl), profile: null, appName: null, appUrl: null };
     }
     const price = this.appDownloadCredits();
-    const charge = await this.ledger.charge({
+    const charge = {
       userId: payer.userId,
       amount: price,
       reason: `application download: ${request.dmCtId} (${request.profile})`,
       apiKeyId: payer.apiKeyId,
-      jobId: payer.jobId,
       idempotencyKey: payer.idempotencyKey,
-    });
+    };
+    // A job captures the hold its admission placed; a request inside the HTTP call pays at once.
+    const paid = payer.jobId === null ? await this.ledger.charge(charge) : await this.ledger.capture({ ...charge, jobId: payer.jobId });
     try {
       const app = await this.packages.generateApp(request.dmCtId, request.profile);
       const packageUrl = await this.packages.isGenerated(request.dmCtId);
       return { ...generated(packageUrl), profile: request.profile, appName: app.appName, appUrl: app.appUrl };
     } catch (error) {
       // After an outage the job's retry finds the charge by its key and finishes the work it paid for.
-      if (charge.ledgerEntryId && !charge.alreadyCharged && !isDatabaseUnavailable(error))
-        await this.ledger.refund(charge.ledgerEntryId, `refund: application generation failed for ${request.dmCtId}`);
+      if (paid.ledgerEntryId && !paid.alreadyCharged && !isDatabaseUnavailable(error))
+        await this.ledger.refund(paid.ledgerEntryId, `refund: application generation failed for ${request.dmCtId}`);
       throw error;
     }
   }

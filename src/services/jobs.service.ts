@@ -166,6 +166,7 @@ export class JobsService {
     for (const { id } of lost) {
       await this.update(Number(id), { status: 'failed', error: 'The worker running this job stopped on every attempt.' });
     }
+    await this.ledger.releaseEndedJobHolds();
     return lost.length;
   }
 

@@ -7,6 +7,7 @@ import type { CreateKeyInput } from '../parsers/keys.parser';
 import { keyView, type IssuedKeyView, type KeyView, type LegacyKeyView } from '../presenters/key.presenter';
 import type { Caller } from './auth.service';
 import type { Clock } from './clock';
+import { transactionRetried } from './ledger.service';
 
 export const MAX_ACTIVE_KEYS = 25;
 export const KEY_RANDOM_LENGTH = 48;
@@ -28,7 +29,7 @@ export class KeysService {
   }
 
   async create(userId: number, policy: CreateKeyInput): Promise<IssuedKeyView> {
-    const { key, plaintext } = await this.db.transaction(async (manager) => {
+    const { key, plaintext } = await transactionRetried(this.db, async (manager) => {
       await this.lockUser(manager, userId);
       await this.assertNameAndSlotFree(manager, userId, policy.name);
       const now = this.clock.now();
@@ -48,7 +49,7 @@ export class KeysService {
   /** Revokes an active key and issues a new one under the same name and policy, with a restarted spent count.
    * The expiry keeps its absolute instant: rotation is not a way to extend a key's life. */
   async rotate(userId: number, keyId: number): Promise<IssuedKeyView> {
-    const { key, plaintext } = await this.db.transaction(async (manager) => {
+    const { key, plaintext } = await transactionRetried(this.db, async (manager) => {
       await this.lockUser(manager, userId);
       const old = await this.ownedKey(manager, userId, keyId);
       const status = keyStatus(old, this.clock.now());
@@ -69,7 +70,7 @@ export class KeysService {
 
   /** Revokes an active or expired key (from a session or any active key of the same user, its own included). */
   async revoke(caller: Caller, keyId: number): Promise<KeyView> {
-    const key = await this.db.transaction(async (manager) => {
+    const key = await transactionRetried(this.db, async (manager) => {
       const key = await this.ownedKey(manager, caller.user.id, keyId);
       if (!key.revokedAt) {
         key.revokedAt = this.clock.now();
@@ -82,7 +83,7 @@ export class KeysService {
 
   /** The legacy single key: every scope, no limit, no expiry; generating it again replaces the previous one. */
   async generateLegacy(userId: number): Promise<LegacyKeyView> {
-    const { key, plaintext } = await this.db.transaction(async (manager) => {
+    const { key, plaintext } = await transactionRetried(this.db, async (manager) => {
       await this.lockUser(manager, userId);
       await rows(manager, 'UPDATE api_keys SET revoked_at = $2 WHERE user_id = $1 AND is_legacy AND revoked_at IS NULL', [userId, this.clock.now()]);
       return this.issue(manager, userId, { name: null, scopes: [...SCOPES], spendLimitCredits: null, expiresAt: null, isLegacy: true });
@@ -106,6 +107,7 @@ export class KeysService {
       keyHash: sha256Hex(plaintext),
       prefix: plaintext.slice(0, STORED_PREFIX_LENGTH),
       spentCredits: 0,
+      heldCredits: 0,
       revokedAt: null,
       lastUsedAt: null,
       createdAt: this.clock.now(),
@@ -113,9 +115,10 @@ export class KeysService {
     return { key: await manager.save(key), plaintext };
   }
 
-  /** Serialises key changes per user, so the 25-key limit and name uniqueness hold under concurrency. */
+  /** Serialises key changes per user, so the 25-key limit and name uniqueness hold under concurrency. FOR NO KEY
+   * UPDATE (the lock order of src/db/queries/ledger.sql.ts): it never waits for a charge's foreign-key lock. */
   private async lockUser(manager: EntityManager, userId: number): Promise<void> {
-    await rows(manager, 'SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [userId]);
+    await rows(manager, 'SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE', [userId]);
   }
 
   private async assertNameAndSlotFree(manager: EntityManager, userId: number, name: string): Promise<void> {
@@ -133,7 +136,7 @@ export class KeysService {
 
   private async ownedKey(manager: EntityManager, userId: number, keyId: number): Promise<ApiKey> {
     if (!Number.isSafeInteger(keyId) || keyId <= 0) throw notFound('API key');
-    const key = await manager.findOne(ApiKey, { where: { id: keyId, userId, isLegacy: false }, lock: { mode: 'pessimistic_write' } });
+    const key = await manager.findOne(ApiKey, { where: { id: keyId, userId, isLegacy: false }, lock: { mode: 'for_no_key_update' } });
     if (!key) throw notFound('API key');
     return key;
   }

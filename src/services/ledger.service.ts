@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { one, rows } from '../db/sql';
-import type { LedgerKind } from '../entities/ledger-entry.entity';
+import * as q from '../db/queries/ledger.sql';
+import { query, queryOne } from '../db/sql';
 import { Wallet } from '../entities/wallet.entity';
 import { badRequest, DomainError, notFound, pgCode, PG } from '../lib/errors';
 import type { AutoReloadUpdate } from '../parsers/wallet.parser';
@@ -10,32 +10,6 @@ import type { Clock } from './clock';
 
 // Kept here for the features that price work in dollars; the presenter owns the formatting.
 export { CREDITS_PER_DOLLAR, creditsToUsd } from '../presenters/wallet.presenter';
-
-/** Raw rows as node-postgres returns them: bigint columns arrive as strings. */
-interface BalanceRow {
-  balance_credits: string;
-}
-interface IdRow {
-  id: string;
-}
-interface EarlierChargeRow {
-  id: string;
-  balance_after_credits: string;
-}
-interface KeySpendRow {
-  spend_limit_credits: string | null;
-  spent_credits: string;
-}
-interface ChargeEntryRow {
-  user_id: string;
-  amount_credits: string;
-  api_key_id: string | null;
-  job_id: string | null;
-}
-interface JobCostRow {
-  job_id: string;
-  cost: string;
-}
 
 export interface ChargeRequest {
   userId: number;
@@ -53,6 +27,14 @@ export interface ChargeResult {
   alreadyCharged: boolean;
 }
 
+export interface HoldRequest {
+  userId: number;
+  amount: number;
+  reason: string;
+  apiKeyId: number | null;
+  jobId: number;
+}
+
 export const insufficientFunds = (estimated: number, balance: number) =>
   new DomainError(402, 'insufficient_funds', `Insufficient funds: this needs ${estimated} credits and the wallet holds ${balance}.`, {
     estimated_cost_credits: estimated,
@@ -66,8 +48,30 @@ export const keySpendLimit = (limit: number, spent: number, needed: number) =>
     estimated_cost_credits: needed,
   });
 
-/** Every money movement: a conditional UPDATE of the wallet (and of the key's spent count) and an append-only
- * ledger row, in one transaction. Concurrent charges serialise on the wallet row; none can overdraw. */
+export const keyRevoked = () =>
+  new DomainError(403, 'key_revoked', 'The API key that started this work was revoked: nothing was charged and its hold was released.');
+
+const holdClosed = () => new DomainError(409, 'hold_released', 'This job’s hold was released; it can no longer be charged.');
+
+const DEADLOCK_RETRIES = 5;
+
+/** A transaction retried when Postgres picks it as a deadlock victim or fails to serialise it: a conflict between
+ * two requests is never the caller's error. */
+export async function transactionRetried<T>(db: DataSource, work: (manager: EntityManager) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction(work);
+    } catch (error) {
+      const code = pgCode(error);
+      if (attempt >= DEADLOCK_RETRIES || (code !== PG.deadlockDetected && code !== PG.serializationFailure)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 10 * attempt + Math.random() * 40));
+    }
+  }
+}
+
+/** Every money movement: conditional UPDATEs of the wallet, then of the key (the lock order of
+ * src/db/queries/ledger.sql.ts), and an append-only ledger row, in one transaction. `balance_credits` is the sum
+ * of credit, charge and refund rows; `held_credits` the sum of open holds. None can overdraw or pass a limit. */
 export class LedgerService {
   constructor(
     private readonly db: DataSource,
@@ -82,75 +86,43 @@ export class LedgerService {
 
   async credit(userId: number, amount: number, reason: string, idempotencyKey?: string): Promise<Wallet> {
     if (!Number.isSafeInteger(amount) || amount <= 0) throw badRequest('credits must be a positive integer.');
-    return this.db.transaction(async (manager) => {
-      const row = await one<BalanceRow>(
-        manager,
-        'UPDATE wallets SET balance_credits = balance_credits + $2, updated_at = $3 WHERE user_id = $1 RETURNING balance_credits',
-        [userId, amount, this.clock.now()],
-      );
+    return transactionRetried(this.db, async (manager) => {
+      const row = await queryOne(manager, q.creditWallet(userId, amount, this.clock.now()));
       if (!row) throw notFound('Wallet');
       await this.append(manager, { userId, amount, kind: 'credit', reason, idempotencyKey, balanceAfter: Number(row.balance_credits) });
       return this.wallet(userId, manager);
     });
   }
 
-  /** For work a job charges later: the whole amount is checked, not charged, in the order `charge` uses (the
-   * key's limit, then the wallet), so a job that could not pay is refused before it is created. */
+  /** For an inline charge: the key's limit first (403 even when the wallet could pay), then the available balance. */
   async assertCanPay(caller: Pick<Caller, 'user' | 'via' | 'key'>, amount: number): Promise<void> {
     const key = caller.via === 'key' ? caller.key : null;
-    if (key && key.spendLimitCredits !== null && key.spentCredits + amount > key.spendLimitCredits) {
-      throw keySpendLimit(key.spendLimitCredits, key.spentCredits, amount);
-    }
+    if (key) await this.assertKeyCovers(this.db.manager, key.id, amount);
     const wallet = await this.wallet(caller.user.id);
-    if (wallet.balanceCredits < amount) throw insufficientFunds(amount, wallet.balanceCredits);
+    const available = wallet.balanceCredits - wallet.heldCredits;
+    if (available < amount) throw insufficientFunds(amount, available);
   }
 
-  /** Checks the key's limit first (403 even when the wallet could pay), then the wallet (402). */
+  /** An immediate charge: 403 when the key's limit (open holds included) cannot cover it, 402 when the available
+   * balance cannot. */
   async charge(request: ChargeRequest, manager?: EntityManager): Promise<ChargeResult> {
-    if (!manager) return this.db.transaction((m) => this.charge(request, m));
+    if (!manager) return transactionRetried(this.db, (m) => this.charge(request, m));
     const { userId, amount, apiKeyId } = request;
     if (request.idempotencyKey) {
-      const existing = await one<EarlierChargeRow>(manager, 'SELECT id, balance_after_credits FROM ledger_entries WHERE idempotency_key = $1', [
-        request.idempotencyKey,
-      ]);
+      const existing = await queryOne(manager, q.entryByKey(request.idempotencyKey));
       if (existing) return { ledgerEntryId: Number(existing.id), balanceCredits: Number(existing.balance_after_credits), alreadyCharged: true };
     }
     if (amount === 0) {
       const wallet = await this.wallet(userId, manager);
       return { ledgerEntryId: null, balanceCredits: wallet.balanceCredits, alreadyCharged: false };
     }
-    if (apiKeyId) {
-      const updated = await rows<IdRow>(
-        manager,
-        `UPDATE api_keys SET spent_credits = spent_credits + $2
-          WHERE id = $1 AND (spend_limit_credits IS NULL OR spent_credits + $2 <= spend_limit_credits) RETURNING id`,
-        [apiKeyId, amount],
-      );
-      if (updated.length === 0) {
-        const key = await one<KeySpendRow>(manager, 'SELECT spend_limit_credits, spent_credits FROM api_keys WHERE id = $1', [apiKeyId]);
-        if (!key) throw notFound('API key');
-        throw keySpendLimit(Number(key.spend_limit_credits), Number(key.spent_credits), amount);
-      }
-    }
-    const row = await one<BalanceRow>(
-      manager,
-      `UPDATE wallets SET balance_credits = balance_credits - $2, updated_at = $3
-        WHERE user_id = $1 AND balance_credits >= $2 RETURNING balance_credits`,
-      [userId, amount, this.clock.now()],
-    );
-    if (!row) throw insufficientFunds(amount, (await this.wallet(userId, manager)).balanceCredits);
+    if (apiKeyId) await this.assertKeyCovers(manager, apiKeyId, amount);
+    const row = await queryOne(manager, q.debitWallet(userId, amount, this.clock.now()));
+    if (!row) throw insufficientFunds(amount, await this.available(userId, manager));
+    if (apiKeyId && !(await queryOne(manager, q.spendKey(apiKeyId, amount)))) await this.assertKeyCovers(manager, apiKeyId, amount, true);
     const balanceAfter = Number(row.balance_credits);
     try {
-      const id = await this.append(manager, {
-        userId,
-        amount: -amount,
-        kind: 'charge',
-        reason: request.reason,
-        idempotencyKey: request.idempotencyKey,
-        apiKeyId,
-        jobId: request.jobId,
-        balanceAfter,
-      });
+      const id = await this.append(manager, { ...request, amount: -amount, kind: 'charge', balanceAfter });
       return { ledgerEntryId: id, balanceCredits: balanceAfter, alreadyCharged: false };
     } catch (error) {
       if (pgCode(error) === PG.uniqueViolation) {
@@ -160,25 +132,116 @@ export class LedgerService {
     }
   }
 
+  /** Authorises a job's whole amount in the caller's transaction (the one that writes the job): the available
+   * balance and the key's remaining limit shrink by it, so concurrent admissions cannot oversubscribe. */
+  async hold(request: HoldRequest, manager: EntityManager): Promise<void> {
+    const { userId, amount, apiKeyId, jobId } = request;
+    if (amount === 0) return;
+    if (apiKeyId) await this.assertKeyCovers(manager, apiKeyId, amount);
+    const row = await queryOne(manager, q.holdWallet(userId, amount, this.clock.now()));
+    if (!row) throw insufficientFunds(amount, await this.available(userId, manager));
+    if (apiKeyId && !(await queryOne(manager, q.holdKey(apiKeyId, amount)))) await this.assertKeyCovers(manager, apiKeyId, amount, true);
+    await this.append(manager, {
+      userId,
+      amount: -amount,
+      kind: 'hold',
+      reason: request.reason,
+      idempotencyKey: q.holdKeyOf(jobId),
+      apiKeyId,
+      jobId,
+      balanceAfter: Number(row.balance_credits),
+    });
+  }
+
+  /** Charges a job from its hold, never more than held, once (a retried step finds its charge). A job without a
+   * hold (admitted before holds existed, or free) is charged directly. Throws `key_revoked` when the job's key
+   * was revoked: the caller rolls back and releases. */
+  async capture(request: ChargeRequest & { jobId: number }, manager?: EntityManager): Promise<ChargeResult> {
+    if (!manager) return transactionRetried(this.db, (m) => this.capture(request, m));
+    const hold = await queryOne(manager, q.jobHold(request.jobId));
+    if (!hold) return this.charge(request, manager);
+    await queryOne(manager, q.lockWallet(request.userId));
+    const locked = (await queryOne(manager, q.jobHold(request.jobId)))!;
+    if (locked.closed_by === 'release') throw holdClosed();
+    if (locked.closed_by === 'capture') {
+      const charged = request.idempotencyKey ? await queryOne(manager, q.entryByKey(request.idempotencyKey)) : undefined;
+      return {
+        ledgerEntryId: charged ? Number(charged.id) : null,
+        balanceCredits: Number(charged?.balance_after_credits ?? 0),
+        alreadyCharged: true,
+      };
+    }
+    const held = Number(locked.held);
+    const captured = Math.min(request.amount, held);
+    const now = this.clock.now();
+    const wallet = (await queryOne(manager, q.settleWalletHold(request.userId, held, captured, now)))!;
+    const keyId = locked.api_key_id ? Number(locked.api_key_id) : null;
+    if (keyId && !(await queryOne(manager, q.captureKeyHold(keyId, held, captured)))) throw keyRevoked();
+    const balanceAfter = Number(wallet.balance_credits);
+    const closing = { userId: request.userId, apiKeyId: keyId, jobId: request.jobId };
+    await this.append(manager, {
+      ...closing,
+      amount: held,
+      kind: 'capture',
+      reason: `capture: ${request.reason}`,
+      idempotencyKey: q.holdClosedKeyOf(request.jobId),
+      balanceAfter: balanceAfter + captured,
+    });
+    const id = captured
+      ? await this.append(manager, {
+          ...closing,
+          amount: -captured,
+          kind: 'charge',
+          reason: request.reason,
+          idempotencyKey: request.idempotencyKey,
+          balanceAfter,
+        })
+      : null;
+    return { ledgerEntryId: id, balanceCredits: balanceAfter, alreadyCharged: false };
+  }
+
+  /** Returns a job's open hold to the wallet and the key, once; false when there was none open. */
+  async release(jobId: number, reason: string, manager?: EntityManager): Promise<boolean> {
+    if (!manager) return transactionRetried(this.db, (m) => this.release(jobId, reason, m));
+    const hold = await queryOne(manager, q.jobHold(jobId));
+    if (!hold) return false;
+    const wallet = (await queryOne(manager, q.lockWallet(Number(hold.user_id))))!;
+    const locked = (await queryOne(manager, q.jobHold(jobId)))!;
+    if (locked.closed_by) return false;
+    const held = Number(locked.held);
+    await queryOne(manager, q.settleWalletHold(Number(hold.user_id), held, 0, this.clock.now()));
+    const keyId = locked.api_key_id ? Number(locked.api_key_id) : null;
+    if (keyId) await queryOne(manager, q.releaseKeyHold(keyId, held));
+    await this.append(manager, {
+      userId: Number(hold.user_id),
+      amount: held,
+      kind: 'release',
+      reason: `release: ${reason}`,
+      idempotencyKey: q.holdClosedKeyOf(jobId),
+      apiKeyId: keyId,
+      jobId,
+      balanceAfter: Number(wallet.balance_credits),
+    });
+    return true;
+  }
+
+  /** Releases the holds of jobs that ended without closing them; returns how many. */
+  async releaseEndedJobHolds(): Promise<number> {
+    const open = await query(this.db, q.openHoldsOfEndedJobs());
+    let released = 0;
+    for (const { job_id: jobId } of open) if (await this.release(Number(jobId), 'the job ended without a charge')) released++;
+    return released;
+  }
+
   /** Returns a charge to the wallet and to the key's spent count, once. */
   async refund(chargeEntryId: number, reason: string, manager?: EntityManager): Promise<void> {
-    if (!manager) return this.db.transaction((m) => this.refund(chargeEntryId, reason, m));
-    const charge = await one<ChargeEntryRow>(
-      manager,
-      'SELECT user_id, amount_credits, api_key_id, job_id FROM ledger_entries WHERE id = $1 AND kind = $2',
-      [chargeEntryId, 'charge'],
-    );
+    if (!manager) return transactionRetried(this.db, (m) => this.refund(chargeEntryId, reason, m));
+    const charge = await queryOne(manager, q.chargeEntry(chargeEntryId));
     if (!charge) throw notFound('Charge');
     const amount = -Number(charge.amount_credits);
-    const row = await one<BalanceRow>(
-      manager,
-      'UPDATE wallets SET balance_credits = balance_credits + $2, updated_at = $3 WHERE user_id = $1 RETURNING balance_credits',
-      [charge.user_id, amount, this.clock.now()],
-    );
+    const row = await queryOne(manager, q.creditWallet(Number(charge.user_id), amount, this.clock.now()));
     if (!row) throw notFound('Wallet');
-    if (charge.api_key_id) {
-      await rows(manager, 'UPDATE api_keys SET spent_credits = greatest(spent_credits - $2, 0) WHERE id = $1', [charge.api_key_id, amount]);
-    }
+    if (charge.api_key_id) await queryOne(manager, q.refundKey(Number(charge.api_key_id), amount));
     await this.append(manager, {
       userId: Number(charge.user_id),
       amount,
@@ -191,18 +254,14 @@ export class LedgerService {
     });
   }
 
-  /** Sum of a job's ledger rows (charges negative): what the job has cost so far. */
+  /** What a job has cost so far: its charges less refunds. */
   async jobCost(jobId: number): Promise<number> {
     return (await this.jobCosts([jobId])).get(jobId) ?? 0;
   }
 
   async jobCosts(jobIds: number[]): Promise<Map<number, number>> {
     if (!jobIds.length) return new Map();
-    const found = await rows<JobCostRow>(
-      this.db,
-      'SELECT job_id, coalesce(-sum(amount_credits), 0)::bigint AS cost FROM ledger_entries WHERE job_id = ANY($1) GROUP BY job_id',
-      [jobIds],
-    );
+    const found = await query(this.db, q.jobCosts(jobIds));
     return new Map(found.map((r) => [Number(r.job_id), Number(r.cost)]));
   }
 
@@ -226,34 +285,25 @@ export class LedgerService {
     return this.walletView(userId);
   }
 
-  private async append(
-    manager: EntityManager,
-    entry: {
-      userId: number;
-      amount: number;
-      kind: LedgerKind;
-      reason: string;
-      idempotencyKey?: string;
-      apiKeyId?: number | null;
-      jobId?: number | null;
-      balanceAfter: number;
-    },
-  ): Promise<number> {
-    const [row] = await rows<IdRow>(
-      manager,
-      `INSERT INTO ledger_entries (user_id, amount_credits, kind, reason, idempotency_key, api_key_id, job_id, balance_after_credits)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
-      [
-        entry.userId,
-        entry.amount,
-        entry.kind,
-        entry.reason,
-        entry.idempotencyKey ?? null,
-        entry.apiKeyId ?? null,
-        entry.jobId ?? null,
-        entry.balanceAfter,
-      ],
-    );
+  private async available(userId: number, manager: EntityManager): Promise<number> {
+    const wallet = await this.wallet(userId, manager);
+    return wallet.balanceCredits - wallet.heldCredits;
+  }
+
+  /** 403 when the key is revoked or its limit, less what it spent and holds, cannot cover `amount`; with
+   * `failed`, the conditional UPDATE already refused, so it throws even when the read looks fine. */
+  private async assertKeyCovers(manager: EntityManager, keyId: number, amount: number, failed = false): Promise<void> {
+    const key = await queryOne(manager, q.keySpend(keyId));
+    if (!key) throw notFound('API key');
+    if (key.revoked) throw keyRevoked();
+    const committed = Number(key.spent_credits) + Number(key.held_credits);
+    if ((key.spend_limit_credits !== null && committed + amount > Number(key.spend_limit_credits)) || failed) {
+      throw keySpendLimit(Number(key.spend_limit_credits), committed, amount);
+    }
+  }
+
+  private async append(manager: EntityManager, entry: q.LedgerInsert): Promise<number> {
+    const [row] = await query(manager, q.insertEntry(entry));
     return Number(row.id);
   }
 }

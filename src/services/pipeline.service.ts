@@ -8,7 +8,7 @@ import type { AssembleView } from '../presenters/assembly.presenter';
 import type { AssemblyService, CatalogForAssembly } from './assembly.service';
 import type { Caller } from './auth.service';
 import type { JobOutcome, JobProgress, JobsService } from './jobs.service';
-import type { LedgerService } from './ledger.service';
+import { transactionRetried, type LedgerService } from './ledger.service';
 
 /** What finishing a model needs: publishing its tree and building its package. */
 export interface PackagesForPipeline {
@@ -86,26 +86,31 @@ export class PipelineService {
     };
   }
 
-  /** The assemble job's steps after `parsing` (the runner starts the job there): plan, build, charge, finalize.
-   * A failure after the build keeps the model's links on the job. */
+  /** The assemble job's steps after `parsing` (the runner starts the job there): plan, then build and capture
+   * the hold in one transaction (nothing is built that is not paid for; a revoked key rolls the build back and
+   * the runner releases the hold), then finalize. A failure after that keeps the model's links on the job. */
   async assembleJob(job: Job, progress: JobProgress): Promise<JobOutcome> {
     const plan = await this.assembly.plan(assemblyRequestFromJob(job.request));
     await progress.step('parsed');
     await progress.step('agent_processing');
     await progress.step('modeling');
-    const model = await this.db.transaction((m) =>
-      this.assembly.build(m, plan.request, job.userId, { publish: false, mintKeyPrefix: `job:${job.ctId}` }),
-    );
+    const model = await transactionRetried(this.db, async (m) => {
+      const built = await this.assembly.build(m, plan.request, job.userId, { publish: false, mintKeyPrefix: `job:${job.ctId}` });
+      await this.ledger.capture(
+        {
+          userId: job.userId,
+          amount: plan.totalCredits,
+          reason: `assemble: ${plan.request.title}`,
+          idempotencyKey: `job:${job.ctId}:charge`,
+          apiKeyId: job.apiKeyId,
+          jobId: job.id,
+        },
+        m,
+      );
+      return built;
+    });
     await this.jobs.update(job.id, { dmCtId: model.dmCtId });
     progress.keepOnFailure(this.links(model.dmCtId, null));
-    await this.ledger.charge({
-      userId: job.userId,
-      amount: plan.totalCredits,
-      reason: `assemble: ${plan.request.title}`,
-      idempotencyKey: `job:${job.ctId}:charge`,
-      apiKeyId: job.apiKeyId,
-      jobId: job.id,
-    });
     await progress.step('finalizing');
     const result = await this.finalize(model.dmCtId, { publish: plan.request.publish, generate: plan.request.generate }, (name) =>
       progress.step(name),

@@ -16,6 +16,7 @@ export const assemblyRoutes = [
     method: 'post',
     path: '/api/v1/dmgen/assemble/',
     requirement: 'build',
+    idempotent: true,
     handle: async ({ services, caller, body }) => {
       const view = await services.pipeline.assemble(caller, parseAssemblyRequest(body));
       const headers = assembleHeaders(view);

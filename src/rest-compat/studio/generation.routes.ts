@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { readMultipart } from '../../http/multipart';
 import { discardAll } from '../../storage/incoming-file';
+import { sha256Hex } from '../../lib/crypto';
 import { badRequest } from '../../lib/errors';
 import { parseAsyncFlag, parseGenerationRequest, type GenerationKind } from '../../parsers/generation.parser';
 import { renderGeneration } from '../../presenters/generation.presenter';
@@ -20,14 +21,15 @@ const generate = (kind: GenerationKind) => async (ctx: RouteContext<Caller>) => 
 };
 
 export const generationRoutes = [
-  route({ method: 'post', path: '/api/v1/dmgen/dms/:ctId/generate/', requirement: 'build', handle: generate('generate_package') }),
-  route({ method: 'post', path: '/api/v1/dmgen/dms/:ctId/generate_app/', requirement: 'spend', handle: generate('generate_app') }),
+  route({ method: 'post', path: '/api/v1/dmgen/dms/:ctId/generate/', requirement: 'build', idempotent: true, handle: generate('generate_package') }),
+  route({ method: 'post', path: '/api/v1/dmgen/dms/:ctId/generate_app/', requirement: 'spend', idempotent: true, handle: generate('generate_app') }),
   route({
     method: 'post',
     path: '/api/v1/uploader/api/data-sources/',
     requirement: 'build',
     raw: true,
-    handle: async ({ services, caller, req }) => {
+    idempotent: true,
+    handle: async ({ services, caller, req, idempotently }) => {
       if (!req.headers['content-type']?.toLowerCase().startsWith('multipart/form-data')) {
         throw badRequest('Send the file as multipart/form-data in the field "file".', { details: { file: ['Required.'] } });
       }
@@ -35,19 +37,19 @@ export const generationRoutes = [
       try {
         const file = files.find((f) => f.fieldName === 'file');
         if (!file) throw badRequest('No file provided: send it in the multipart field "file".', { details: { file: ['Required.'] } });
-        const { source, job } = await services.dataSources.accept(caller, {
-          filename: file.filename,
-          contentType: '',
-          content: await readFile(file.tempPath),
+        const content = await readFile(file.tempPath);
+        // A retried upload is the same file under the same name; the multipart boundary differs on every send.
+        return await idempotently({ filename: file.filename, sha256: sha256Hex(content) }, async () => {
+          const { source, job } = await services.dataSources.accept(caller, { filename: file.filename, contentType: '', content });
+          return {
+            status: 202,
+            body: {
+              data_source: { ct_id: source.ctId, filename: source.filename, size: source.sizeBytes, created: source.createdAt.toISOString() },
+              data_source_ct_id: source.ctId,
+              job: renderJob(await services.jobs.view(job)),
+            },
+          };
         });
-        return {
-          status: 202,
-          body: {
-            data_source: { ct_id: source.ctId, filename: source.filename, size: source.sizeBytes, created: source.createdAt.toISOString() },
-            data_source_ct_id: source.ctId,
-            job: renderJob(await services.jobs.view(job)),
-          },
-        };
       } finally {
         await discardAll(services.app.files, files);
       }

@@ -1,0 +1,171 @@
+import { sql } from '../sql';
+import type { LedgerKind } from '../../entities/ledger-entry.entity';
+
+/** The ledger's raw SQL. Lock order, for every transaction that moves money or changes keys: the user row (key
+ * management only, FOR NO KEY UPDATE), then the wallet, then the API key rows, then ledger inserts. FOR NO KEY
+ * UPDATE never blocks the FOR KEY SHARE that foreign keys take when a ledger row or a job is inserted. bigint
+ * columns come back as text. */
+
+export interface WalletMoneyRow {
+  balance_credits: string;
+  held_credits: string;
+}
+
+/** The first lock of a money transaction. */
+export const lockWallet = (userId: number) =>
+  sql<WalletMoneyRow>('SELECT balance_credits, held_credits FROM wallets WHERE user_id = $1 FOR NO KEY UPDATE', [userId]);
+
+/** Takes `amount` from the available balance (balance less open holds); no row when it is not there. */
+export const debitWallet = (userId: number, amount: number, now: Date) =>
+  sql<WalletMoneyRow>(
+    `UPDATE wallets SET balance_credits = balance_credits - $2, updated_at = $3
+      WHERE user_id = $1 AND balance_credits - held_credits >= $2 RETURNING balance_credits, held_credits`,
+    [userId, amount, now],
+  );
+
+export const creditWallet = (userId: number, amount: number, now: Date) =>
+  sql<WalletMoneyRow>(
+    'UPDATE wallets SET balance_credits = balance_credits + $2, updated_at = $3 WHERE user_id = $1 RETURNING balance_credits, held_credits',
+    [userId, amount, now],
+  );
+
+/** Reserves `amount` of the available balance; no row when it is not there. */
+export const holdWallet = (userId: number, amount: number, now: Date) =>
+  sql<WalletMoneyRow>(
+    `UPDATE wallets SET held_credits = held_credits + $2, updated_at = $3
+      WHERE user_id = $1 AND balance_credits - held_credits >= $2 RETURNING balance_credits, held_credits`,
+    [userId, amount, now],
+  );
+
+/** Closes a hold of `held` credits, taking `captured` (≤ held) from the balance. */
+export const settleWalletHold = (userId: number, held: number, captured: number, now: Date) =>
+  sql<WalletMoneyRow>(
+    `UPDATE wallets SET held_credits = held_credits - $2, balance_credits = balance_credits - $3, updated_at = $4
+      WHERE user_id = $1 RETURNING balance_credits, held_credits`,
+    [userId, held, captured, now],
+  );
+
+export interface IdRow {
+  id: string;
+}
+
+/** Adds to an active key's spent count within its limit (open holds count against it); no row otherwise. */
+export const spendKey = (keyId: number, amount: number) =>
+  sql<IdRow>(
+    `UPDATE api_keys SET spent_credits = spent_credits + $2
+      WHERE id = $1 AND revoked_at IS NULL AND (spend_limit_credits IS NULL OR spent_credits + held_credits + $2 <= spend_limit_credits)
+      RETURNING id`,
+    [keyId, amount],
+  );
+
+export const holdKey = (keyId: number, amount: number) =>
+  sql<IdRow>(
+    `UPDATE api_keys SET held_credits = held_credits + $2
+      WHERE id = $1 AND revoked_at IS NULL AND (spend_limit_credits IS NULL OR spent_credits + held_credits + $2 <= spend_limit_credits)
+      RETURNING id`,
+    [keyId, amount],
+  );
+
+/** A revoked key is never charged: no row when it was revoked before the capture. */
+export const captureKeyHold = (keyId: number, held: number, captured: number) =>
+  sql<IdRow>(
+    'UPDATE api_keys SET held_credits = held_credits - $2, spent_credits = spent_credits + $3 WHERE id = $1 AND revoked_at IS NULL RETURNING id',
+    [keyId, held, captured],
+  );
+
+export const releaseKeyHold = (keyId: number, held: number) =>
+  sql<IdRow>('UPDATE api_keys SET held_credits = greatest(held_credits - $2, 0) WHERE id = $1 RETURNING id', [keyId, held]);
+
+export const refundKey = (keyId: number, amount: number) =>
+  sql<IdRow>('UPDATE api_keys SET spent_credits = greatest(spent_credits - $2, 0) WHERE id = $1 RETURNING id', [keyId, amount]);
+
+export interface KeySpendRow {
+  spend_limit_credits: string | null;
+  spent_credits: string;
+  held_credits: string;
+  revoked: boolean;
+}
+
+export const keySpend = (keyId: number) =>
+  sql<KeySpendRow>('SELECT spend_limit_credits, spent_credits, held_credits, revoked_at IS NOT NULL AS revoked FROM api_keys WHERE id = $1', [keyId]);
+
+export interface LedgerInsert {
+  userId: number;
+  amount: number;
+  kind: LedgerKind;
+  reason: string;
+  idempotencyKey?: string;
+  apiKeyId?: number | null;
+  jobId?: number | null;
+  balanceAfter: number;
+}
+
+export const insertEntry = (e: LedgerInsert) =>
+  sql<IdRow>(
+    `INSERT INTO ledger_entries (user_id, amount_credits, kind, reason, idempotency_key, api_key_id, job_id, balance_after_credits)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
+    [e.userId, e.amount, e.kind, e.reason, e.idempotencyKey ?? null, e.apiKeyId ?? null, e.jobId ?? null, e.balanceAfter],
+  );
+
+export interface EntryByKeyRow {
+  id: string;
+  kind: LedgerKind;
+  balance_after_credits: string;
+}
+
+export const entryByKey = (idempotencyKey: string) =>
+  sql<EntryByKeyRow>('SELECT id, kind, balance_after_credits FROM ledger_entries WHERE idempotency_key = $1', [idempotencyKey]);
+
+/** A job's one hold: its key, and the closing row's key. */
+export const holdKeyOf = (jobId: number) => `hold:${jobId}`;
+export const holdClosedKeyOf = (jobId: number) => `hold:${jobId}:closed`;
+
+export interface JobHoldRow {
+  user_id: string;
+  held: string;
+  api_key_id: string | null;
+  closed_by: 'capture' | 'release' | null;
+}
+
+export const jobHold = (jobId: number) =>
+  sql<JobHoldRow>(
+    `SELECT h.user_id, -h.amount_credits AS held, h.api_key_id,
+            (SELECT c.kind FROM ledger_entries c WHERE c.idempotency_key = $3) AS closed_by
+       FROM ledger_entries h WHERE h.idempotency_key = $2 AND h.job_id = $1`,
+    [jobId, holdKeyOf(jobId), holdClosedKeyOf(jobId)],
+  );
+
+export interface JobIdRow {
+  job_id: string;
+}
+
+/** Holds still open although their job has ended (a give-up the runner did not see, a lost worker). */
+export const openHoldsOfEndedJobs = () =>
+  sql<JobIdRow>(
+    `SELECT h.job_id FROM ledger_entries h JOIN jobs j ON j.id = h.job_id
+      WHERE h.kind = 'hold' AND j.status IN ('completed', 'failed')
+        AND NOT EXISTS (SELECT 1 FROM ledger_entries c WHERE c.idempotency_key = h.idempotency_key || ':closed')`,
+  );
+
+export interface JobCostRow {
+  job_id: string;
+  cost: string;
+}
+
+/** What jobs cost: their charges less refunds (holds are reservations, not costs). */
+export const jobCosts = (jobIds: number[]) =>
+  sql<JobCostRow>(
+    `SELECT job_id, coalesce(-sum(amount_credits), 0)::bigint AS cost FROM ledger_entries
+      WHERE job_id = ANY($1) AND kind IN ('charge', 'refund') GROUP BY job_id`,
+    [jobIds],
+  );
+
+export interface ChargeEntryRow {
+  user_id: string;
+  amount_credits: string;
+  api_key_id: string | null;
+  job_id: string | null;
+}
+
+export const chargeEntry = (id: number) =>
+  sql<ChargeEntryRow>("SELECT user_id, amount_credits, api_key_id, job_id FROM ledger_entries WHERE id = $1 AND kind = 'charge'", [id]);
