@@ -21,6 +21,7 @@ import { buildAdminRouter } from './rest-compat/admin/admin.routes';
 import { formatGraphQLError } from './resolvers/errors';
 import { guardedSubscribe, queryLimitsRule } from './resolvers/limits';
 import { buildGatewaySchema } from './resolvers/schema';
+import { storableTextRule } from './resolvers/storable-text';
 import { APP_API_ROUTES, ROUTES } from './rest-compat/routes';
 import { SESSION_COOKIE } from './http/session-cookies';
 import { appApiNotFound, buildRestRouter, credentialsOf } from './rest-compat/router';
@@ -116,7 +117,7 @@ export async function startHttpServer(services: Services, options: { port: numbe
     formatError,
     // Error responses name the problem, never the server's files: no stack traces, whatever NODE_ENV says.
     includeStacktraceInErrorResponses: false,
-    validationRules: [queryLimitsRule(limits)],
+    validationRules: [queryLimitsRule(limits), storableTextRule],
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer }),
       ApolloServerPluginLandingPageDisabled(),

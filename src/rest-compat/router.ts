@@ -2,6 +2,7 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import type { Services } from '../container';
 import { sendAppApiError, sendStudioError } from '../http/errors';
 import { strictUtf8 } from '../http/json-body';
+import { appUnstorableText, studioUnstorableText, unstorableField } from '../http/text-guard';
 import { malformedUrl, routeNotFound } from '../lib/app-api-errors';
 import type { AppCaller } from '../services/app-keys.service';
 import type { Caller } from '../services/auth.service';
@@ -47,6 +48,8 @@ function mountAppApi(router: Router, services: Services, routes: AppApiRoute[]):
     router[def.method](def.path, async (req: Request, res: Response) => {
       try {
         const caller = await services.app.keys.authenticate(req.headers['x-api-key']);
+        const unstorable = unstorableField(req, undefined);
+        if (unstorable) throw appUnstorableText(unstorable);
         send(res, await def.handle(contextOf(req, res, services, caller)));
       } catch (error) {
         sendAppApiError(error, req, res, services.logger);
@@ -80,6 +83,8 @@ function mountStudio(router: Router, services: Services, routes: StudioRoute[]):
   };
   const handle = (def: StudioRoute) => async (req: Request, res: Response) => {
     try {
+      const unstorable = unstorableField(req, def.raw ? undefined : req.body);
+      if (unstorable) throw studioUnstorableText(unstorable);
       send(res, await def.handle(contextOf(req, res, services, res.locals.caller as Caller | null)));
     } catch (error) {
       sendStudioError(error, req, res, services.logger);
