@@ -12,6 +12,7 @@ import { graphqlUploadExpress } from 'graphql-upload-ts';
 import type { Services } from './container';
 import { createBaseApp, listen } from './http/base-app';
 import { graphiqlRouter } from './http/graphiql';
+import { subscriptionsOverHttpRefused } from './http/subscription-over-http';
 import { graphqlRequestGuard, graphqlTransportErrors } from './resolvers/graphql-guards';
 import { strictUtf8 } from './http/json-body';
 import { parseCookies } from './lib/cookies';
@@ -123,6 +124,7 @@ export async function startHttpServer(services: Services, options: { port: numbe
       ApolloServerPluginLandingPageDisabled(),
       { serverWillStart: async () => ({ drainServer: async () => void (await wsCleanup.dispose()) }) },
       databaseOutageStatus,
+      subscriptionsOverHttpRefused,
     ],
   });
   await apollo.start();
