@@ -56,6 +56,9 @@ export class PortInUse extends Error {
 
 /** Listens and returns the loopback URL of the bound port; rejects when the port cannot be bound. */
 export async function listen(httpServer: http.Server, port: number, host = '0.0.0.0'): Promise<string> {
+  // The WebSocket server re-emits a listen failure and graphql-ws prints it with a stack: until bound, it is ours alone.
+  const others = httpServer.listeners('error') as Array<(error: Error) => void>;
+  httpServer.removeAllListeners('error');
   await new Promise<void>((resolve, reject) => {
     const refused = (error: NodeJS.ErrnoException) =>
       reject(
@@ -69,6 +72,7 @@ export async function listen(httpServer: http.Server, port: number, host = '0.0.
       resolve();
     });
   });
+  for (const listener of others) httpServer.on('error', listener);
   const address = httpServer.address();
   return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : port}`;
 }
