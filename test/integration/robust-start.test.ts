@@ -56,10 +56,10 @@ describe('npm start', () => {
       await rm(path.join(dir, 'storage'), { recursive: true });
       await writeFile(path.join(dir, 'storage'), 'not a directory');
       const broken = await fetch(`http://127.0.0.1:${port}/readyz`);
-      expect({ status: broken.status, body: await broken.json() }).toMatchObject({ status: 503, body: { storage: 'unavailable' } });
+      expect({ status: broken.status, body: (await broken.json()) as unknown }).toMatchObject({ status: 503, body: { storage: 'unavailable' } });
       await rm(path.join(dir, 'storage'));
       const repaired = await fetch(`http://127.0.0.1:${port}/readyz`);
-      expect({ status: repaired.status, body: await repaired.json() }).toEqual({
+      expect({ status: repaired.status, body: (await repaired.json()) as unknown }).toEqual({
         status: 200,
         body: { status: 'ready', database: 'ok', storage: 'ok' },
       });
