@@ -4,30 +4,38 @@ import { createServices } from './container';
 import { openDatabase } from './db/connect';
 import { createDataSource } from './db/data-source';
 import { migrateDatabase } from './db/migrate';
+import { PortInUse } from './http/base-app';
 import { JobEventHub } from './jobs/job-events';
 import { JobQueue } from './jobs/queue';
 import { startRdfSyncWorker } from './jobs/rdf-sync.task';
 import { startWorkers } from './jobs/workers';
 import { isDatabaseUnavailable } from './lib/errors';
-import { createLogger } from './lib/logger';
+import { createLogger, type Logger } from './lib/logger';
 import { loadAppConfig } from './packages/app-config';
 import { startHttpServer } from './server';
+
+/** What has been started so far, stopped in reverse order on a signal or a failed start. */
+const stops: Array<() => Promise<void>> = [];
+let stopping = false;
+let startedLogger: Logger | null = null;
+
+async function stopAll(logger: Logger): Promise<void> {
+  stopping = true;
+  for (const stop of stops.reverse()) {
+    await stop().catch((error: unknown) => logger.warn({ err: error }, 'shutdown step failed'));
+  }
+}
 
 /** `npm start`: database (embedded unless DATABASE_URL), migrations, then the roles ROLE asks for. */
 async function main(): Promise<void> {
   const settings = loadSettings();
   const logger = createLogger(settings.logLevel);
-  if (settings.role === 'app') await loadAppConfig(settings, logger);
-  const database = await openDatabase(settings, logger);
-  const stops: Array<() => Promise<void>> = [database.stop];
-  let stopping = false;
+  startedLogger = logger;
   const shutdown = async (signal: string) => {
     if (stopping) return;
-    stopping = true;
     logger.info({ signal }, 'shutting down');
-    for (const stop of [...stops].reverse()) {
-      await stop().catch((error: unknown) => logger.error({ err: error }, 'shutdown step failed'));
-    }
+    await stopAll(logger);
+    logger.info('stopped');
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
@@ -39,6 +47,9 @@ async function main(): Promise<void> {
     logger.fatal({ err: reason }, 'unhandled rejection');
     process.exit(1);
   });
+  if (settings.role === 'app') await loadAppConfig(settings, logger);
+  const database = await openDatabase(settings, logger);
+  stops.push(database.stop);
 
   const applied = await migrateDatabase(database.url);
   if (applied.length) logger.info({ applied }, 'migrations applied');
@@ -49,9 +60,15 @@ async function main(): Promise<void> {
     supervise: settings.role !== 'gateway',
     expireInSeconds: settings.jobExpireSeconds,
     maintenanceIntervalSeconds: settings.queueMaintenanceSeconds,
-    onError: (error) => logger.error({ err: error }, 'queue error'),
+    // While stopping, a connection the database closed first is expected, not an error.
+    onError: (error) => (stopping ? logger.debug({ err: error }, 'queue error while stopping') : logger.error({ err: error }, 'queue error')),
   });
   stops.push(() => queue.stop());
+  // A database this process has just started has no other client: whatever it shows as running was interrupted.
+  if (database.embedded) {
+    const released = await queue.releaseAbandoned();
+    if (released) logger.info({ released }, 'interrupted queue messages handed back');
+  }
   let events: JobEventHub | null = null;
   if (settings.role !== 'worker') {
     events = new JobEventHub(database.url, logger);
@@ -59,6 +76,9 @@ async function main(): Promise<void> {
     stops.push(() => events!.stop());
   }
   const services = createServices({ settings, db, logger, queue, events });
+  const staged = await services.app.files.cleanStaging(false);
+  if (staged) logger.info({ removed: staged }, 'staging files of interrupted uploads removed');
+  stops.push(async () => void (await services.app.files.cleanStaging(true)));
   if (settings.role === 'worker' || settings.role === 'all') {
     const stopWorkers = await startWorkers(services);
     stops.push(async () => stopWorkers());
@@ -76,7 +96,10 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
+main().catch(async (error: unknown) => {
+  if (startedLogger) await stopAll(startedLogger);
+  // A port in use is an operator's mistake with a one-line fix: no stack trace.
+  if (error instanceof PortInUse) console.error(`sdc-gateway: ${error.message}`);
+  else console.error(error);
   process.exit(1);
 });

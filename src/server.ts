@@ -12,6 +12,7 @@ import { graphqlUploadExpress } from 'graphql-upload-ts';
 import type { Services } from './container';
 import { createBaseApp, listen } from './http/base-app';
 import { graphiqlRouter } from './http/graphiql';
+import { subscriptionsOverHttpRefused } from './http/subscription-over-http';
 import { graphqlRequestGuard, graphqlTransportErrors } from './resolvers/graphql-guards';
 import { strictUtf8 } from './http/json-body';
 import { parseCookies } from './lib/cookies';
@@ -24,6 +25,7 @@ import { buildAdminRouter } from './rest-compat/admin/admin.routes';
 import { formatGraphQLError } from './resolvers/errors';
 import { guardedSubscribe, queryLimitsRule } from './resolvers/limits';
 import { buildGatewaySchema } from './resolvers/schema';
+import { storableTextRule } from './resolvers/storable-text';
 import { APP_API_ROUTES, ROUTES } from './rest-compat/routes';
 import { SESSION_COOKIE } from './http/session-cookies';
 import { appApiNotFound, buildRestRouter, credentialsOf } from './rest-compat/router';
@@ -124,12 +126,13 @@ export async function startHttpServer(services: Services, options: { port: numbe
     formatError,
     // Error responses name the problem, never the server's files: no stack traces, whatever NODE_ENV says.
     includeStacktraceInErrorResponses: false,
-    validationRules: [queryLimitsRule(limits)],
+    validationRules: [queryLimitsRule(limits), storableTextRule],
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer }),
       ApolloServerPluginLandingPageDisabled(),
       { serverWillStart: async () => ({ drainServer: async () => void (await wsCleanup.dispose()) }) },
       databaseOutageStatus,
+      subscriptionsOverHttpRefused,
     ],
   });
   await apollo.start();

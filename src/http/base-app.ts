@@ -39,20 +39,59 @@ export function createBaseApp(services: Services): { app: Express; httpServer: h
     res.json({ status: 'ok' });
   });
   app.get('/readyz', async (_req, res) => {
-    try {
-      const pending = await pendingMigrations((sql) => services.db.query(sql));
-      if (pending.length) res.status(503).json({ status: 'migrations_pending', pending });
-      else res.json({ status: 'ready', database: 'ok' });
-    } catch (error) {
-      res.status(503).json({ status: 'unavailable', database: 'unreachable', error: (error as Error).message });
-    }
+    const [database, storage] = await Promise.all([databaseReadiness(services), storageReadiness(services)]);
+    const status = database.problem ?? (storage.storage === 'ok' ? 'ready' : 'unavailable');
+    res.status(status === 'ready' ? 200 : 503).json({ status, ...database.fields, ...storage });
   });
   return { app, httpServer };
 }
 
-/** Listens and returns the loopback URL of the bound port. */
+/** Startup refused because another process holds the port: main prints its message alone and exits 1. */
+export class PortInUse extends Error {
+  constructor(port: number, host: string, cause: Error) {
+    super(`port ${port} on ${host} is already in use (EADDRINUSE): stop the other process or set PORT to a free port`, { cause });
+    this.name = 'PortInUse';
+  }
+}
+
+/** Listens and returns the loopback URL of the bound port; rejects when the port cannot be bound. */
 export async function listen(httpServer: http.Server, port: number, host = '0.0.0.0'): Promise<string> {
-  await new Promise<void>((resolve) => httpServer.listen(port, host, resolve));
+  // The WebSocket server re-emits a listen failure and graphql-ws prints it with a stack: until bound, it is ours alone.
+  const others = httpServer.listeners('error') as Array<(error: Error) => void>;
+  httpServer.removeAllListeners('error');
+  await new Promise<void>((resolve, reject) => {
+    const refused = (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new PortInUse(port, host, error)
+          : new Error(`cannot listen on ${host}:${port}: ${error.message}`, { cause: error }),
+      );
+    httpServer.once('error', refused);
+    httpServer.listen(port, host, () => {
+      httpServer.off('error', refused);
+      resolve();
+    });
+  });
+  for (const listener of others) httpServer.on('error', listener);
   const address = httpServer.address();
   return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : port}`;
+}
+
+async function databaseReadiness(services: Services): Promise<{ problem?: string; fields: Record<string, unknown> }> {
+  try {
+    const pending = await pendingMigrations((sql) => services.db.query(sql));
+    return pending.length ? { problem: 'migrations_pending', fields: { pending } } : { fields: { database: 'ok' } };
+  } catch (error) {
+    return { problem: 'unavailable', fields: { database: 'unreachable', error: (error as Error).message } };
+  }
+}
+
+/** Storage is ready when every area exists (or can be created now) and is writable. */
+async function storageReadiness(services: Services): Promise<{ storage: string; storage_error?: string }> {
+  try {
+    await services.app.files.check();
+    return { storage: 'ok' };
+  } catch (error) {
+    return { storage: 'unavailable', storage_error: (error as NodeJS.ErrnoException).code ?? 'unknown' };
+  }
 }

@@ -1,6 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Request } from 'express';
 import { fileTooLarge, malformedBody } from '../lib/app-api-errors';
+import { findUnstorableText, isUnstorable } from '../lib/text';
+import { appUnstorableText } from './text-guard';
 
 /** A JSON object body read with a size limit and strict UTF-8 (invalid bytes are an error, not U+FFFD). */
 export async function readJsonObject(req: Request, maxBytes: number): Promise<Record<string, unknown>> {
@@ -18,16 +20,21 @@ export async function readJsonObject(req: Request, maxBytes: number): Promise<Re
     throw malformedBody('Malformed JSON body.');
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw malformedBody('The JSON body must be an object.');
+  const unstorable = findUnstorableText(parsed, 'body');
+  if (unstorable) throw appUnstorableText(unstorable);
   return parsed as Record<string, unknown>;
 }
 
 export async function readTextBody(req: Request, maxBytes: number): Promise<string> {
   const raw = await readRawBody(req, maxBytes);
+  let text: string;
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(raw);
+    text = new TextDecoder('utf-8', { fatal: true }).decode(raw);
   } catch {
     throw malformedBody('The request body is not valid UTF-8.');
   }
+  if (isUnstorable(text)) throw appUnstorableText('body');
+  return text;
 }
 
 async function readRawBody(req: Request, maxBytes: number): Promise<Buffer> {

@@ -2,7 +2,9 @@ import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import busboy from 'busboy';
 import { fileTooLarge, malformedBody } from '../lib/app-api-errors';
+import { isUnstorable } from '../lib/text';
 import { declaredLength } from './body';
+import { appUnstorableText } from './text-guard';
 import type { FileStore } from '../storage/file-store';
 import { discardAll, receiveStream, type IncomingFile } from '../storage/incoming-file';
 
@@ -105,6 +107,7 @@ export async function readMultipart(req: IncomingMessage, store: FileStore, limi
     parser.on('field', (name, value, info) => {
       if (info.valueTruncated || info.nameTruncated)
         fail(malformedBody(`The form field "${name.slice(0, 50)}" is longer than ${MAX_FIELD_BYTES} bytes.`));
+      else if (isUnstorable(name) || isUnstorable(value)) fail(appUnstorableText(isUnstorable(name) ? 'form field' : name));
       else fields.set(name, value);
     });
     parser.on('filesLimit', () => fail(malformedBody(`Too many files: at most ${limits.maxFiles} per request.`)));

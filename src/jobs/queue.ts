@@ -3,6 +3,14 @@ import { PgListener } from '../db/pg-listener';
 import { QUEUE_SCHEMA, type QueueName, type QueuePayloads, type QueueSender } from '../db/queues';
 import { QUEUE_WAKE_CHANNEL, wakeQueueSql } from './queue-wake';
 
+/** A message back to `created` as if never fetched: pg-boss counts an attempt only for a message that was started. */
+const RESET = `SET state = 'created', started_on = NULL, start_after = now()`;
+const releaseSql = (ids: string[]) => ({
+  text: `UPDATE ${QUEUE_SCHEMA}.job ${RESET} WHERE id = ANY($1::uuid[]) AND state = 'active'`,
+  values: [ids] as unknown[],
+});
+const releaseAbandonedSql = () => ({ text: `UPDATE ${QUEUE_SCHEMA}.job ${RESET} WHERE state = 'active' RETURNING name`, values: [] as unknown[] });
+
 /** `retryCount` is 0 on the first attempt; the attempt with `retryCount === retryLimit` is the last. */
 export interface Attempt {
   id: string;
@@ -17,6 +25,10 @@ export type QueueHandler<K extends QueueName> = (payload: QueuePayloads[K], atte
 export class JobQueue implements QueueSender {
   private readonly workerIds = new Map<string, string[]>();
   private wakeListener: PgListener | null = null;
+  /** Messages this process is working on, by id: what `stop` hands back. */
+  private readonly active = new Map<string, QueueName>();
+  private handingBack: (() => void) | null = null;
+  private readonly handedBack = new Promise<void>((resolve) => (this.handingBack = resolve));
 
   private constructor(
     private readonly boss: PgBoss,
@@ -67,7 +79,13 @@ export class JobQueue implements QueueSender {
       let workerId: string | undefined = undefined;
       workerId = await this.boss.work<QueuePayloads[K]>(name, { pollingIntervalSeconds: 0.5, batchSize: 1, includeMetadata: true }, async (jobs) => {
         if (workerId) this.boss.notifyWorker(workerId);
-        for (const job of jobs) await handler(job.data, { id: job.id, retryCount: job.retryCount, retryLimit: job.retryLimit });
+        for (const job of jobs) {
+          this.active.set(job.id, name);
+          // Once stop has handed the message back, pg-boss's completion of it is a no-op (it is no longer active).
+          await Promise.race([handler(job.data, { id: job.id, retryCount: job.retryCount, retryLimit: job.retryLimit }), this.handedBack]).finally(
+            () => this.active.delete(job.id),
+          );
+        }
       });
       this.workerIds.set(name, [...(this.workerIds.get(name) ?? []), workerId]);
     }
@@ -91,8 +109,38 @@ export class JobQueue implements QueueSender {
     for (const workerId of ids) this.boss.notifyWorker(workerId);
   }
 
+  /** Stops fetching and hands the messages still being worked on back to the queue (as if never started, no attempt
+   * spent), announcing them so another process resumes them at once; the next start would too. */
   async stop(): Promise<void> {
     await this.wakeListener?.stop();
-    await this.boss.stop({ graceful: true, wait: true, timeout: 10000 });
+    const messages = [...this.active.entries()];
+    if (messages.length)
+      await this.release(
+        messages.map(([id]) => id),
+        [...new Set(messages.map(([, name]) => name))],
+      );
+    this.handingBack?.();
+    await this.boss.stop({ graceful: true, wait: true, timeout: 1000 });
+  }
+
+  /** Every message left active by processes that are gone (a crash, or an interrupted embedded Postgres): only
+   * safe when no other process can be working, i.e. right after this process started the database itself. */
+  async releaseAbandoned(): Promise<number> {
+    const sql = releaseAbandonedSql();
+    const { rows } = await this.boss.getDb().executeSql(sql.text, sql.values);
+    const names = rows.map((row: { name: string }) => row.name);
+    for (const name of new Set(names)) await this.announce(name);
+    return names.length;
+  }
+
+  private async release(ids: string[], names: QueueName[]): Promise<void> {
+    const sql = releaseSql(ids);
+    await this.boss.getDb().executeSql(sql.text, sql.values);
+    for (const name of names) await this.announce(name);
+  }
+
+  private async announce(name: string): Promise<void> {
+    const wake = wakeQueueSql(name);
+    await this.boss.getDb().executeSql(wake.text, wake.values);
   }
 }

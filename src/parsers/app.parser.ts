@@ -1,4 +1,5 @@
 import { AppError, invalidParameter, invalidQuery, xmlRequired } from '../lib/app-api-errors';
+import { codePointLength } from '../lib/text';
 
 /** Interface B's inputs, parsed at the edge (REST, GraphQL, admin pages, CLI) into typed values; each throws the
  * contract's exact error. Pure: no I/O. */
@@ -19,8 +20,8 @@ function invalid(field: string, message: string): AppError {
 export function parseNewAppKey(input: { organization: unknown; contactEmail: unknown }): NewAppKey {
   const organization = typeof input.organization === 'string' ? input.organization.trim() : '';
   const contactEmail = typeof input.contactEmail === 'string' ? input.contactEmail.trim() : '';
-  if (!organization || organization.length > 200) throw invalid('organization', 'organization is required (at most 200 characters).');
-  if (!EMAIL.test(contactEmail) || contactEmail.length > 254) throw invalid('contact_email', 'contact_email must be an e-mail address.');
+  if (!organization || codePointLength(organization) > 200) throw invalid('organization', 'organization is required (at most 200 characters).');
+  if (!EMAIL.test(contactEmail) || codePointLength(contactEmail) > 254) throw invalid('contact_email', 'contact_email must be an e-mail address.');
   return { organization, contactEmail };
 }
 
@@ -49,6 +50,6 @@ export function parseBooleanParameter(name: string, values: unknown[], fallback:
 export function parseSparqlQuery(value: unknown): string {
   if (typeof value !== 'string' || value.trim() === '')
     throw invalidQuery('Send a SPARQL query in "query" (GET or form POST) or as an application/sparql-query body.');
-  if (value.length > MAX_SPARQL_LENGTH) throw invalidQuery(`The query is longer than ${MAX_SPARQL_LENGTH} characters.`);
+  if (codePointLength(value) > MAX_SPARQL_LENGTH) throw invalidQuery(`The query is longer than ${MAX_SPARQL_LENGTH} characters.`);
   return value;
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { DATA_TYPES, isDataType, type DataType } from '../domain/model-tree';
 import { DomainError } from '../lib/errors';
+import { codePointLength } from '../lib/text';
 
 /** Limits that keep a hostile tree from exhausting the server. */
 export const MAX_TREE_NODES = 10_000;
@@ -60,7 +61,7 @@ function optionalText(value: unknown, path: string, problems: Record<string, str
     (problems[path] ??= []).push('must be a string');
     return null;
   }
-  if (value.length > MAX_TEXT) (problems[path] ??= []).push(`must have at most ${MAX_TEXT} characters`);
+  if (codePointLength(value) > MAX_TEXT) (problems[path] ??= []).push(`must have at most ${MAX_TEXT} characters`);
   return value;
 }
 
@@ -92,7 +93,7 @@ export function parseAssemblyRequest(body: unknown): AssemblyRequest {
 
   const title = typeof body.title === 'string' ? body.title.trim() : '';
   if (!title) add('title', 'is required');
-  else if (title.length > MAX_TITLE) add('title', `must have at most ${MAX_TITLE} characters`);
+  else if (codePointLength(title) > MAX_TITLE) add('title', `must have at most ${MAX_TITLE} characters`);
   const description = optionalText(body.description, 'description', problems);
 
   if (!isObject(body.data)) throw new MalformedRequest({ ...problems, data: ['must be an object (the root cluster)'] });
@@ -109,7 +110,7 @@ export function parseAssemblyRequest(body: unknown): AssemblyRequest {
     const label = typeof raw.label === 'string' ? raw.label.trim() : '';
     const maxLabel = spec.path === 'data' ? MAX_ROOT_LABEL : MAX_LABEL;
     if (!label && !spec.ctId) add(spec.path, 'a cluster needs a label');
-    else if (label.length > maxLabel) add(`${spec.path}.label`, `must have at most ${maxLabel} characters`);
+    else if (codePointLength(label) > maxLabel) add(`${spec.path}.label`, `must have at most ${maxLabel} characters`);
     spec.label = label;
     spec.description = optionalText(raw.description, `${spec.path}.description`, problems);
 
@@ -193,7 +194,7 @@ function parseComponent(item: Json, path: string, problems: Record<string, strin
     add(path, 'a component needs a ct_id, or a label and a data_type');
     return null;
   }
-  if (label.length > MAX_LABEL) add(`${path}.label`, `must have at most ${MAX_LABEL} characters`);
+  if (codePointLength(label) > MAX_LABEL) add(`${path}.label`, `must have at most ${MAX_LABEL} characters`);
   if (!isDataType(item.data_type)) {
     add(`${path}.data_type`, `unknown data type; known: ${DATA_TYPES.join(', ')}`);
     return null;

@@ -1,4 +1,5 @@
 import { DomainError } from '../lib/errors';
+import { codePointLength } from '../lib/text';
 
 export interface LoginInput {
   email: string;
@@ -13,7 +14,7 @@ export function bodyFields(body: unknown): Record<string, unknown> {
 /** Sign-in fields (GraphQL's arguments and the admin form pass theirs as the same record). */
 export function parseLogin(body: unknown): LoginInput {
   const { email, password } = bodyFields(body);
-  if (typeof email !== 'string' || typeof password !== 'string' || email.length > 254 || password.length > 1024) {
+  if (typeof email !== 'string' || typeof password !== 'string' || codePointLength(email) > 254 || codePointLength(password) > 1024) {
     throw new DomainError(400, 'invalid_request', 'email and password are required.');
   }
   return { email, password };

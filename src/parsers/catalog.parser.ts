@@ -1,6 +1,7 @@
 import { DATA_TYPES, isDataType, type DataType } from '../domain/model-tree';
 import type { CatalogStatus } from '../entities/catalog-entry';
 import { badRequest } from '../lib/errors';
+import { codePointLength } from '../lib/text';
 
 /** The catalog's query rules, pure: REST query strings and GraphQL arguments both become these typed queries,
  * or today's 400 bodies. */
@@ -54,7 +55,7 @@ export function filterText(value: unknown, field: string): string | null {
   if (value === undefined || value === null) return null;
   if (typeof value !== 'string') throw invalid(field, `${field} must be given once, as text.`);
   const trimmed = value.trim();
-  if (trimmed.length > MAX_SEARCH_LENGTH) throw invalid(field, `${field} must have at most ${MAX_SEARCH_LENGTH} characters.`);
+  if (codePointLength(trimmed) > MAX_SEARCH_LENGTH) throw invalid(field, `${field} must have at most ${MAX_SEARCH_LENGTH} characters.`);
   return trimmed === '' ? null : trimmed;
 }
 

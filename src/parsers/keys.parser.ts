@@ -1,6 +1,7 @@
 import { SCOPES, type Scope } from '../entities/api-key.entity';
 import { badRequest, type DomainError } from '../lib/errors';
 import { bodyFields } from './auth.parser';
+import { codePointLength } from '../lib/text';
 
 const MAX_NAME_LENGTH = 100;
 const MAX_EXPIRES_IN_DAYS = 3660;
@@ -41,7 +42,7 @@ export function parseCreateKey(body: unknown): CreateKeyInput {
 export function parseCreateKeyFields(input: CreateKeyFields): CreateKeyInput {
   const name = typeof input.name === 'string' ? input.name.trim() : '';
   if (!name) throw invalid('name', 'name is required.');
-  if (name.length > MAX_NAME_LENGTH) throw invalid('name', `name must have at most ${MAX_NAME_LENGTH} characters.`);
+  if (codePointLength(name) > MAX_NAME_LENGTH) throw invalid('name', `name must have at most ${MAX_NAME_LENGTH} characters.`);
   let scopes: Scope[] = [...SCOPES];
   if (input.scopes !== undefined && input.scopes !== null) {
     if (!Array.isArray(input.scopes) || !input.scopes.every(isScope)) {

@@ -1,5 +1,6 @@
 import { badRequest } from '../lib/errors';
 import { bodyFields } from './auth.parser';
+import { codePointLength } from '../lib/text';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const MAX_NAME_LENGTH = 150;
@@ -12,7 +13,7 @@ export interface ProfileUpdate {
 
 /** An email address as stored: trimmed, case kept (sign-in and uniqueness compare it case-insensitively). */
 export function normaliseEmail(email: unknown): string {
-  if (typeof email !== 'string' || !EMAIL.test(email.trim()) || email.length > 254) {
+  if (typeof email !== 'string' || !EMAIL.test(email.trim()) || codePointLength(email) > 254) {
     throw badRequest('A valid email address is required.', { details: { email: ['Enter a valid email address.'] } });
   }
   return email.trim();
@@ -23,7 +24,7 @@ export function parseProfileUpdate(body: unknown): ProfileUpdate {
   const { name, email } = bodyFields(body);
   const update: ProfileUpdate = {};
   if (name !== undefined) {
-    if (typeof name !== 'string' || name.length > MAX_NAME_LENGTH) {
+    if (typeof name !== 'string' || codePointLength(name) > MAX_NAME_LENGTH) {
       throw badRequest(`name must be a string of at most ${MAX_NAME_LENGTH} characters.`, { details: { name: ['Invalid name.'] } });
     }
     update.name = name;

@@ -1,4 +1,5 @@
-import { createUnionType, Field, InputType, Int, ObjectType } from 'type-graphql';
+import { GraphQLSafeInt } from 'graphql-scalars';
+import { createUnionType, Field, InputType, ObjectType } from 'type-graphql';
 import { parseAssemblyRequest, type AssemblyRequest } from '../parsers/assembly.parser';
 import { CatalogModelType } from './catalog.types';
 import { JobType } from './jobs.types';
@@ -121,7 +122,7 @@ export class EstimateProblemType {
 
 @ObjectType('EstimateWallet')
 export class EstimateWalletType {
-  @Field(() => Int) balanceCredits!: number;
+  @Field(() => GraphQLSafeInt) balanceCredits!: number;
   @Field() canPay!: boolean;
 }
 
@@ -129,9 +130,9 @@ export class EstimateWalletType {
 export class EstimateKeyType {
   @Field(() => [String]) scopes!: string[];
   @Field() canSpend!: boolean;
-  @Field(() => Int, { nullable: true }) spendLimitCredits!: number | null;
-  @Field(() => Int) spentCredits!: number;
-  @Field(() => Int, { nullable: true }) remainingCredits!: number | null;
+  @Field(() => GraphQLSafeInt, { nullable: true }) spendLimitCredits!: number | null;
+  @Field(() => GraphQLSafeInt) spentCredits!: number;
+  @Field(() => GraphQLSafeInt, { nullable: true }) remainingCredits!: number | null;
   @Field() withinLimit!: boolean;
 }
 
@@ -142,9 +143,9 @@ export class EstimateType {
   @Field(() => [EstimateReuseType]) reuse!: EstimateReuseType[];
   @Field(() => [EstimateMintType]) mint!: EstimateMintType[];
   @Field(() => [EstimateProblemType]) problems!: EstimateProblemType[];
-  @Field(() => Int) modelCredits!: number;
-  @Field(() => Int) mintCredits!: number;
-  @Field(() => Int) totalCredits!: number;
+  @Field(() => GraphQLSafeInt) modelCredits!: number;
+  @Field(() => GraphQLSafeInt) mintCredits!: number;
+  @Field(() => GraphQLSafeInt) totalCredits!: number;
   @Field() totalUsd!: string;
   @Field(() => EstimateWalletType) wallet!: EstimateWalletType;
   @Field(() => EstimateKeyType, { nullable: true, description: 'Only when the caller uses an API key.' }) key!: EstimateKeyType | null;
@@ -155,8 +156,8 @@ export class BuiltModelType extends CatalogModelType {
   @Field() modelUrl!: string;
   @Field(() => String, { nullable: true, description: 'Publishing or generating failed; the model and the charge stay.' })
   finalizeError!: string | null;
-  @Field(() => Int) estimatedCostCredits!: number;
-  @Field(() => Int) balanceCredits!: number;
+  @Field(() => GraphQLSafeInt) estimatedCostCredits!: number;
+  @Field(() => GraphQLSafeInt) balanceCredits!: number;
 }
 
 @ObjectType('AssemblyJob', { description: 'A mixed assembly (new leaves to mint), queued as a job.' })
@@ -165,8 +166,8 @@ export class AssemblyJobType {
   @Field() jobUrl!: string;
   @Field(() => String, { nullable: true }) taskId!: string | null;
   @Field() dataSourceCtId!: string;
-  @Field(() => Int) estimatedCostCredits!: number;
-  @Field(() => Int) balanceCredits!: number;
+  @Field(() => GraphQLSafeInt) estimatedCostCredits!: number;
+  @Field(() => GraphQLSafeInt) balanceCredits!: number;
   @Field(() => JobType) job!: JobType;
 }
 

@@ -1,3 +1,4 @@
+import { GraphQLSafeInt } from 'graphql-scalars';
 import { Field, GraphQLISODateTime, InputType, Int, ObjectType } from 'type-graphql';
 import type { KeyStatus, Scope } from '../entities/api-key.entity';
 import type { CreateKeyFields } from '../parsers/keys.parser';
@@ -27,8 +28,8 @@ export class ApiKeyType implements KeyView {
   @Field(() => String, { nullable: true }) name!: string | null;
   @Field() prefix!: string;
   @Field(() => [String]) scopes!: Scope[];
-  @Field(() => Int, { nullable: true }) spendLimitCredits!: number | null;
-  @Field(() => Int) spentCredits!: number;
+  @Field(() => GraphQLSafeInt, { nullable: true }) spendLimitCredits!: number | null;
+  @Field(() => GraphQLSafeInt) spentCredits!: number;
   @Field(() => GraphQLISODateTime, { nullable: true }) expiresAt!: Date | null;
   @Field() expired!: boolean;
   @Field() revoked!: boolean;
@@ -52,22 +53,22 @@ export class LegacyKeyType {
 export class CreateApiKeyInput implements CreateKeyFields {
   @Field() name!: string;
   @Field(() => [String], { nullable: true }) scopes?: string[];
-  @Field(() => Int, { nullable: true }) spendLimitCredits?: number;
+  @Field(() => GraphQLSafeInt, { nullable: true }) spendLimitCredits?: number;
   @Field(() => Int, { nullable: true }) expiresInDays?: number;
 }
 
 @ObjectType('AutoReload')
 export class AutoReloadType implements AutoReloadView {
   @Field() enabled!: boolean;
-  @Field(() => Int) thresholdCredits!: number;
-  @Field(() => Int) amountCredits!: number;
+  @Field(() => GraphQLSafeInt) thresholdCredits!: number;
+  @Field(() => GraphQLSafeInt) amountCredits!: number;
 }
 
 @ObjectType('Wallet')
 export class WalletType implements WalletView {
   @Field({ description: 'Dollars as a decimal string (1,000 credits per dollar).' }) balance!: string;
-  @Field(() => Int) balanceCredits!: number;
-  @Field(() => Int, { description: 'Reserved by open holds of admitted jobs; the available balance is balanceCredits - heldCredits.' })
+  @Field(() => GraphQLSafeInt) balanceCredits!: number;
+  @Field(() => GraphQLSafeInt, { description: 'Reserved by open holds of admitted jobs; the available balance is balanceCredits - heldCredits.' })
   heldCredits!: number;
   @Field(() => AutoReloadType) autoReload!: AutoReloadType;
   @Field(() => GraphQLISODateTime) updatedAt!: Date;
@@ -76,8 +77,8 @@ export class WalletType implements WalletView {
 @InputType()
 export class AutoReloadInput implements AutoReloadFields {
   @Field({ nullable: true }) enabled?: boolean;
-  @Field(() => Int, { nullable: true }) thresholdCredits?: number;
-  @Field(() => Int, { nullable: true }) amountCredits?: number;
+  @Field(() => GraphQLSafeInt, { nullable: true }) thresholdCredits?: number;
+  @Field(() => GraphQLSafeInt, { nullable: true }) amountCredits?: number;
 }
 
 @InputType()

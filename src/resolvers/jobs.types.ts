@@ -1,5 +1,5 @@
-import { GraphQLJSONObject } from 'graphql-scalars';
-import { Field, GraphQLISODateTime, Int, ObjectType } from 'type-graphql';
+import { GraphQLJSONObject, GraphQLSafeInt } from 'graphql-scalars';
+import { Field, GraphQLISODateTime, ObjectType } from 'type-graphql';
 import type { JobView } from '../presenters/job.presenter';
 
 @ObjectType('Job', { description: 'One resource for long work: assemble, upload, generate_package, generate_app.' })
@@ -9,7 +9,7 @@ export class JobType implements JobView {
   @Field(() => String) kind!: JobView['kind'];
   @Field(() => String, { description: 'queued, running, completed or failed' }) status!: JobView['status'];
   @Field(() => String, { nullable: true }) step!: string | null;
-  @Field(() => Int, { description: 'Charged so far, read from the ledger.' }) costCredits!: number;
+  @Field(() => GraphQLSafeInt, { description: 'Charged so far, read from the ledger.' }) costCredits!: number;
   @Field(() => GraphQLJSONObject, { nullable: true }) result!: Record<string, unknown> | null;
   @Field(() => String, { nullable: true }) error!: string | null;
   @Field(() => String, { nullable: true }) dataSourceCtId!: string | null;

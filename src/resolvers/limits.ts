@@ -11,6 +11,7 @@ import {
   type ValidationRule,
 } from 'graphql';
 import { DomainError } from '../lib/errors';
+import { storableTextRule, unstorableRequestText } from './storable-text';
 
 export interface QueryLimits {
   /** Nesting of fields below the operation (`{ me { email } }` is 2); introspection is bounded by graphql's own rule. */
@@ -119,7 +120,7 @@ export function requestProblem(payload: { query?: unknown; variables?: unknown }
   if (payload.variables !== null && typeof payload.variables === 'object' && jsonDeeperThan(payload.variables, MAX_VARIABLES_DEPTH)) {
     return new GraphQLError(`Variables nested more than ${MAX_VARIABLES_DEPTH} levels deep.`, { extensions: { code: 'BAD_USER_INPUT' } });
   }
-  return null;
+  return unstorableRequestText(payload);
 }
 
 /** Apollo's codes on errors graphql-ws would send uncoded (and the error formatter would mask). */
@@ -138,7 +139,7 @@ function withCode(error: unknown, code: string): GraphQLError {
 /** graphql-ws's `onSubscribe`: the HTTP guards, parse and validation (with the limits) over WebSocket, answering
  * a syntax error as an error message instead of closing the socket. */
 export function guardedSubscribe(schema: GraphQLSchema, limits: QueryLimits) {
-  const rules = [...specifiedRules, queryLimitsRule(limits)];
+  const rules = [...specifiedRules, queryLimitsRule(limits), storableTextRule];
   return (
     _ctx: unknown,
     _id: string,

@@ -6,7 +6,8 @@ import { fingerprintOf, IDEMPOTENCY_HEADER, IdempotencyStore, parseIdempotencyKe
 import { RetryLaterError } from '../lib/cpu-errors';
 import { DomainError } from '../lib/errors';
 import { strictUtf8 } from '../http/json-body';
-import { malformedUrl, routeNotFound } from '../lib/app-api-errors';
+import { appUnstorableText, studioUnstorableText, unstorableField } from '../http/text-guard';
+import { AppGeneralError, malformedUrl, routeNotFound } from '../lib/app-api-errors';
 import type { AppCaller } from '../services/app-keys.service';
 import type { Caller } from '../services/auth.service';
 import { readCookie, SESSION_COOKIE } from '../http/session-cookies';
@@ -76,12 +77,15 @@ function mountAppApi(router: Router, services: Services, routes: AppApiRoute[], 
     router[def.method](def.path, limit, async (req: Request, res: Response) => {
       try {
         const caller = await services.app.keys.authenticate(req.headers['x-api-key']);
+        const unstorable = unstorableField(req, undefined);
+        if (unstorable) throw appUnstorableText(unstorable);
         send(res, await def.handle(contextOf(req, res, services, caller, `${def.method} ${def.path}`)));
       } catch (error) {
         sendAppApiError(error, req, res, services.logger);
       }
     });
   }
+  for (const [path, methods] of methodsByPath(routes)) router.all(path, (req: Request, res: Response) => methodNotAllowed(req, res, methods));
   const prefixes = [...new Set(routes.map((r) => /^\/api\/v1\/[^/]+/.exec(r.path)![0]))];
   router.use(prefixes, appApiNotFound);
   // A path segment that is not valid percent-encoded UTF-8 fails in the router before any handler runs.
@@ -117,6 +121,8 @@ function mountStudio(router: Router, services: Services, routes: StudioRoute[], 
   };
   const handle = (def: StudioRoute) => async (req: Request, res: Response) => {
     try {
+      const unstorable = unstorableField(req, def.raw ? undefined : req.body);
+      if (unstorable) throw studioUnstorableText(unstorable);
       const ctx = contextOf(req, res, services, res.locals.caller as Caller | null, `${def.method} ${def.path}`);
       const run = () => def.handle(ctx);
       send(res, def.idempotent && !def.raw ? await ctx.idempotently({ params: ctx.params, query: ctx.query, body: ctx.body }, run) : await run());
@@ -126,6 +132,29 @@ function mountStudio(router: Router, services: Services, routes: StudioRoute[], 
   };
   for (const def of routes) router[def.method](def.path, limit, authorize(def), ...(def.raw ? [] : [json]), handle(def));
   router.use((error: unknown, req: Request, res: Response, _next: NextFunction) => sendStudioError(error, req, res, services.logger));
+}
+
+/** The methods each Interface B path answers (HEAD wherever GET is), for the 405's `Allow`. */
+function methodsByPath(routes: AppApiRoute[]): Map<string, string[]> {
+  const byPath = new Map<string, string[]>();
+  for (const def of routes) {
+    const methods = byPath.get(def.path) ?? [];
+    methods.push(...(def.method === 'get' ? ['GET', 'HEAD'] : [def.method.toUpperCase()]));
+    byPath.set(def.path, methods);
+  }
+  return byPath;
+}
+
+/** A known Interface B path asked with a method it does not answer: 405 with `Allow`, in the general format. */
+function methodNotAllowed(req: Request, res: Response, methods: string[]): void {
+  const error = new AppGeneralError(
+    405,
+    'METHOD_NOT_ALLOWED',
+    `Method ${req.method.slice(0, 20)} is not allowed here: use ${methods.join(' or ')}.`,
+    {},
+  );
+  res.setHeader('Allow', methods.join(', '));
+  res.status(error.status).json(error.body());
 }
 
 /** Unknown route, in Interface B's general error format (ROLE=app answers every unknown path with it). */

@@ -164,7 +164,9 @@ describe('hostile XML on validate/xml and as an uploaded schema (20 MB upload li
     }
     for (const id of ['..%2F..%2Fetc%2Fpasswd', '%00', 'x%00y']) {
       const res = await send('GET', `/api/v1/instances/${id}/`);
-      expect({ id, status: res.status, code: res.body?.error?.code ?? res.body?.error_code }).toEqual({ id, status: 404, code: expect.any(String) });
+      // A NUL is refused at the edge (issue 15) before the route looks the id up.
+      const status = id.includes('%00') ? 400 : 404;
+      expect({ id, status: res.status, code: res.body?.error?.code ?? res.body?.error_code }).toEqual({ id, status, code: expect.any(String) });
     }
   });
 });

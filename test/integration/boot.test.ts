@@ -1,4 +1,4 @@
-import { mkdtemp } from 'node:fs/promises';
+import { chmod, mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../src/db/embedded-postgres';
@@ -12,12 +12,14 @@ describe('npm start on embedded Postgres', () => {
 
   it('boots, serves keys, shuts down cleanly and reuses its data on the next start', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'sdc-boot-'));
+    // mkdtemp makes 0700; the embedded Postgres (the postgres user under root) must cross it.
+    await chmod(dir, 0o755);
     const env = { EMBEDDED_PG_DIR: path.join(dir, 'pg'), STORAGE_DIR: path.join(dir, 'storage'), DATABASE_URL: '' };
     const port = await freePort();
     const first = await startService(env, port);
     try {
       const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
-      expect(await ready.json()).toEqual({ status: 'ready', database: 'ok' });
+      expect(await ready.json()).toEqual({ status: 'ready', database: 'ok', storage: 'ok' });
 
       const created = await runCli(['user', 'create', '--email', 'boot@example.org', '--password', 'boot-password'], env);
       expect(created.code).toBe(0);

@@ -200,7 +200,7 @@ describe('Postgres stopped and started again under write traffic', () => {
       phase = 'after';
       const up = await waitFor(readyz, (r) => r.status === 200, 30_000, 'readyz after Postgres returned');
       const outageSeconds = (Date.now() - outageStarted) / 1000;
-      expect(up.body).toEqual({ status: 'ready', database: 'ok' });
+      expect(up.body).toEqual({ status: 'ready', database: 'ok', storage: 'ok' });
       await waitFor(
         async () => writers.every((w) => w.answers.some((a) => a.phase === 'after' && (a.status === 200 || a.status === 201))),
         Boolean,

@@ -1,4 +1,4 @@
-import { mkdtemp } from 'node:fs/promises';
+import { chmod, mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
@@ -12,6 +12,8 @@ export default async function globalSetup(): Promise<void> {
   let adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'sdc-gateway-test-'));
+    // mkdtemp makes 0700; the embedded Postgres (the postgres user under root) must cross it.
+    await chmod(dir, 0o755);
     const pg = await startEmbeddedPostgres({ dataDir: path.join(dir, 'postgres'), port: 0 });
     (globalThis as { __EMBEDDED_PG__?: { stop: () => Promise<void> } }).__EMBEDDED_PG__ = pg;
     adminUrl = pg.url('postgres');

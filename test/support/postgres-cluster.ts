@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
@@ -20,6 +20,8 @@ export interface OwnPostgres {
 
 export async function startOwnPostgres(database = 'sdc_faults'): Promise<OwnPostgres> {
   const dir = await mkdtemp(path.join(tmpdir(), 'sdc-faults-pg-'));
+  // mkdtemp makes 0700; the embedded Postgres (the postgres user under root) must cross it.
+  await chmod(dir, 0o755);
   const dataDir = path.join(dir, 'postgres');
   const port = await freePort();
   let handle: EmbeddedPostgresHandle | null = await startEmbeddedPostgres({ dataDir, port });
