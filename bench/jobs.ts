@@ -165,7 +165,7 @@ async function publishedModels(services: Services, userId: number, count: number
           title: `Generate bench ${i}`,
           data: { label: `Model ${i}`, components: reusable.map((ct_id) => ({ ct_id })) },
         });
-        ctIds.push((await services.assembly.build(manager, request, userId, { publish: true })).dmCtId);
+        ctIds.push((await services.builder.build(manager, request, userId, { publish: true })).dmCtId);
       }
     });
   }

@@ -7,6 +7,7 @@ import { Links } from './lib/links';
 import type { Logger } from './lib/logger';
 import { AuthService } from './services/auth.service';
 import { AssemblyService } from './services/assembly.service';
+import { ModelBuilder } from './services/model-builder';
 import { CatalogService } from './services/catalog.service';
 import { DataSourcesService } from './services/data-sources.service';
 import { GenerationService } from './services/generation.service';
@@ -39,6 +40,7 @@ export interface Services {
   catalog: CatalogService;
   packages: PackageService;
   assembly: AssemblyService;
+  builder: ModelBuilder;
   pipeline: PipelineService;
   dataSources: DataSourcesService;
   generation: GenerationService;
@@ -66,9 +68,10 @@ export function createServices(args: {
   const ledger = new LedgerService(db, clock);
   const jobs = new JobsService(db, queue, ledger, links, clock);
   const packages = new PackageService(db, catalog, clock, settings, links);
-  const assembly = new AssemblyService(db, catalog, ledger, jobs, clock, links);
-  const pipeline = new PipelineService(db, jobs, assembly, catalog, packages, ledger, links, logger);
-  const dataSources = new DataSourcesService(db, jobs, assembly, pipeline, clock);
+  const builder = new ModelBuilder(catalog);
+  const assembly = new AssemblyService(db, catalog, ledger, jobs, clock, links, builder);
+  const pipeline = new PipelineService(db, jobs, assembly, builder, catalog, packages, ledger, links, logger);
+  const dataSources = new DataSourcesService(db, jobs, builder, pipeline, clock);
   const generation = new GenerationService(db, catalog, packages, jobs, ledger, links, () => settings.appDownloadCredits);
   return {
     settings,
@@ -86,6 +89,7 @@ export function createServices(args: {
     catalog,
     packages,
     assembly,
+    builder,
     pipeline,
     dataSources,
     generation,

@@ -1,6 +1,7 @@
 import { createId } from '@paralleldrive/cuid2';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { rows } from '../db/sql';
+import type { CatalogStatus } from '../entities/catalog-entry';
 import { DataSourceRecord } from '../entities/data-source.entity';
 import { conflict, DomainError, isDatabaseUnavailable, keyScope } from '../lib/errors';
 import type { Links } from '../lib/links';
@@ -15,65 +16,13 @@ import {
   type ReuseView,
 } from '../presenters/assembly.presenter';
 import type { Caller } from './auth.service';
-import type { ModelView } from '../presenters/catalog.presenter';
-import type { Viewer } from './catalog.service';
 import type { Clock } from './clock';
 import type { JobsService } from './jobs.service';
+import type { BuiltModel, CatalogForAssembly, ModelBuilder } from './model-builder';
 import { transactionRetried, type LedgerService } from './ledger.service';
 
 /** Prices in credits (1,000 per dollar): one rule for the estimate and both assembly paths. */
 export const PRICES = { model: 500, cluster: 100, component: 100, reuse: 0 } as const;
-
-export type CatalogStatus = 'draft' | 'published' | 'retired';
-
-/** What assembly needs from the catalog (CatalogService provides it). */
-export interface CatalogForAssembly {
-  findComponentsByCtIds(
-    ctIds: string[],
-    manager?: EntityManager,
-  ): Promise<Map<string, { ctId: string; label: string; dataType: string; status: CatalogStatus; successorCtId: string | null }>>;
-  findClustersByCtIds(
-    ctIds: string[],
-    manager?: EntityManager,
-  ): Promise<Map<string, { ctId: string; label: string; status: CatalogStatus; successorCtId: string | null }>>;
-  createComponent(
-    manager: EntityManager,
-    input: {
-      label: string;
-      dataType: string;
-      description: string | null;
-      units: string | null;
-      status: CatalogStatus;
-      ownerId: number;
-      mintKey?: string;
-    },
-  ): Promise<{ id: number; ctId: string }>;
-  createCluster(
-    manager: EntityManager,
-    input: {
-      label: string;
-      description: string | null;
-      status: CatalogStatus;
-      ownerId: number;
-      children: Array<{ componentId: number } | { clusterId: number }>;
-      mintKey?: string;
-    },
-  ): Promise<{ id: number; ctId: string }>;
-  createDataModel(
-    manager: EntityManager,
-    input: {
-      title: string;
-      description: string | null;
-      rootClusterId: number;
-      contextual: Record<string, unknown>;
-      published: boolean;
-      ownerId: number;
-      mintKey?: string;
-    },
-  ): Promise<{ id: number; ctId: string }>;
-  publishModelTree(manager: EntityManager, dmCtId: string): Promise<void>;
-  modelDetail(dmCtId: string, viewer: Viewer): Promise<ModelView>;
-}
 
 export interface Plan {
   request: AssemblyRequest;
@@ -87,11 +36,6 @@ export interface Plan {
   totalCredits: number;
 }
 
-export interface BuiltModel {
-  dmCtId: string;
-  published: boolean;
-}
-
 /** A failure of the build itself (not of the request): the reuse path refunds its charge. */
 const buildFailed = (cause: unknown) => new DomainError(500, 'build_failed', 'The model could not be built; the charge was refunded.', {}, { cause });
 
@@ -103,6 +47,7 @@ export class AssemblyService {
     private readonly jobs: JobsService,
     private readonly clock: Clock,
     private readonly links: Links,
+    private readonly builder: ModelBuilder,
   ) {}
 
   /** Resolves every leaf against the catalog and prices the assembly; builds and charges nothing. */
@@ -216,7 +161,7 @@ export class AssemblyService {
       );
       await rows(manager, 'SAVEPOINT assembly_build');
       try {
-        const model = await this.build(manager, plan.request, caller.user.id, { publish: plan.request.publish });
+        const model = await this.builder.build(manager, plan.request, caller.user.id, { publish: plan.request.publish });
         await rows(manager, 'RELEASE SAVEPOINT assembly_build');
         return { model, balanceCredits: charge.balanceCredits };
       } catch (error) {
@@ -273,77 +218,4 @@ export class AssemblyService {
       job,
     };
   }
-
-  /** Creates the model bottom-up. With `mintKeyPrefix`, every row is minted idempotently (a retried pipeline
-   * step finds what it made before). New components are minted as drafts unless `publish` says otherwise. */
-  async build(
-    manager: EntityManager,
-    request: AssemblyRequest,
-    ownerId: number,
-    options: { publish: boolean; mintKeyPrefix?: string },
-  ): Promise<BuiltModel> {
-    const status: CatalogStatus = options.publish ? 'published' : 'draft';
-    const key = (path: string) => (options.mintKeyPrefix ? `${options.mintKeyPrefix}:${path}` : undefined);
-    const reusedComponents = await this.idsByCtId(manager, 'components', collectCtIds(request.root, 'component'));
-    const reusedClusters = await this.idsByCtId(manager, 'clusters', collectCtIds(request.root, 'cluster'));
-    const buildCluster = async (spec: ClusterSpec): Promise<number> => {
-      if (spec.ctId) return reusedClusters.get(spec.ctId)!;
-      const children: Array<{ componentId: number } | { clusterId: number }> = [];
-      for (const c of spec.components) {
-        if (c.kind === 'reuse') children.push({ componentId: reusedComponents.get(c.ctId)! });
-        else {
-          const made = await this.catalog.createComponent(manager, {
-            label: c.label,
-            dataType: c.dataType,
-            description: c.description,
-            units: c.units,
-            status,
-            ownerId,
-            mintKey: key(c.path),
-          });
-          children.push({ componentId: made.id });
-        }
-      }
-      for (const child of spec.clusters) children.push({ clusterId: await buildCluster(child) });
-      const made = await this.catalog.createCluster(manager, {
-        label: spec.label,
-        description: spec.description,
-        status,
-        ownerId,
-        children,
-        mintKey: key(spec.path),
-      });
-      return made.id;
-    };
-    const rootClusterId = await buildCluster(request.root);
-    const contextual = Object.fromEntries(request.contextual.map((c) => [c.name, { ct_id: c.ctId }]));
-    const model = await this.catalog.createDataModel(manager, {
-      title: request.title,
-      description: request.description,
-      rootClusterId,
-      contextual,
-      published: options.publish,
-      ownerId,
-      mintKey: key('model'),
-    });
-    return { dmCtId: model.ctId, published: options.publish };
-  }
-
-  private async idsByCtId(manager: EntityManager, table: 'components' | 'clusters', ctIds: string[]): Promise<Map<string, number>> {
-    if (!ctIds.length) return new Map();
-    const found = await rows<{ id: string; ct_id: string }>(manager, `SELECT id, ct_id FROM ${table} WHERE ct_id = ANY($1)`, [ctIds]);
-    return new Map(found.map((r) => [r.ct_id, Number(r.id)]));
-  }
-}
-
-function collectCtIds(root: ClusterSpec, kind: 'component' | 'cluster'): string[] {
-  const out: string[] = [];
-  const stack = [root];
-  while (stack.length) {
-    const c = stack.pop()!;
-    if (kind === 'cluster' && c.ctId) out.push(c.ctId);
-    if (kind === 'component') for (const comp of c.components) if (comp.kind === 'reuse') out.push(comp.ctId);
-    stack.push(...c.clusters);
-  }
-  return out;
 }

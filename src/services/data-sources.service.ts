@@ -7,7 +7,7 @@ import type { AssemblyRequest } from '../parsers/assembly.parser';
 import { DataSourceRecord } from '../entities/data-source.entity';
 import type { Job } from '../entities/job.entity';
 import { badRequest } from '../lib/errors';
-import type { AssemblyService } from './assembly.service';
+import type { ModelBuilder } from './model-builder';
 import type { Caller } from './auth.service';
 import type { Clock } from './clock';
 import type { JobOutcome, JobProgress, JobsService } from './jobs.service';
@@ -22,7 +22,7 @@ export class DataSourcesService {
   constructor(
     private readonly db: DataSource,
     private readonly jobs: JobsService,
-    private readonly assembly: AssemblyService,
+    private readonly builder: ModelBuilder,
     private readonly pipeline: PipelineService,
     private readonly clock: Clock,
   ) {}
@@ -101,7 +101,7 @@ export class DataSourcesService {
       generate: false,
       estimateId: null,
     };
-    const model = await this.db.transaction((m) => this.assembly.build(m, request, job.userId, { publish: false, mintKeyPrefix: `job:${job.ctId}` }));
+    const model = await this.db.transaction((m) => this.builder.build(m, request, job.userId, { publish: false, mintKeyPrefix: `job:${job.ctId}` }));
     await progress.step('finalizing', { dmCtId: model.dmCtId });
     const columnTypes = columns.map((c) => ({ label: c.label, data_type: c.dataType }));
     return { result: { ...this.pipeline.links(model.dmCtId, null), published: false, generated: false, columns: columnTypes } };

@@ -5,8 +5,9 @@ import type { Links } from '../lib/links';
 import type { Logger } from '../lib/logger';
 import { assemblyRequestFromJob, type AssemblyRequest } from '../parsers/assembly.parser';
 import type { AssembleView } from '../presenters/assembly.presenter';
-import type { AssemblyService, CatalogForAssembly } from './assembly.service';
+import type { AssemblyService } from './assembly.service';
 import type { Caller } from './auth.service';
+import type { CatalogForAssembly, ModelBuilder } from './model-builder';
 import type { JobOutcome, JobProgress, JobsService } from './jobs.service';
 import { transactionRetried, type LedgerService } from './ledger.service';
 
@@ -30,6 +31,7 @@ export class PipelineService {
     private readonly db: DataSource,
     private readonly jobs: JobsService,
     private readonly assembly: AssemblyService,
+    private readonly builder: ModelBuilder,
     private readonly catalog: CatalogForAssembly,
     private readonly packages: PackagesForPipeline,
     private readonly ledger: LedgerService,
@@ -95,7 +97,7 @@ export class PipelineService {
     await progress.step('agent_processing');
     await progress.step('modeling');
     const model = await transactionRetried(this.db, async (m) => {
-      const built = await this.assembly.build(m, plan.request, job.userId, { publish: false, mintKeyPrefix: `job:${job.ctId}` });
+      const built = await this.builder.build(m, plan.request, job.userId, { publish: false, mintKeyPrefix: `job:${job.ctId}` });
       await this.ledger.capture(
         {
           userId: job.userId,

@@ -1,0 +1,139 @@
+import type { EntityManager } from 'typeorm';
+import { rows } from '../db/sql';
+import type { AssemblyRequest, ClusterSpec } from '../parsers/assembly.parser';
+import type { CatalogStatus } from '../entities/catalog-entry';
+import type { ModelView } from '../presenters/catalog.presenter';
+import type { Viewer } from './catalog.service';
+
+/** What assembly needs from the catalog (CatalogService provides it). */
+export interface CatalogForAssembly {
+  findComponentsByCtIds(
+    ctIds: string[],
+    manager?: EntityManager,
+  ): Promise<Map<string, { ctId: string; label: string; dataType: string; status: CatalogStatus; successorCtId: string | null }>>;
+  findClustersByCtIds(
+    ctIds: string[],
+    manager?: EntityManager,
+  ): Promise<Map<string, { ctId: string; label: string; status: CatalogStatus; successorCtId: string | null }>>;
+  createComponent(
+    manager: EntityManager,
+    input: {
+      label: string;
+      dataType: string;
+      description: string | null;
+      units: string | null;
+      status: CatalogStatus;
+      ownerId: number;
+      mintKey?: string;
+    },
+  ): Promise<{ id: number; ctId: string }>;
+  createCluster(
+    manager: EntityManager,
+    input: {
+      label: string;
+      description: string | null;
+      status: CatalogStatus;
+      ownerId: number;
+      children: Array<{ componentId: number } | { clusterId: number }>;
+      mintKey?: string;
+    },
+  ): Promise<{ id: number; ctId: string }>;
+  createDataModel(
+    manager: EntityManager,
+    input: {
+      title: string;
+      description: string | null;
+      rootClusterId: number;
+      contextual: Record<string, unknown>;
+      published: boolean;
+      ownerId: number;
+      mintKey?: string;
+    },
+  ): Promise<{ id: number; ctId: string }>;
+  publishModelTree(manager: EntityManager, dmCtId: string): Promise<void>;
+  modelDetail(dmCtId: string, viewer: Viewer): Promise<ModelView>;
+}
+
+export interface BuiltModel {
+  dmCtId: string;
+  published: boolean;
+}
+
+/** Writes an assembly's tree into the catalog inside the caller's transaction: the reuse path, the mixed job and
+ * the upload job all build through it. */
+export class ModelBuilder {
+  constructor(private readonly catalog: CatalogForAssembly) {}
+
+  /** Creates the model bottom-up. With `mintKeyPrefix`, every row is minted idempotently (a retried pipeline
+   * step finds what it made before). New components are minted as drafts unless `publish` says otherwise. */
+  async build(
+    manager: EntityManager,
+    request: AssemblyRequest,
+    ownerId: number,
+    options: { publish: boolean; mintKeyPrefix?: string },
+  ): Promise<BuiltModel> {
+    const status: CatalogStatus = options.publish ? 'published' : 'draft';
+    const key = (path: string) => (options.mintKeyPrefix ? `${options.mintKeyPrefix}:${path}` : undefined);
+    const reusedComponents = await this.idsByCtId(manager, 'components', collectCtIds(request.root, 'component'));
+    const reusedClusters = await this.idsByCtId(manager, 'clusters', collectCtIds(request.root, 'cluster'));
+    const buildCluster = async (spec: ClusterSpec): Promise<number> => {
+      if (spec.ctId) return reusedClusters.get(spec.ctId)!;
+      const children: Array<{ componentId: number } | { clusterId: number }> = [];
+      for (const c of spec.components) {
+        if (c.kind === 'reuse') children.push({ componentId: reusedComponents.get(c.ctId)! });
+        else {
+          const made = await this.catalog.createComponent(manager, {
+            label: c.label,
+            dataType: c.dataType,
+            description: c.description,
+            units: c.units,
+            status,
+            ownerId,
+            mintKey: key(c.path),
+          });
+          children.push({ componentId: made.id });
+        }
+      }
+      for (const child of spec.clusters) children.push({ clusterId: await buildCluster(child) });
+      const made = await this.catalog.createCluster(manager, {
+        label: spec.label,
+        description: spec.description,
+        status,
+        ownerId,
+        children,
+        mintKey: key(spec.path),
+      });
+      return made.id;
+    };
+    const rootClusterId = await buildCluster(request.root);
+    const contextual = Object.fromEntries(request.contextual.map((c) => [c.name, { ct_id: c.ctId }]));
+    const model = await this.catalog.createDataModel(manager, {
+      title: request.title,
+      description: request.description,
+      rootClusterId,
+      contextual,
+      published: options.publish,
+      ownerId,
+      mintKey: key('model'),
+    });
+    return { dmCtId: model.ctId, published: options.publish };
+  }
+
+  private async idsByCtId(manager: EntityManager, table: 'components' | 'clusters', ctIds: string[]): Promise<Map<string, number>> {
+    if (!ctIds.length) return new Map();
+    const found = await rows<{ id: string; ct_id: string }>(manager, `SELECT id, ct_id FROM ${table} WHERE ct_id = ANY($1)`, [ctIds]);
+    return new Map(found.map((r) => [r.ct_id, Number(r.id)]));
+  }
+}
+
+function collectCtIds(root: ClusterSpec, kind: 'component' | 'cluster'): string[] {
+  const out: string[] = [];
+  const stack = [root];
+  while (stack.length) {
+    const c = stack.pop()!;
+    if (kind === 'cluster' && c.ctId) out.push(c.ctId);
+    if (kind === 'component') for (const comp of c.components) if (comp.kind === 'reuse') out.push(comp.ctId);
+    stack.push(...c.clusters);
+  }
+  return out;
+}
