@@ -10,8 +10,17 @@ import type { GraphQLContext } from './context';
 import { JobsResolver } from './jobs.resolver';
 import { AssemblyResolver } from './assembly.resolver';
 import { GenerationResolver } from './generation.resolver';
+import { ProjectsResolver } from './projects.resolver';
 
-export const RESOLVERS: NonEmptyArray<Function> = [AuthResolver, CatalogResolver, JobsResolver, AssemblyResolver, GenerationResolver, AppResolver];
+export const RESOLVERS: NonEmptyArray<Function> = [
+  AuthResolver,
+  CatalogResolver,
+  JobsResolver,
+  AssemblyResolver,
+  GenerationResolver,
+  ProjectsResolver,
+  AppResolver,
+];
 
 /** Same rule as REST: the services' authorize(); it throws the typed error the client sees. */
 const authChecker: AuthChecker<GraphQLContext> = ({ context }, requirements) => {
