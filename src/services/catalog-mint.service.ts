@@ -23,6 +23,8 @@ export interface NewComponent {
   /** Kept when importing a package; minted (CUID2) otherwise. */
   ctId?: string;
   projectId?: number;
+  /** The contextual slot (audit, party, …) a library component fills; `type=<slot>` lists it. */
+  contextSlot?: string | null;
 }
 
 export type ClusterChildRef = { componentId: number } | { clusterId: number };
@@ -96,6 +98,7 @@ export class CatalogMinter {
       ...(await this.entryColumns(manager, label, input)),
       data_type: input.dataType,
       units: optionalText(input.units),
+      context_slot: input.contextSlot ?? null,
     });
   }
 

@@ -203,3 +203,19 @@ describe('what credentials add', () => {
     expect(res.body.data.catalogModel).toMatchObject({ title: 'StatePopulation', root: { parentCluster: null } });
   });
 });
+
+/** Last: it adds a library component the counts above do not expect. */
+it('finds a library component made for a contextual slot by the slot name, in any case', async () => {
+  const made = await app.services.db.transaction((manager) =>
+    app.services.catalog.createComponent(manager, {
+      label: 'Study protocol',
+      dataType: 'XdString',
+      status: 'published',
+      ownerId: null,
+      contextSlot: 'protocol',
+    }),
+  );
+  const res = await anonymous.get('/api/v1/catalog/components/?project=library&type=PROTOCOL');
+  expect(res.body.results.map((c: { ct_id: string }) => c.ct_id)).toEqual([made.ctId]);
+  expect((await anonymous.get('/api/v1/catalog/components/?project=library&type=workflow')).body.count).toBe(0);
+});
