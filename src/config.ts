@@ -36,6 +36,9 @@ export interface Settings {
   loginMaxFailuresPerAccount: number;
   loginMaxFailuresPerAddress: number;
   loginWindowSeconds: number;
+  /** Public catalog reads an hour: per client address without credentials, per user with a key or session. */
+  anonymousReadsPerHour: number;
+  keyedReadsPerHour: number;
   graphqlMaxDepth: number;
   graphqlMaxCost: number;
   triplestore: {
@@ -126,6 +129,8 @@ export function loadSettings(env: Env = process.env): Settings {
     loginMaxFailuresPerAccount: int(env, 'LOGIN_MAX_FAILURES_PER_ACCOUNT', 5),
     loginMaxFailuresPerAddress: int(env, 'LOGIN_MAX_FAILURES_PER_ADDRESS', 20),
     loginWindowSeconds: int(env, 'LOGIN_WINDOW_SECONDS', 900),
+    anonymousReadsPerHour: int(env, 'ANONYMOUS_READS_PER_HOUR', 200),
+    keyedReadsPerHour: int(env, 'KEYED_READS_PER_HOUR', 2000),
     graphqlMaxDepth: int(env, 'GRAPHQL_MAX_DEPTH', 12),
     graphqlMaxCost: int(env, 'GRAPHQL_MAX_COST', 5000),
     triplestore: {

@@ -3,6 +3,7 @@ import { createAppServices, type AppServices } from './services/app-api.services
 import type { Settings } from './config';
 import type { JobEventHub } from './jobs/job-events';
 import type { JobQueue } from './jobs/queue';
+import { ReadRateLimiter } from './http/rate-limit';
 import { Links } from './lib/links';
 import type { Logger } from './lib/logger';
 import { AuthService } from './services/auth.service';
@@ -17,6 +18,7 @@ import { KeysService } from './services/keys.service';
 import { LedgerService } from './services/ledger.service';
 import { PackageService } from './services/package.service';
 import { PipelineService } from './services/pipeline.service';
+import { ProjectsService } from './services/projects.service';
 import { SigningService } from './services/signing.service';
 import { UsersService } from './services/users.service';
 import { CpuPool } from './workers/pool';
@@ -38,6 +40,10 @@ export interface Services {
   ledger: LedgerService;
   jobs: JobsService;
   catalog: CatalogService;
+  /** Projects and the modeler (the caller's default project). */
+  projects: ProjectsService;
+  /** Hourly limits of the public catalog reads. */
+  readLimits: ReadRateLimiter;
   packages: PackageService;
   assembly: AssemblyService;
   builder: ModelBuilder;
@@ -87,6 +93,8 @@ export function createServices(args: {
     ledger,
     jobs,
     catalog,
+    projects: new ProjectsService(db),
+    readLimits: new ReadRateLimiter(db, clock, settings),
     packages,
     assembly,
     builder,

@@ -7,6 +7,8 @@ import { codePointLength } from '../lib/text';
  * or today's 400 bodies. */
 
 export const DEFAULT_PAGE_SIZE = 20;
+/** The studio's fixed page of /catalog/components/: clients page until a short page. */
+export const COMPONENT_PAGE_SIZE = 50;
 const MAX_PAGE_SIZE = 100;
 const MAX_SEARCH_LENGTH = 200;
 
@@ -20,6 +22,7 @@ export interface RawListQuery {
   status?: unknown;
   page?: unknown;
   pageSize?: unknown;
+  scope?: unknown;
 }
 
 export interface PageRequest {
@@ -28,18 +31,45 @@ export interface PageRequest {
 }
 
 export interface ClusterQuery extends PageRequest {
+  /** A project name or ct_id. */
   project: string | null;
   search: string | null;
+  /** Narrow a signed-in caller's reads to their default project (the toolkit's "project filter"). */
+  defaultProjectOnly: boolean;
+}
+
+/** Which components a `type` names: lowercased data types, or a contextual slot; an unknown name matches none. */
+export interface TypeFilter {
+  dataTypes: string[];
+  slot: string | null;
 }
 
 export interface ComponentQuery extends ClusterQuery {
-  type: DataType | null;
+  type: TypeFilter | null;
   status: CatalogStatus | null;
 }
 
+/** The contract's contextual slots, each with the reference-model types that fill it (sdc4.xsd). */
+export const CONTEXT_SLOTS: Record<string, string[]> = {
+  audit: ['Audit'],
+  attestation: ['Attestation'],
+  party: ['Party'],
+  subject: ['Party'],
+  provider: ['Party'],
+  participation: ['Participation'],
+  protocol: [],
+  workflow: [],
+  acs: [],
+};
+
 export interface ModelQuery {
   search: string | null;
+  project: string | null;
+  defaultProjectOnly: boolean;
 }
+
+const DMGEN_PAGE_SIZE = 10;
+const MAX_PROJECT_PAGE = 200;
 
 export const invalid = (field: string, message: string) => badRequest(message, { details: { [field]: [message] } });
 
@@ -68,6 +98,25 @@ export function parseDataType(value: unknown, field = 'type'): DataType | null {
   return name;
 }
 
+/** `xdquantity`, `XdQuantityType`, `audit` or `AuditType`: any case. An unknown name is not an error (clients
+ * read an empty page as "unused"). */
+export function parseTypeFilter(value: unknown): TypeFilter | null {
+  const text = filterText(value, 'type');
+  if (text === null) return null;
+  const lower = text.toLowerCase();
+  const bare = lower.endsWith('type') && lower.length > 4 ? lower.slice(0, -4) : lower;
+  const slotTypes = CONTEXT_SLOTS[bare];
+  if (slotTypes) return { dataTypes: slotTypes.flatMap((t) => [t.toLowerCase(), `${t.toLowerCase()}type`]), slot: bare };
+  const known = DATA_TYPES.find((t) => t.toLowerCase() === bare);
+  return { dataTypes: known ? [known.toLowerCase()] : [], slot: null };
+}
+
+function parseScope(value: unknown): boolean {
+  const scope = filterText(value, 'scope');
+  if (scope !== null && scope !== 'default_project') throw invalid('scope', 'scope must be default_project.');
+  return scope === 'default_project';
+}
+
 function parseStatus(value: unknown): CatalogStatus | null {
   const status = filterText(value, 'status');
   if (status === null) return null;
@@ -76,27 +125,39 @@ function parseStatus(value: unknown): CatalogStatus | null {
   return known;
 }
 
-function parsePage(raw: RawListQuery): PageRequest {
-  return { page: positiveInt(raw.page, 'page', 1), pageSize: positiveInt(raw.pageSize, 'page_size', DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE) };
+function parsePage(raw: RawListQuery, defaultSize = DEFAULT_PAGE_SIZE): PageRequest {
+  return { page: positiveInt(raw.page, 'page', 1), pageSize: positiveInt(raw.pageSize, 'page_size', defaultSize, MAX_PAGE_SIZE) };
 }
 
 /** Fields are checked in this order, so the first problem named is always the same one. */
-export function parseComponentQuery(raw: RawListQuery): ComponentQuery {
-  const type = parseDataType(raw.type);
+export function parseComponentQuery(raw: RawListQuery, defaultSize = COMPONENT_PAGE_SIZE): ComponentQuery {
+  const type = parseTypeFilter(raw.type);
   const project = filterText(raw.project, 'project');
   const search = filterText(raw.search, 'search');
   const status = parseStatus(raw.status);
-  return { type, project, search, status, ...parsePage(raw) };
+  const defaultProjectOnly = parseScope(raw.scope);
+  return { type, project, search, status, defaultProjectOnly, ...parsePage(raw, defaultSize) };
 }
 
 export function parseClusterQuery(raw: RawListQuery): ClusterQuery {
   const project = filterText(raw.project, 'project');
   const search = filterText(raw.search, 'search');
-  return { project, search, ...parsePage(raw) };
+  const defaultProjectOnly = parseScope(raw.scope);
+  return { project, search, defaultProjectOnly, ...parsePage(raw) };
 }
 
-export function parseModelQuery(raw: { search?: unknown }): ModelQuery {
-  return { search: filterText(raw.search, 'search') };
+/** `/dmgen/components/`: the studio's page_size (default 10), `project` a ct_id, `status` published or draft. */
+export function parseDmgenComponentQuery(raw: RawListQuery): ComponentQuery {
+  return parseComponentQuery(raw, DMGEN_PAGE_SIZE);
+}
+
+/** `/dmgen/projects/`: page and page_size (the toolkit asks for 200 at once). */
+export function parseProjectPage(raw: RawListQuery): PageRequest {
+  return { page: positiveInt(raw.page, 'page', 1), pageSize: positiveInt(raw.pageSize, 'page_size', MAX_PROJECT_PAGE, MAX_PROJECT_PAGE) };
+}
+
+export function parseModelQuery(raw: { search?: unknown; project?: unknown; scope?: unknown }): ModelQuery {
+  return { search: filterText(raw.search, 'search'), project: filterText(raw.project, 'project'), defaultProjectOnly: parseScope(raw.scope) };
 }
 
 /** `include=bfo` adds the SDC4-BFO mapping to the ontology; nothing else is known. */

@@ -2,7 +2,6 @@ import type { CatalogKind, ClusterRow, ComponentRow, ModelDetailRow, ModelSummar
 import { DATA_TYPES, type ClusterNode, type TreeNode } from '../domain/model-tree';
 import type { CatalogStatus } from '../entities/catalog-entry';
 import type { Links } from '../lib/links';
-import { ARTIFACTS, type ArtifactKind } from '../packages/artifacts';
 
 /** The catalog's views (camelCase, absolute URLs), built once here from its rows; GraphQL returns them as they
  * are and REST renders them to the contract's snake_case bodies with the `render*` functions below. */
@@ -12,6 +11,10 @@ export interface NodeView {
   type: string;
   ctId: string;
   label: string;
+  /** The studio's production sample names each place too (here its label). */
+  name: string;
+  /** The ct_id of the cluster holding this place; null for the root. */
+  parentCluster: string | null;
   description: string | null;
   units: string | null;
   children: NodeView[];
@@ -33,7 +36,7 @@ export interface ModelView extends ModelSummaryView {
   generated: boolean;
   packageUrl: string | null;
   contextual: Record<string, unknown>;
-  artifacts: Record<ArtifactKind, string>;
+  artifacts: Record<ArtifactKey, string>;
   /** The root cluster, with the whole tree below it. */
   root: NodeView;
 }
@@ -48,6 +51,13 @@ export interface ComponentView {
   units: string | null;
   status: CatalogStatus;
   successor: string | null;
+  projectCtId: string;
+  published: boolean;
+  isPublic: boolean;
+  /** Predicate-object pairs; none are recorded yet, so always empty. */
+  predObj: string[];
+  created: Date;
+  updated: Date;
 }
 
 export interface ClusterView {
@@ -84,13 +94,22 @@ export interface CatalogIndexView {
   projects: ProjectView[];
 }
 
+/** Every artefact key a client may find in a model's `artifacts` (clients.md). */
+export const ARTIFACT_KEYS = ['xsd', 'xml', 'json', 'jsonld', 'html', 'ttl', 'shacl', 'gql', 'zip', 'sha1', 'skeleton'] as const;
+export type ArtifactKey = (typeof ARTIFACT_KEYS)[number];
+
+/** Each key's URL: the package ZIP under `dms/…/artifacts/zip/`, the others under `dm/{ct_id}/{key}/`. */
+export function artifactUrls(dmCtId: string, links: Links): Record<ArtifactKey, string> {
+  const zip = `${links.catalog(`dms/${encodeURIComponent(dmCtId)}/artifacts/zip`)}`;
+  return Object.fromEntries(ARTIFACT_KEYS.map((key) => [key, key === 'zip' ? zip : links.model(dmCtId, key)])) as Record<ArtifactKey, string>;
+}
+
 const reuseRef = (projectName: string, label: string) => `@${projectName}:${label}`;
 
-export function nodeView(node: TreeNode): NodeView {
-  if (node.kind === 'component') {
-    return { type: node.dataType, ctId: node.ctId, label: node.label, description: node.description, units: node.units, children: [] };
-  }
-  return { type: 'Cluster', ctId: node.ctId, label: node.label, description: node.description, units: null, children: node.children.map(nodeView) };
+export function nodeView(node: TreeNode, parentCluster: string | null = null): NodeView {
+  const place = { ctId: node.ctId, label: node.label, name: node.label, parentCluster, description: node.description };
+  if (node.kind === 'component') return { ...place, type: node.dataType, units: node.units, children: [] };
+  return { ...place, type: 'Cluster', units: null, children: node.children.map((child) => nodeView(child, node.ctId)) };
 }
 
 export function modelSummaryView(row: ModelSummaryRow, links: Links): ModelSummaryView {
@@ -107,14 +126,13 @@ export function modelSummaryView(row: ModelSummaryRow, links: Links): ModelSumma
 }
 
 export function modelView(row: ModelDetailRow, root: ClusterNode, links: Links): ModelView {
-  const kinds = Object.keys(ARTIFACTS) as ArtifactKind[];
   return {
     ...modelSummaryView(row, links),
     published: row.published,
     generated: row.generated,
     packageUrl: row.generated ? links.model(row.ct_id, 'package') : null,
     contextual: row.contextual,
-    artifacts: Object.fromEntries(kinds.map((kind) => [kind, links.model(row.ct_id, kind)])) as Record<ArtifactKind, string>,
+    artifacts: artifactUrls(row.ct_id, links),
     root: nodeView(root),
   };
 }
@@ -130,6 +148,12 @@ export function componentView(row: ComponentRow): ComponentView {
     units: row.units,
     status: row.status,
     successor: row.successor_ct_id,
+    projectCtId: row.project_ct_id,
+    published: row.status !== 'draft',
+    isPublic: row.project_is_public,
+    predObj: [],
+    created: row.created_at,
+    updated: row.updated_at,
   };
 }
 
@@ -163,6 +187,8 @@ export function renderNode(node: NodeView): Record<string, unknown> {
     type: node.type,
     ct_id: node.ctId,
     label: node.label,
+    name: node.name,
+    parent_cluster: node.parentCluster,
     description: node.description,
     units: node.units,
     children: node.children.map(renderNode),
@@ -204,8 +230,38 @@ export function renderComponent(component: ComponentView) {
     project_name: component.projectName,
     reuse_ref: component.reuseRef,
     units: component.units,
+    pred_obj: component.predObj,
     status: component.status,
     successor: component.successor,
+  };
+}
+
+/** A component as `/dmgen/components/` lists it: `type` lowercase, `component_type` the reference-model name. */
+export function renderDmgenComponent(component: ComponentView) {
+  return {
+    ct_id: component.ctId,
+    label: component.label,
+    description: component.description,
+    type: component.componentType.toLowerCase(),
+    component_type: component.componentType,
+    published: component.published,
+    public: component.published && component.isPublic,
+    project_name: component.projectName,
+    project_ct_id: component.projectCtId,
+    units: component.units,
+    created: component.created.toISOString(),
+    updated: component.updated.toISOString(),
+  };
+}
+
+/** The studio's paginated list: `{count, next, previous, results}`, `pageUrl` giving the URL of another page. */
+export function renderLinkedPage<T, R>(page: PageView<T>, render: (item: T) => R, pageUrl: (page: number) => string) {
+  const last = Math.max(1, Math.ceil(page.count / page.pageSize));
+  return {
+    count: page.count,
+    next: page.page < last ? pageUrl(page.page + 1) : null,
+    previous: page.page > 1 ? pageUrl(Math.min(page.page - 1, last)) : null,
+    results: page.results.map(render),
   };
 }
 

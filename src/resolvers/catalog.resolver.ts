@@ -1,5 +1,5 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { Arg, Args, Ctx, FieldResolver, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, createParameterDecorator, Ctx, FieldResolver, Query, Resolver, Root } from 'type-graphql';
 import { parseClusterQuery, parseComponentQuery, parseModelQuery } from '../parsers/catalog.parser';
 import {
   renderNode,
@@ -10,7 +10,6 @@ import {
   type ModelView,
   type PageView,
 } from '../presenters/catalog.presenter';
-import type { Caller } from '../services/auth.service';
 import type { Viewer } from '../services/catalog.service';
 import {
   CatalogClusterArgs,
@@ -21,52 +20,55 @@ import {
   CatalogModelSummaryType,
   CatalogModelType,
 } from './catalog.types';
-import { CurrentCaller, Requires, type GraphQLContext } from './context';
+import { Requires, type GraphQLContext } from './context';
 
-const viewer = (caller: Caller): Viewer => ({ userId: caller.user.id });
+/** The reader of a public field: the caller when credentials were valid, else anonymous. */
+const Reader = () => createParameterDecorator<GraphQLContext>(({ context }): Viewer => ({ userId: context.caller?.user.id ?? null }));
 
 @Resolver(() => CatalogModelType)
 export class CatalogResolver {
-  @Requires('read')
-  @Query(() => CatalogIndexType, { description: 'Counts and projects of the catalog as the caller sees it (drafts only their own).' })
-  async catalogIndex(@Ctx() { services }: GraphQLContext, @CurrentCaller() caller: Caller): Promise<CatalogIndexView> {
-    return services.catalog.index(viewer(caller));
+  @Requires('public')
+  @Query(() => CatalogIndexType, {
+    description: 'Counts and projects of the catalog as the caller sees it (drafts only their own; public entries without credentials).',
+  })
+  async catalogIndex(@Ctx() { services }: GraphQLContext, @Reader() viewer: Viewer): Promise<CatalogIndexView> {
+    return services.catalog.index(viewer);
   }
 
-  @Requires('read')
+  @Requires('public')
   @Query(() => CatalogComponentPage, { description: 'Reusable components, by label; `search` matches label, description or ct_id.' })
   async catalogComponents(
     @Ctx() { services }: GraphQLContext,
-    @CurrentCaller() caller: Caller,
+    @Reader() viewer: Viewer,
     @Args(() => CatalogComponentArgs) args: CatalogComponentArgs,
   ): Promise<PageView<ComponentView>> {
-    return services.catalog.listComponents(parseComponentQuery(args), viewer(caller));
+    return services.catalog.listComponents(parseComponentQuery(args), viewer);
   }
 
-  @Requires('read')
+  @Requires('public')
   @Query(() => CatalogClusterPage)
   async catalogClusters(
     @Ctx() { services }: GraphQLContext,
-    @CurrentCaller() caller: Caller,
+    @Reader() viewer: Viewer,
     @Args(() => CatalogClusterArgs) args: CatalogClusterArgs,
   ): Promise<PageView<ClusterView>> {
-    return services.catalog.listClusters(parseClusterQuery(args), viewer(caller));
+    return services.catalog.listClusters(parseClusterQuery(args), viewer);
   }
 
-  @Requires('read')
+  @Requires('public')
   @Query(() => [CatalogModelSummaryType], { description: 'Data models, newest first, at most 100.' })
   async catalogModels(
     @Ctx() { services }: GraphQLContext,
-    @CurrentCaller() caller: Caller,
+    @Reader() viewer: Viewer,
     @Arg('search', () => String, { nullable: true }) search?: string,
   ): Promise<ModelSummaryView[]> {
-    return services.catalog.listModels(parseModelQuery({ search }), viewer(caller));
+    return services.catalog.listModels(parseModelQuery({ search }), viewer);
   }
 
-  @Requires('read')
+  @Requires('public')
   @Query(() => CatalogModelType, { description: "A data model with its tree; another user's draft is not found." })
-  async catalogModel(@Arg('ctId') ctId: string, @Ctx() { services }: GraphQLContext, @CurrentCaller() caller: Caller): Promise<ModelView> {
-    return services.catalog.modelDetail(ctId, viewer(caller));
+  async catalogModel(@Arg('ctId') ctId: string, @Ctx() { services }: GraphQLContext, @Reader() viewer: Viewer): Promise<ModelView> {
+    return services.catalog.modelDetail(ctId, viewer);
   }
 
   @FieldResolver(() => GraphQLJSONObject)

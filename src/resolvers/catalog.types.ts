@@ -44,6 +44,12 @@ export class CatalogComponentType implements ComponentView {
   @Field(() => String, { nullable: true }) units!: string | null;
   @Field(() => String, { description: 'draft, published or retired' }) status!: CatalogStatus;
   @Field(() => String, { nullable: true, description: 'The ct_id that replaces a retired entry.' }) successor!: string | null;
+  @Field() projectCtId!: string;
+  @Field({ description: 'Not a draft.' }) published!: boolean;
+  @Field({ description: 'In a public project: readable without credentials once published.' }) isPublic!: boolean;
+  @Field(() => [String]) predObj!: string[];
+  @Field(() => GraphQLISODateTime) created!: Date;
+  @Field(() => GraphQLISODateTime) updated!: Date;
 }
 
 @ObjectType('CatalogComponentPage')
@@ -79,6 +85,8 @@ export class CatalogNodeType implements NodeView {
   @Field() type!: string;
   @Field() ctId!: string;
   @Field() label!: string;
+  @Field() name!: string;
+  @Field(() => String, { nullable: true, description: 'The ct_id of the enclosing cluster; null for the root.' }) parentCluster!: string | null;
   @Field(() => String, { nullable: true }) description!: string | null;
   @Field(() => String, { nullable: true }) units!: string | null;
   @Field(() => [CatalogNodeType]) children!: CatalogNodeType[];
@@ -87,9 +95,16 @@ export class CatalogNodeType implements NodeView {
 @ObjectType('CatalogArtifacts')
 export class CatalogArtifactsType {
   @Field() xsd!: string;
-  @Field() ttl!: string;
-  @Field() skeleton!: string;
+  @Field() xml!: string;
+  @Field() json!: string;
+  @Field() jsonld!: string;
   @Field() html!: string;
+  @Field() ttl!: string;
+  @Field() shacl!: string;
+  @Field() gql!: string;
+  @Field() zip!: string;
+  @Field() sha1!: string;
+  @Field() skeleton!: string;
 }
 
 @ObjectType('CatalogModelSummary')

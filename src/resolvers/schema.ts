@@ -10,6 +10,7 @@ import type { GraphQLContext } from './context';
 import { JobsResolver } from './jobs.resolver';
 import { AssemblyResolver } from './assembly.resolver';
 import { GenerationResolver } from './generation.resolver';
+import { ProjectsResolver } from './projects.resolver';
 
 export const RESOLVERS: NonEmptyArray<new () => object> = [
   AuthResolver,
@@ -17,6 +18,7 @@ export const RESOLVERS: NonEmptyArray<new () => object> = [
   JobsResolver,
   AssemblyResolver,
   GenerationResolver,
+  ProjectsResolver,
   AppResolver,
 ];
 

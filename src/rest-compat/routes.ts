@@ -5,6 +5,7 @@ import { generationRoutes } from './studio/generation.routes';
 import { jobsRoutes } from './studio/jobs.routes';
 import { catalogRoutes } from './studio/catalog.routes';
 import { ontologyRoutes } from './studio/ontology.routes';
+import { projectsRoutes } from './studio/projects.routes';
 import { signingRoutes } from './studio/signing.routes';
 import type { AnyRoute, AppApiRoute, StudioRoute } from './route-table';
 
@@ -13,6 +14,7 @@ export const STUDIO_ROUTES: StudioRoute[] = [
   ...authRoutes,
   ...assemblyRoutes,
   ...catalogRoutes,
+  ...projectsRoutes,
   ...ontologyRoutes,
   ...jobsRoutes,
   ...generationRoutes,

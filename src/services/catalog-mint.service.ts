@@ -1,6 +1,7 @@
 import { createId } from '@paralleldrive/cuid2';
 import type { DataSource, EntityManager } from 'typeorm';
 import { insertClusterChildren, insertOnce, mintedBefore, type CatalogTable } from '../db/queries/catalog.sql';
+import { defaultProjectOf } from '../db/queries/projects.sql';
 import { query, queryOne } from '../db/sql';
 import { DATA_TYPES, isDataType } from '../domain/model-tree';
 import type { CatalogStatus } from '../entities/catalog-entry';
@@ -22,6 +23,8 @@ export interface NewComponent {
   /** Kept when importing a package; minted (CUID2) otherwise. */
   ctId?: string;
   projectId?: number;
+  /** The contextual slot (audit, party, …) a library component fills; `type=<slot>` lists it. */
+  contextSlot?: string | null;
 }
 
 export type ClusterChildRef = { componentId: number } | { clusterId: number };
@@ -81,6 +84,12 @@ export class CatalogMinter {
     return this.libraryId;
   }
 
+  /** Where an entry goes when none is named: its owner's default project, else the library. */
+  private async projectOf(manager: EntityManager, ownerId: number | null): Promise<number> {
+    const own = ownerId === null ? undefined : await queryOne(manager, defaultProjectOf(ownerId));
+    return own ? Number(own.id) : this.libraryProjectId(manager);
+  }
+
   async createComponent(manager: EntityManager, input: NewComponent): Promise<Minted> {
     const label = input.label?.trim();
     if (!label) throw invalid('label', 'A component needs a label.');
@@ -89,6 +98,7 @@ export class CatalogMinter {
       ...(await this.entryColumns(manager, label, input)),
       data_type: input.dataType,
       units: optionalText(input.units),
+      context_slot: input.contextSlot ?? null,
     });
   }
 
@@ -116,7 +126,7 @@ export class CatalogMinter {
       root_cluster_id: input.rootClusterId,
       contextual: JSON.stringify(input.contextual ?? {}),
       published: input.published,
-      project_id: input.projectId ?? (await this.libraryProjectId(manager)),
+      project_id: input.projectId ?? (await this.projectOf(manager, input.ownerId)),
       owner_id: input.ownerId,
       mint_key: input.mintKey ?? null,
       created_at: now,
@@ -132,7 +142,7 @@ export class CatalogMinter {
       label,
       description: optionalText(input.description),
       status: input.status,
-      project_id: input.projectId ?? (await this.libraryProjectId(manager)),
+      project_id: input.projectId ?? (await this.projectOf(manager, input.ownerId)),
       owner_id: input.ownerId,
       mint_key: input.mintKey ?? null,
       created_at: now,

@@ -5,6 +5,7 @@ import {
   visibleClusters,
   visibleComponents,
   visibleModelDetail,
+  visibleModelId,
   visibleModels,
   visibleProjects,
 } from '../db/queries/catalog.sql';
@@ -33,7 +34,7 @@ import {
 import { loadClusterTree } from './catalog-tree';
 
 /** Reading the catalog: reuse references, model documents for the generators, and what a viewer may list and
- * see (drafts only their owner's). */
+ * see (anyone: published entries of public projects; a signed-in viewer also their own projects and drafts). */
 
 export interface ComponentRef {
   ctId: string;
@@ -54,10 +55,12 @@ export interface ClusterRef {
   ownerId: number | null;
 }
 
-/** Who is reading: drafts are visible only to their owner. */
+/** Who is reading: null without credentials (published entries of public projects only). */
 export interface Viewer {
-  userId: number;
+  userId: number | null;
 }
+
+export const ANONYMOUS: Viewer = { userId: null };
 
 export class CatalogReader {
   constructor(
@@ -121,12 +124,8 @@ export class CatalogReader {
   }
 
   async requireVisibleModel(dmCtId: string, viewer: Viewer): Promise<DataModel> {
-    const model = await this.db.manager.findOne(DataModel, {
-      where: [
-        { ctId: dmCtId, published: true },
-        { ctId: dmCtId, ownerId: viewer.userId },
-      ],
-    });
+    const visible = await queryOne(this.db, visibleModelId(dmCtId, viewer.userId));
+    const model = visible && (await this.db.manager.findOneBy(DataModel, { id: Number(visible.id) }));
     if (!model) throw notFound('Data model');
     return model;
   }

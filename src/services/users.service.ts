@@ -1,5 +1,7 @@
+import { createId } from '@paralleldrive/cuid2';
 import type { DataSource, EntityManager } from 'typeorm';
-import { rows } from '../db/sql';
+import { insertDefaultProject } from '../db/queries/projects.sql';
+import { query, rows } from '../db/sql';
 import { User } from '../entities/user.entity';
 import { badRequest, conflict, notFound, pgCode, PG } from '../lib/errors';
 import { hashPassword } from '../lib/crypto';
@@ -25,7 +27,7 @@ async function hashNewPassword(password: string): Promise<string> {
 export class UsersService {
   constructor(private readonly db: DataSource) {}
 
-  /** Creates a user and their empty wallet together; the email is checked here because the CLI is an edge too. */
+  /** Creates a user, their empty wallet and their default project together; the email is checked here because the CLI is an edge too. */
   async create(input: NewUser): Promise<User> {
     const email = normaliseEmail(input.email);
     const passwordHash = await hashNewPassword(input.password);
@@ -33,6 +35,7 @@ export class UsersService {
       return await this.db.transaction(async (manager) => {
         const user = await manager.save(manager.create(User, { email, name: input.name ?? '', passwordHash, isStaff: input.isStaff ?? false }));
         await rows(manager, 'INSERT INTO wallets (user_id) VALUES ($1)', [user.id]);
+        await query(manager, insertDefaultProject(createId(), user.id, email));
         return user;
       });
     } catch (error) {

@@ -6,8 +6,9 @@ import { appSyncWaiting } from './0005-app-sync-waiting';
 import { referenceSchemas } from './0006-reference-schemas';
 import { signingKeys } from './0007-signing-keys';
 import { moneyHolds } from './0008-money-holds';
+import { projects } from './0010-projects';
 import type { Migration } from './migration';
 
 /** Applied in order; never edit one that has shipped, add the next number. 0004 and 0005 belong to the
  * application API (Interface B). */
-export const MIGRATIONS: Migration[] = [foundation, catalog, jobs, app, appSyncWaiting, referenceSchemas, signingKeys, moneyHolds];
+export const MIGRATIONS: Migration[] = [foundation, catalog, jobs, app, appSyncWaiting, referenceSchemas, signingKeys, moneyHolds, projects];

@@ -83,32 +83,44 @@ export interface ModelSummaryRow {
 }
 
 export interface ModelDetailRow extends ModelSummaryRow {
+  owner_id: string | null;
   contextual: Record<string, unknown>;
   generated: boolean;
   root_cluster_id: string;
 }
 
-/** A draft is found only by its owner. */
-export const visibleModelDetail = (dmCtId: string, viewerId: number) =>
+/** Who sees an entry (aliases `p` for its project, viewer `$1`, null when anonymous): published entries of public
+ * projects, and everything in the viewer's own projects or minted by the viewer (drafts included). */
+const seen = (entry: string, published: string) => `((${published} AND p.is_public) OR ${entry}.owner_id = $1::bigint OR p.owner_id = $1::bigint)`;
+const SEEN_COMPONENT = seen('c', "c.status <> 'draft'");
+const SEEN_MODEL = seen('dm', 'dm.published');
+
+/** A project named by name or ct_id (`$n`), and the viewer's default project only (`$m`). */
+const inProject = (name: string, defaultOnly: string) =>
+  `(${name}::text IS NULL OR p.name = ${name} OR p.ct_id = ${name}) AND (NOT ${defaultOnly}::boolean OR (p.owner_id = $1::bigint AND p.is_default))`;
+
+/** A draft is found only by those who may see it, so its ct_id does not leak. */
+export const visibleModelDetail = (dmCtId: string, viewerId: number | null) =>
   sql<ModelDetailRow>(
     `SELECT dm.ct_id, dm.title, dm.description, dm.published, dm.created_at, dm.updated_at, dm.contextual, dm.generated, dm.root_cluster_id,
-            p.name AS project_name
+            dm.owner_id, p.name AS project_name
        FROM data_models dm JOIN projects p ON p.id = dm.project_id
-      WHERE dm.ct_id = $1 AND (dm.published OR dm.owner_id = $2)`,
-    [dmCtId, viewerId],
+      WHERE dm.ct_id = $2 AND ${SEEN_MODEL}`,
+    [viewerId, dmCtId],
   );
 
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
 
 /** Newest first; `search` matches title, description or the exact ct_id. */
-export const visibleModels = (query: ModelQuery, viewerId: number) =>
+export const visibleModels = (query: ModelQuery, viewerId: number | null) =>
   sql<ModelSummaryRow>(
     `SELECT dm.ct_id, dm.title, dm.description, dm.published, dm.created_at, dm.updated_at, p.name AS project_name
        FROM data_models dm JOIN projects p ON p.id = dm.project_id
-      WHERE (dm.published OR dm.owner_id = $1)
+      WHERE ${SEEN_MODEL}
         AND ($2::text IS NULL OR dm.title ILIKE $2 OR dm.description ILIKE $2 OR dm.ct_id = $3)
+        AND ${inProject('$4', '$5')}
       ORDER BY dm.updated_at DESC, dm.id DESC LIMIT ${MAX_MODELS_LISTED}`,
-    [viewerId, query.search === null ? null : likePattern(query.search), query.search],
+    [viewerId, query.search === null ? null : likePattern(query.search), query.search, query.project, query.defaultProjectOnly],
   );
 
 export interface CountRow {
@@ -138,19 +150,32 @@ export interface ComponentRow {
   status: CatalogStatus;
   successor_ct_id: string | null;
   project_name: string;
+  project_ct_id: string;
+  project_is_public: boolean;
+  created_at: Date;
+  updated_at: Date;
 }
 
-/** Drafts only for their owner. */
-export const visibleComponents = (query: ComponentQuery, viewerId: number) =>
+export const visibleComponents = (query: ComponentQuery, viewerId: number | null) =>
   labelledPage<ComponentRow>(
-    'c.ct_id, c.label, c.description, c.data_type, c.units, c.status, c.successor_ct_id, p.name AS project_name',
+    `c.ct_id, c.label, c.description, c.data_type, c.units, c.status, c.successor_ct_id, c.created_at, c.updated_at,
+     p.name AS project_name, p.ct_id AS project_ct_id, p.is_public AS project_is_public`,
     `FROM components c JOIN projects p ON p.id = c.project_id
-      WHERE (c.status <> 'draft' OR c.owner_id = $1)
-        AND ($2::text IS NULL OR c.data_type = $2)
-        AND ($3::text IS NULL OR p.name = $3)
+      WHERE ${SEEN_COMPONENT}
+        AND ($2::text[] IS NULL OR lower(c.data_type) = ANY($2::text[]) OR c.context_slot = $7)
+        AND ${inProject('$3', '$8')}
         AND ($4::text IS NULL OR c.label ILIKE $4 OR c.description ILIKE $4 OR c.ct_id = $5)
         AND ($6::text IS NULL OR c.status = $6)`,
-    [viewerId, query.type, query.project, query.search === null ? null : likePattern(query.search), query.search, query.status],
+    [
+      viewerId,
+      query.type?.dataTypes ?? null,
+      query.project,
+      query.search === null ? null : likePattern(query.search),
+      query.search,
+      query.status,
+      query.type?.slot ?? null,
+      query.defaultProjectOnly,
+    ],
     query,
   );
 
@@ -164,15 +189,15 @@ export interface ClusterRow {
   child_count: number;
 }
 
-export const visibleClusters = (query: ClusterQuery, viewerId: number) =>
+export const visibleClusters = (query: ClusterQuery, viewerId: number | null) =>
   labelledPage<ClusterRow>(
     `c.ct_id, c.label, c.description, c.status, c.successor_ct_id, p.name AS project_name,
      (SELECT count(*)::int FROM cluster_children cc WHERE cc.cluster_id = c.id) AS child_count`,
     `FROM clusters c JOIN projects p ON p.id = c.project_id
-      WHERE (c.status <> 'draft' OR c.owner_id = $1)
-        AND ($2::text IS NULL OR p.name = $2)
+      WHERE ${SEEN_COMPONENT}
+        AND ${inProject('$2', '$5')}
         AND ($3::text IS NULL OR c.label ILIKE $3 OR c.description ILIKE $3 OR c.ct_id = $4)`,
-    [viewerId, query.project, query.search === null ? null : likePattern(query.search), query.search],
+    [viewerId, query.project, query.search === null ? null : likePattern(query.search), query.search, query.defaultProjectOnly],
     query,
   );
 
@@ -185,18 +210,25 @@ export interface ProjectCountRow {
 }
 
 /** The library, the viewer's projects and any project with entries the viewer can see, with those counts. */
-export const visibleProjects = (viewerId: number) =>
+export const visibleProjects = (viewerId: number | null) =>
   sql<ProjectCountRow>(
     `SELECT name, is_library, components, clusters, data_models FROM (
        SELECT p.name, p.is_library, p.owner_id,
-              (SELECT count(*)::int FROM components c WHERE c.project_id = p.id AND (c.status <> 'draft' OR c.owner_id = $1)) AS components,
-              (SELECT count(*)::int FROM clusters c WHERE c.project_id = p.id AND (c.status <> 'draft' OR c.owner_id = $1)) AS clusters,
-              (SELECT count(*)::int FROM data_models d WHERE d.project_id = p.id AND (d.published OR d.owner_id = $1)) AS data_models
+              (SELECT count(*)::int FROM components c WHERE c.project_id = p.id AND ${SEEN_COMPONENT}) AS components,
+              (SELECT count(*)::int FROM clusters c WHERE c.project_id = p.id AND ${SEEN_COMPONENT}) AS clusters,
+              (SELECT count(*)::int FROM data_models dm WHERE dm.project_id = p.id AND ${SEEN_MODEL}) AS data_models
          FROM projects p) listed
-      WHERE is_library OR owner_id = $1 OR components + clusters + data_models > 0
+      WHERE is_library OR owner_id = $1::bigint OR components + clusters + data_models > 0
       ORDER BY is_library DESC, name`,
     [viewerId],
   );
+
+/** The model row a viewer may see (the artefact and package routes' check). */
+export const visibleModelId = (dmCtId: string, viewerId: number | null) =>
+  sql<{ id: string }>(`SELECT dm.id FROM data_models dm JOIN projects p ON p.id = dm.project_id WHERE dm.ct_id = $2 AND ${SEEN_MODEL}`, [
+    viewerId,
+    dmCtId,
+  ]);
 
 export interface MintedRow {
   id: string;

@@ -4,63 +4,73 @@ import type { Caller } from '../../services/auth.service';
 import { parseAppProfile } from '../../parsers/generation.parser';
 import type { Viewer } from '../../services/catalog.service';
 import { ARTIFACTS, type ArtifactKind } from '../../packages/artifacts';
-import { route } from '../route-table';
+import { route, type RouteContext } from '../route-table';
 
 const ARTIFACT_KINDS = Object.keys(ARTIFACTS) as ArtifactKind[];
 
 const viewer = (caller: Caller): Viewer => ({ userId: caller.user.id });
 
+/** A public read: counted against the caller's hourly limit (429 past it), then read as the caller or anonymously. */
+export async function publicReader(ctx: RouteContext<Caller | null>): Promise<Viewer> {
+  const userId = ctx.caller?.user.id ?? null;
+  const left = await ctx.services.readLimits.check(userId === null ? null : { userId }, ctx.req.ip ?? 'unknown');
+  ctx.res.setHeader('X-RateLimit-Limit', String(left.limit));
+  ctx.res.setHeader('X-RateLimit-Remaining', String(left.remaining));
+  return { userId };
+}
+
 export const catalogRoutes = [
   route({
     method: 'get',
     path: '/api/v1/catalog/',
-    requirement: 'read',
-    handle: async ({ services, caller }) => ({ status: 200, body: renderIndex(await services.catalog.index(viewer(caller)), services.links) }),
+    requirement: 'public',
+    handle: async (ctx) => ({ status: 200, body: renderIndex(await ctx.services.catalog.index(await publicReader(ctx)), ctx.services.links) }),
   }),
   route({
     method: 'get',
     path: '/api/v1/catalog/components/',
-    requirement: 'read',
-    handle: async ({ services, caller, query }) => {
-      const { type, project, search, status, page, page_size: pageSize } = query;
-      const found = await services.catalog.listComponents(parseComponentQuery({ type, project, search, status, page, pageSize }), viewer(caller));
+    requirement: 'public',
+    handle: async (ctx) => {
+      const { type, project, search, status, page, page_size: pageSize, scope } = ctx.query;
+      const parsed = parseComponentQuery({ type, project, search, status, page, pageSize, scope });
+      const found = await ctx.services.catalog.listComponents(parsed, await publicReader(ctx));
       return { status: 200, body: renderPage(found, renderComponent) };
     },
   }),
   route({
     method: 'get',
     path: '/api/v1/catalog/clusters/',
-    requirement: 'read',
-    handle: async ({ services, caller, query }) => {
-      const { project, search, page, page_size: pageSize } = query;
-      const found = await services.catalog.listClusters(parseClusterQuery({ project, search, page, pageSize }), viewer(caller));
+    requirement: 'public',
+    handle: async (ctx) => {
+      const { project, search, page, page_size: pageSize, scope } = ctx.query;
+      const found = await ctx.services.catalog.listClusters(parseClusterQuery({ project, search, page, pageSize, scope }), await publicReader(ctx));
       return { status: 200, body: renderPage(found, renderCluster) };
     },
   }),
   route({
     method: 'get',
     path: '/api/v1/catalog/dms/',
-    requirement: 'read',
-    handle: async ({ services, caller, query }) => {
-      const models = await services.catalog.listModels(parseModelQuery(query), viewer(caller));
+    requirement: 'public',
+    handle: async (ctx) => {
+      const models = await ctx.services.catalog.listModels(parseModelQuery(ctx.query), await publicReader(ctx));
       return { status: 200, body: models.map(renderModelSummary) };
     },
   }),
   route({
     method: 'get',
     path: '/api/v1/catalog/dm/:ctId/',
-    requirement: 'read',
-    handle: async ({ services, caller, params }) => ({
+    requirement: 'public',
+    handle: async (ctx) => ({
       status: 200,
-      body: renderModel(await services.catalog.modelDetail(params.ctId, viewer(caller))),
+      body: renderModel(await ctx.services.catalog.modelDetail(ctx.params.ctId, await publicReader(ctx))),
     }),
   }),
   route({
     method: 'get',
     path: '/api/v1/catalog/dm/:ctId/package/',
-    requirement: 'read',
+    requirement: 'public',
     handle: async (ctx) => {
-      const stored = await ctx.services.packages.storedPackage(ctx.params.ctId, viewer(ctx.caller));
+      const stored = await ctx.services.packages.storedPackage(ctx.params.ctId, await publicReader(ctx));
       return {
         status: 200,
         raw: stored.content,
@@ -88,9 +98,9 @@ export const catalogRoutes = [
     route({
       method: 'get',
       path: `/api/v1/catalog/dm/:ctId/${kind}/`,
-      requirement: 'read',
+      requirement: 'public',
       handle: async (ctx) => {
-        const artifact = await ctx.services.packages.artifact(ctx.params.ctId, kind, viewer(ctx.caller));
+        const artifact = await ctx.services.packages.artifact(ctx.params.ctId, kind, await publicReader(ctx));
         return {
           status: 200,
           raw: artifact.content,

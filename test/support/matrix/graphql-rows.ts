@@ -15,7 +15,7 @@ import {
 } from 'graphql';
 import type { Requirement } from '../../../src/services/auth.service';
 import type { Expected } from './oracle';
-import { foreign, keyFor, notFound, userOf, type CellContext } from './studio-rows';
+import { draftHidden, foreign, keyFor, notFound, userOf, type CellContext } from './studio-rows';
 import type { GraphQLRequest, UploadFile } from './transport';
 import { nextName, type World } from './world';
 
@@ -172,25 +172,33 @@ export const GRAPHQL_SCENARIOS: Record<string, GraphQLScenario> = {
     expect: () => data(has({ balanceCredits: any(Number) })),
   },
   catalogIndex: {
-    requirement: 'read',
+    requirement: 'public',
     expect: () => data(has({ __typename: 'CatalogIndex' })),
   },
   catalogComponents: {
-    requirement: 'read',
+    requirement: 'public',
     expect: () => data(has({ count: any(Number) })),
   },
   catalogClusters: {
-    requirement: 'read',
+    requirement: 'public',
     expect: () => data(has({ count: any(Number) })),
   },
   catalogModels: {
-    requirement: 'read',
+    requirement: 'public',
     expect: () => data(any(Array)),
   },
   catalogModel: {
-    requirement: 'read',
+    requirement: 'public',
     args: ({ world }) => ({ ctId: world.draftDm }),
-    expect: (ctx) => ownerOnly(ctx, 'Data model', false, data(has({ ctId: ctx.world.draftDm, published: false }))),
+    expect: (ctx) => (draftHidden(ctx) ? asGraphQL(notFound('Data model')) : data(has({ ctId: ctx.world.draftDm, published: false }))),
+  },
+  modeler: {
+    requirement: 'read',
+    expect: (ctx) => data(has({ email: userOf(ctx).email })),
+  },
+  projects: {
+    requirement: 'read',
+    expect: () => data(has({ count: 2 })),
   },
   job: {
     requirement: 'read',

@@ -30,6 +30,12 @@ export const notFound = (what: string): Expected => ({ status: 404, body: { erro
 /** A resource of the owner seen by someone else: another user never; staff only where `staffSees`. */
 export const foreign = (ctx: CellContext, staffSees: boolean) => ctx.caller.who === 'other' || (ctx.caller.who === 'staff' && !staffSees);
 
+/** A reader without valid studio credentials: public catalog reads answer as to anyone (no drafts). */
+export const anonymousReader = (ctx: CellContext) => ctx.caller.studio.kind !== 'key' && ctx.caller.studio.kind !== 'session';
+
+/** The owner's draft: hidden from anonymous readers, other users and staff alike. */
+export const draftHidden = (ctx: CellContext) => anonymousReader(ctx) || foreign(ctx, false);
+
 export const userOf = (ctx: CellContext) => ctx.world.users[ctx.caller.who ?? 'owner'];
 
 /** The owner's own fresh key where the owner may act on it; otherwise the victim key, which must survive. */
@@ -48,9 +54,9 @@ const generationForbidden = (verb: string): Expected => ({
 });
 
 const artifact = (contentType: string): StudioScenario => ({
-  requirement: 'read',
+  requirement: 'public',
   params: ({ world }) => ({ ctId: world.draftDm }),
-  expect: (ctx) => ownerOnly(ctx, 'Data model', false, { status: 200, contentType }),
+  expect: (ctx) => (draftHidden(ctx) ? notFound('Data model') : { status: 200, contentType }),
 });
 
 const CSV = 'name,age\nAda,36\n';
@@ -120,34 +126,36 @@ export const STUDIO_SCENARIOS: Record<string, StudioScenario> = {
     expect: () => ok(200, has({ ct_id: any(String), published: false, generated: false })),
   },
   'GET /api/v1/catalog/': {
-    requirement: 'read',
+    requirement: 'public',
     expect: () => ok(200, has({ projects: any(Array) })),
   },
   'GET /api/v1/catalog/components/': {
-    requirement: 'read',
+    requirement: 'public',
     expect: () => ok(200, has({ results: any(Array) })),
   },
   'GET /api/v1/catalog/clusters/': {
-    requirement: 'read',
+    requirement: 'public',
     expect: () => ok(200, has({ results: any(Array) })),
   },
   'GET /api/v1/catalog/dms/': {
-    requirement: 'read',
+    requirement: 'public',
     expect: () => ok(200, any(Array)),
   },
   'GET /api/v1/catalog/dm/:ctId/': {
-    requirement: 'read',
+    requirement: 'public',
     params: ({ world }) => ({ ctId: world.draftDm }),
-    expect: (ctx) => ownerOnly(ctx, 'Data model', false, ok(200, has({ ct_id: ctx.world.draftDm, published: false }))),
+    expect: (ctx) => (draftHidden(ctx) ? notFound('Data model') : ok(200, has({ ct_id: ctx.world.draftDm, published: false }))),
   },
   'GET /api/v1/catalog/dm/:ctId/package/': {
-    requirement: 'read',
+    requirement: 'public',
     params: ({ world }) => ({ ctId: world.draftDm }),
     expect: (ctx) =>
-      ownerOnly(ctx, 'Data model', false, {
-        status: 404,
-        body: { error: 'The package of this model has not been generated yet.', error_type: 'not_generated', dm_ct_id: ctx.world.draftDm },
-      }),
+      draftHidden(ctx)
+        ? notFound('Data model')
+        : {
+            status: 404,
+            body: { error: 'The package of this model has not been generated yet.', error_type: 'not_generated', dm_ct_id: ctx.world.draftDm },
+          },
   },
   'GET /api/v1/catalog/dm/:ctId/app/': {
     requirement: 'read',
@@ -163,8 +171,22 @@ export const STUDIO_SCENARIOS: Record<string, StudioScenario> = {
   'GET /api/v1/catalog/dm/:ctId/skeleton/': artifact('application/xml'),
   'GET /api/v1/catalog/dm/:ctId/html/': artifact('text/html'),
   'GET /api/v1/catalog/ontologies/sdc4/': {
-    requirement: 'read',
+    requirement: 'public',
     expect: () => ({ status: 200, contentType: 'application/rdf+xml' }),
+  },
+  'GET /api/v1/auth/modeler/': {
+    requirement: 'read',
+    expect: (ctx) => ok(200, has({ email: userOf(ctx).email, project_ct_id: any(String), project_is_public: true })),
+  },
+  'GET /api/v1/dmgen/projects/': {
+    requirement: 'read',
+    query: '?page_size=200',
+    expect: () => ok(200, has({ count: 2, next: null, results: any(Array) })),
+  },
+  'GET /api/v1/dmgen/components/': {
+    requirement: 'read',
+    query: '?status=published&page_size=10',
+    expect: () => ok(200, has({ count: any(Number), previous: null, results: any(Array) })),
   },
   'GET /.well-known/sdcstudio-signing-keys.json': {
     requirement: 'public',

@@ -1,6 +1,6 @@
 import { DomainError } from '../../../src/lib/errors';
 import {
-  DEFAULT_PAGE_SIZE,
+  COMPONENT_PAGE_SIZE,
   filterText,
   parseClusterQuery,
   parseComponentQuery,
@@ -83,24 +83,49 @@ describe('parseDataType', () => {
 
 describe('parseComponentQuery', () => {
   it('defaults to the first page of every visible component', () => {
-    expect(parseComponentQuery({})).toEqual({ type: null, project: null, search: null, status: null, page: 1, pageSize: DEFAULT_PAGE_SIZE });
+    expect(parseComponentQuery({})).toEqual({
+      type: null,
+      project: null,
+      search: null,
+      status: null,
+      defaultProjectOnly: false,
+      page: 1,
+      pageSize: COMPONENT_PAGE_SIZE,
+    });
   });
 
   it('reads every filter', () => {
     expect(
       parseComponentQuery({ type: 'XdQuantityType', project: 'library', search: ' weight ', status: 'retired', page: '2', pageSize: '5' }),
     ).toEqual({
-      type: 'XdQuantity',
+      type: { dataTypes: ['xdquantity'], slot: null },
       project: 'library',
       search: 'weight',
       status: 'retired',
+      defaultProjectOnly: false,
       page: 2,
       pageSize: 5,
     });
   });
 
   it.each([
-    [{ type: 'XdNothing' }, 'type'],
+    ['xdquantity', { dataTypes: ['xdquantity'], slot: null }],
+    ['AUDIT', { dataTypes: ['audit', 'audittype'], slot: 'audit' }],
+    ['AuditType', { dataTypes: ['audit', 'audittype'], slot: 'audit' }],
+    ['provider', { dataTypes: ['party', 'partytype'], slot: 'provider' }],
+    ['acs', { dataTypes: [], slot: 'acs' }],
+    ['XdNothing', { dataTypes: [], slot: null }],
+  ])('reads type %p in any case, an unknown one matching nothing', (type, expected) => {
+    expect(parseComponentQuery({ type }).type).toEqual(expected);
+  });
+
+  it('reads scope=default_project and refuses any other scope', () => {
+    expect(parseComponentQuery({ scope: 'default_project' }).defaultProjectOnly).toBe(true);
+    expect(refusal(() => parseComponentQuery({ scope: 'everything' })).details).toEqual({ scope: ['scope must be default_project.'] });
+  });
+
+  it.each([
+    [{ type: ['a', 'b'] }, 'type'],
     [{ project: ['a', 'b'] }, 'project'],
     [{ search: ['a', 'b'] }, 'search'],
     [{ status: 'gone' }, 'status'],
@@ -112,7 +137,7 @@ describe('parseComponentQuery', () => {
   });
 
   it('names the first bad field in a fixed order: type, project, search, status, page, page_size', () => {
-    const allBad = { type: 'X', project: [], search: [], status: 'x', page: '0', pageSize: '0' };
+    const allBad = { type: [], project: [], search: [], status: 'x', page: '0', pageSize: '0' };
     expect(Object.keys(refusal(() => parseComponentQuery(allBad)).details as object)).toEqual(['type']);
     expect(Object.keys(refusal(() => parseComponentQuery({ ...allBad, type: undefined })).details as object)).toEqual(['project']);
     expect(Object.keys(refusal(() => parseComponentQuery({ status: 'x', page: '0' })).details as object)).toEqual(['status']);
@@ -125,6 +150,7 @@ describe('parseClusterQuery', () => {
     expect(parseClusterQuery({ project: 'library', search: '', page: 3, pageSize: 100 })).toEqual({
       project: 'library',
       search: null,
+      defaultProjectOnly: false,
       page: 3,
       pageSize: 100,
     });
@@ -145,7 +171,7 @@ describe('parseModelQuery', () => {
     [{ search: '  ' }, null],
     [{ search: ' StatePop ' }, 'StatePop'],
   ])('reads %p', (raw, search) => {
-    expect(parseModelQuery(raw)).toEqual({ search });
+    expect(parseModelQuery(raw)).toEqual({ search, project: null, defaultProjectOnly: false });
   });
 
   it('refuses a repeated search', () => {

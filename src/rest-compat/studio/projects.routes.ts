@@ -1,0 +1,41 @@
+import { parseDmgenComponentQuery, parseProjectPage } from '../../parsers/catalog.parser';
+import { renderDmgenComponent, renderLinkedPage } from '../../presenters/catalog.presenter';
+import { renderModeler, renderProject } from '../../presenters/projects.presenter';
+import { route, type RouteContext } from '../route-table';
+
+/** The URL of another page of the same list: the request's query with `page` replaced. */
+const pageUrlOf = (ctx: Pick<RouteContext, 'req' | 'services'>) => (page: number) => {
+  const url = new URL(ctx.req.originalUrl, ctx.services.links.base);
+  url.searchParams.set('page', String(page));
+  return `${ctx.services.links.base}${url.pathname}${url.search}`;
+};
+
+/** Projects, the modeler and the studio's component list (`/dmgen/components/`), as the toolkit reads them. */
+export const projectsRoutes = [
+  route({
+    method: 'get',
+    path: '/api/v1/auth/modeler/',
+    requirement: 'read',
+    handle: async ({ services, caller }) => ({ status: 200, body: renderModeler(await services.projects.modeler(caller.user.id)) }),
+  }),
+  route({
+    method: 'get',
+    path: '/api/v1/dmgen/projects/',
+    requirement: 'read',
+    handle: async (ctx) => {
+      const found = await ctx.services.projects.list(ctx.caller.user.id, parseProjectPage({ page: ctx.query.page, pageSize: ctx.query.page_size }));
+      return { status: 200, body: renderLinkedPage(found, renderProject, pageUrlOf(ctx)) };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/api/v1/dmgen/components/',
+    requirement: 'read',
+    handle: async (ctx) => {
+      const { type, project, search, status, page, page_size: pageSize, scope } = ctx.query;
+      const parsed = parseDmgenComponentQuery({ type, project, search, status, page, pageSize, scope });
+      const found = await ctx.services.catalog.listComponents(parsed, { userId: ctx.caller.user.id });
+      return { status: 200, body: renderLinkedPage(found, renderDmgenComponent, pageUrlOf(ctx)) };
+    },
+  }),
+];
