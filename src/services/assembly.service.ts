@@ -19,7 +19,8 @@ import type { Caller } from './auth.service';
 import type { Clock } from './clock';
 import type { JobsService } from './jobs.service';
 import type { BuiltModel, CatalogForAssembly, ModelBuilder } from './model-builder';
-import { transactionRetried, type LedgerService } from './ledger.service';
+import { transactionRetried } from '../db/transaction';
+import type { LedgerService } from './ledger.service';
 
 /** Prices in credits (1,000 per dollar): one rule for the estimate and both assembly paths. */
 export const PRICES = { model: 500, cluster: 100, component: 100, reuse: 0 } as const;

@@ -8,7 +8,8 @@ import { renderGeneration, type GenerationView } from '../presenters/generation.
 import type { Caller } from './auth.service';
 import type { CatalogService } from './catalog.service';
 import type { JobOutcome, JobsService } from './jobs.service';
-import { transactionRetried, type LedgerService } from './ledger.service';
+import { transactionRetried } from '../db/transaction';
+import type { LedgerService } from './ledger.service';
 import type { PackageService } from './package.service';
 
 /** Package and application generation, inside the request or as a job: the same checks, the same result. */

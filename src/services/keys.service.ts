@@ -7,7 +7,7 @@ import type { CreateKeyInput } from '../parsers/keys.parser';
 import { keyView, type IssuedKeyView, type KeyView, type LegacyKeyView } from '../presenters/key.presenter';
 import type { Caller } from './auth.service';
 import type { Clock } from './clock';
-import { transactionRetried } from './ledger.service';
+import { transactionRetried } from '../db/transaction';
 
 export const MAX_ACTIVE_KEYS = 25;
 export const KEY_RANDOM_LENGTH = 48;

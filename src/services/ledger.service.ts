@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import * as q from '../db/queries/ledger.sql';
+import { transactionRetried } from '../db/transaction';
 import { query, queryOne } from '../db/sql';
 import { Wallet } from '../entities/wallet.entity';
 import { badRequest, DomainError, notFound, pgCode, PG } from '../lib/errors';
@@ -52,22 +53,6 @@ export const keyRevoked = () =>
   new DomainError(403, 'key_revoked', 'The API key that started this work was revoked: nothing was charged and its hold was released.');
 
 const holdClosed = () => new DomainError(409, 'hold_released', 'This job’s hold was released; it can no longer be charged.');
-
-const DEADLOCK_RETRIES = 5;
-
-/** A transaction retried when Postgres picks it as a deadlock victim or fails to serialise it: a conflict between
- * two requests is never the caller's error. */
-export async function transactionRetried<T>(db: DataSource, work: (manager: EntityManager) => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await db.transaction(work);
-    } catch (error) {
-      const code = pgCode(error);
-      if (attempt >= DEADLOCK_RETRIES || (code !== PG.deadlockDetected && code !== PG.serializationFailure)) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 10 * attempt + Math.random() * 40));
-    }
-  }
-}
 
 /** Every money movement: conditional UPDATEs of the wallet, then of the key (the lock order of
  * src/db/queries/ledger.sql.ts), and an append-only ledger row, in one transaction. `balance_credits` is the sum
@@ -252,11 +237,6 @@ export class LedgerService {
       jobId: charge.job_id ? Number(charge.job_id) : null,
       balanceAfter: Number(row.balance_credits),
     });
-  }
-
-  /** What a job has cost so far: its charges less refunds. */
-  async jobCost(jobId: number): Promise<number> {
-    return (await this.jobCosts([jobId])).get(jobId) ?? 0;
   }
 
   async jobCosts(jobIds: number[]): Promise<Map<number, number>> {

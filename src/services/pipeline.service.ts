@@ -9,7 +9,8 @@ import type { AssemblyService } from './assembly.service';
 import type { Caller } from './auth.service';
 import type { CatalogForAssembly, ModelBuilder } from './model-builder';
 import type { JobOutcome, JobProgress, JobsService } from './jobs.service';
-import { transactionRetried, type LedgerService } from './ledger.service';
+import { transactionRetried } from '../db/transaction';
+import type { LedgerService } from './ledger.service';
 
 /** What finishing a model needs: publishing its tree and building its package. */
 export interface PackagesForPipeline {
