@@ -4,6 +4,7 @@ import type { Settings } from './config';
 import type { JobEventHub } from './jobs/job-events';
 import type { JobQueue } from './jobs/queue';
 import { ReadRateLimiter } from './http/rate-limit';
+import { IdempotencyStore } from './http/idempotency';
 import { Links } from './lib/links';
 import type { Logger } from './lib/logger';
 import { AuthService } from './services/auth.service';
@@ -31,6 +32,8 @@ export interface Services {
   logger: Logger;
   clock: Clock;
   links: Links;
+  /** Idempotency-Key answers, shared by REST and GraphQL. */
+  idempotency: IdempotencyStore;
   queue: JobQueue;
   /** Job changes from every process (LISTEN/NOTIFY); null where nothing subscribes (workers, CLI). */
   events: JobEventHub | null;
@@ -85,6 +88,7 @@ export function createServices(args: {
     logger,
     clock,
     links,
+    idempotency: new IdempotencyStore(db),
     queue,
     events: args.events ?? null,
     users: new UsersService(db),

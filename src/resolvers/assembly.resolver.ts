@@ -3,6 +3,7 @@ import type { EstimateView } from '../presenters/assembly.presenter';
 import type { Caller } from '../services/auth.service';
 import { AssembleResult, AssemblyInput, type AssemblyJobType, type BuiltModelType, EstimateType } from './assembly.types';
 import { CurrentCaller, Requires, type GraphQLContext } from './context';
+import { IDEMPOTENCY_KEY_DOC, idempotently } from './idempotency';
 
 @Resolver()
 export class AssemblyResolver {
@@ -22,11 +23,13 @@ export class AssemblyResolver {
     @Arg('input', () => AssemblyInput) input: AssemblyInput,
     @CurrentCaller() caller: Caller,
     @Ctx() ctx: GraphQLContext,
+    @Arg('idempotencyKey', () => String, { nullable: true, description: IDEMPOTENCY_KEY_DOC }) idempotencyKey?: string | null,
   ): Promise<BuiltModelType | AssemblyJobType> {
     const { services } = ctx;
-    const view = await services.pipeline.assemble(caller, input.toRequest());
-    // The nested Job and the catalog fields keep their own GraphQL mappings until those features have views.
-    if (view.mode === 'mixed') return { ...view, job: await services.jobs.view(view.job) };
-    return { ...view.model, ...view };
+    return idempotently(ctx, caller, 'assemble', idempotencyKey, input, async () => {
+      const view = await services.pipeline.assemble(caller, input.toRequest());
+      if (view.mode === 'mixed') return { ...view, job: await services.jobs.view(view.job) };
+      return { ...view.model, ...view };
+    });
   }
 }

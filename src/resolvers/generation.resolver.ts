@@ -5,7 +5,9 @@ import { parseGenerationRequest, type GenerationKind } from '../parsers/generati
 import type { GenerationView } from '../presenters/generation.presenter';
 import type { JobView } from '../presenters/job.presenter';
 import type { Caller } from '../services/auth.service';
+import { sha256Hex } from '../lib/crypto';
 import { CurrentCaller, Requires, type GraphQLContext } from './context';
+import { IDEMPOTENCY_KEY_DOC, idempotently } from './idempotency';
 import { stage } from './uploads';
 import { DataSourceUploadType, GenerateResult } from './generation.types';
 
@@ -31,8 +33,11 @@ export class GenerationResolver {
     @CurrentCaller() caller: Caller,
     @Ctx() ctx: GraphQLContext,
     @Arg('async', () => Boolean, { nullable: true, defaultValue: false }) runAsync?: boolean | null,
+    @Arg('idempotencyKey', () => String, { nullable: true, description: IDEMPOTENCY_KEY_DOC }) idempotencyKey?: string | null,
   ): Promise<GenerationView | JobView> {
-    return generate(ctx, caller, 'generate_package', dmCtId, null, runAsync);
+    return idempotently(ctx, caller, 'generatePackage', idempotencyKey, { dmCtId, runAsync }, () =>
+      generate(ctx, caller, 'generate_package', dmCtId, null, runAsync),
+    );
   }
 
   @Requires('spend')
@@ -43,8 +48,11 @@ export class GenerationResolver {
     @Ctx() ctx: GraphQLContext,
     @Arg('profile', () => String, { nullable: true, description: 'os (default) or enterprise' }) profile?: string | null,
     @Arg('async', () => Boolean, { nullable: true, defaultValue: false }) runAsync?: boolean | null,
+    @Arg('idempotencyKey', () => String, { nullable: true, description: IDEMPOTENCY_KEY_DOC }) idempotencyKey?: string | null,
   ): Promise<GenerationView | JobView> {
-    return generate(ctx, caller, 'generate_app', dmCtId, profile, runAsync);
+    return idempotently(ctx, caller, 'generateApp', idempotencyKey, { dmCtId, profile, runAsync }, () =>
+      generate(ctx, caller, 'generate_app', dmCtId, profile, runAsync),
+    );
   }
 
   @Requires('build')
@@ -55,19 +63,28 @@ export class GenerationResolver {
     @Arg('file', () => GraphQLUpload) file: Promise<FileUpload>,
     @CurrentCaller() caller: Caller,
     @Ctx() ctx: GraphQLContext,
+    @Arg('idempotencyKey', () => String, { nullable: true, description: IDEMPOTENCY_KEY_DOC }) idempotencyKey?: string | null,
   ): Promise<DataSourceUploadType> {
     const { services } = ctx;
     const staged = await stage(ctx, file, 'file');
-    let accepted;
     try {
-      accepted = await services.dataSources.accept(caller, { filename: staged.filename, contentType: '', content: await readIncoming(staged) });
+      const content = await readIncoming(staged);
+      return await idempotently(
+        ctx,
+        caller,
+        'uploadDataSource',
+        idempotencyKey,
+        { filename: staged.filename, sha256: sha256Hex(content) },
+        async () => {
+          const { source, job } = await services.dataSources.accept(caller, { filename: staged.filename, contentType: '', content });
+          return {
+            dataSource: { ctId: source.ctId, filename: source.filename, size: source.sizeBytes, created: source.createdAt },
+            job: await services.jobs.view(job),
+          };
+        },
+      );
     } finally {
       await discardAll(services.app.files, [staged]);
     }
-    const { source, job } = accepted;
-    return {
-      dataSource: { ctId: source.ctId, filename: source.filename, size: source.sizeBytes, created: source.createdAt },
-      job: await services.jobs.view(job),
-    };
   }
 }

@@ -2,7 +2,7 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import type { Services } from '../container';
 import { ConcurrencyLimiter, limitConcurrency } from '../http/concurrency';
 import { sendAppApiError, sendStudioError } from '../http/errors';
-import { fingerprintOf, IDEMPOTENCY_HEADER, IdempotencyStore, parseIdempotencyKey } from '../http/idempotency';
+import { fingerprintOf, IDEMPOTENCY_HEADER, parseIdempotencyKey } from '../http/idempotency';
 import { RetryLaterError } from '../lib/cpu-errors';
 import { DomainError } from '../lib/errors';
 import { strictUtf8 } from '../http/json-body';
@@ -39,17 +39,10 @@ function contextOf<C extends Caller | AppCaller | null>(
   const userId = caller && 'user' in caller ? caller.user.id : null;
   const idempotently = (fingerprint: unknown, work: () => Promise<RouteResult>) => {
     const key = parseIdempotencyKey(req.headers[IDEMPOTENCY_HEADER]);
-    return key === null || userId === null ? work() : idempotencyStore(services).once({ userId, key, operation }, fingerprintOf(fingerprint), work);
+    return key === null || userId === null ? work() : services.idempotency.once({ userId, key, operation }, fingerprintOf(fingerprint), work);
   };
   return { req, res, services, caller, params: req.params as Record<string, string>, query: req.query, body: req.body, idempotently };
 }
-
-const stores = new WeakMap<Services, IdempotencyStore>();
-const idempotencyStore = (services: Services) => {
-  const store = stores.get(services) ?? new IdempotencyStore(services.db);
-  stores.set(services, store);
-  return store;
-};
 
 /**
  * The REST router of a route table of either interface or both. Each route's requirement is enforced before its

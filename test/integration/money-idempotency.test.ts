@@ -1,7 +1,7 @@
 import { libraryComponent } from '../support/catalog-factories';
 import { signedIn } from '../support/factories';
 import { startTestApp, type TestApp } from '../support/app';
-import { ASSEMBLE, mixedBody } from './money-helpers';
+import { ASSEMBLE, mixedBody, mixedInput } from './money-helpers';
 
 let app: TestApp;
 let reused: string;
@@ -38,6 +38,23 @@ describe('Idempotency-Key', () => {
     const other = await client.post(ASSEMBLE, reuseBody('Another'), headers);
     expect(other.status).toBe(422);
     expect(other.body.error_type).toBe('idempotency_key_reused');
+    expect(await charges(user.id)).toBe(1);
+  });
+
+  it('over GraphQL the idempotencyKey argument replays the first result and charges once; other arguments are 422', async () => {
+    const { client, user } = await signedIn(app.url, app.services, { credits: 5000 });
+    const mutation = `mutation ($input: AssemblyInput!, $key: String) { assemble(input: $input, idempotencyKey: $key) {
+      __typename ... on AssemblyJob { jobCtId job { ctId status created } } ... on BuiltModel { ctId title }
+    } }`;
+    const first = await client.graphql(mutation, { input: mixedInput('Gql Once'), key: 'gql-assemble-1' });
+    const retry = await client.graphql(mutation, { input: mixedInput('Gql Once'), key: 'gql-assemble-1' });
+    expect(first.body.errors).toBeUndefined();
+    expect(first.body.data.assemble.__typename).toBe('AssemblyJob');
+    expect(retry.body).toEqual(first.body);
+    expect(await charges(user.id)).toBe(1);
+
+    const other = await client.graphql(mutation, { input: mixedInput('Gql Other'), key: 'gql-assemble-1' });
+    expect(other.body.errors[0].extensions.code).toBe('idempotency_key_reused');
     expect(await charges(user.id)).toBe(1);
   });
 
