@@ -5,6 +5,7 @@ import { badRequest, conflict, notFound, pgCode, PG } from '../lib/errors';
 import { hashPassword } from '../lib/crypto';
 import { normaliseEmail, type ProfileUpdate } from '../parsers/users.parser';
 import { userView, type UserView } from '../presenters/user.presenter';
+import { announceCredentialChange } from './credential-events';
 
 const MIN_PASSWORD_LENGTH = 8;
 
@@ -88,6 +89,7 @@ export class UsersService {
     return this.db.transaction(async (manager) => {
       user.passwordHash = passwordHash;
       await rows(manager, 'DELETE FROM sessions WHERE user_id = $1', [user.id]);
+      await announceCredentialChange(manager, user.id);
       return manager.save(user);
     });
   }
