@@ -119,14 +119,24 @@ describe('a socket carrying the session cookie from another origin', () => {
 describe('credentials that stop working end their open subscriptions within 1 s (close 4401)', () => {
   jest.setTimeout(60_000);
 
-  it('revoking a key ends its three sockets; the owner session socket stays', async () => {
+  it('revoking a key ends its three sockets and their job listeners; the owner session socket stays', async () => {
     const { client } = await signedIn(app.url, app.services);
     const { id, key } = await issueKey(client);
+    const jobListeners = () => app.services.events!['emitter'].listenerCount('job');
+    // A subscription starts listening once its stream is first read, a moment after the server acknowledged it.
+    const listenersReach = async (count: number) => {
+      for (let i = 0; i < 40 && jobListeners() !== count; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      return jobListeners();
+    };
+    const before = jobListeners();
     const keySockets = await listening(3, { params: { authorization: `Token ${key}` } });
     const [sessionSocket] = await listening(1, { cookie: cookieOf(client) });
+    expect(await listenersReach(before + 4)).toBe(before + 4);
     const since = Date.now();
     expect((await client.post(`/api/v1/auth/api-tokens/${id}/revoke/`)).status).toBe(200);
     await expectEndedWithin(keySockets, since, 1000);
+    // The subscriptions stop listening when their socket closes, not at the next job event.
+    expect(await listenersReach(before + 1)).toBe(before + 1);
     expect(await stillOpen(sessionSocket)).toBe(true);
     sessionSocket.close();
   });
