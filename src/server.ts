@@ -73,6 +73,65 @@ async function startAppServer(services: Services, options: { port: number; host?
   };
 }
 
+export async function startHttpServer(services: Services, options: { port: number; host?: string; schema?: GraphQLSchema }): Promise<RunningServer> {
+  if (services.settings.role === 'app') return startAppServer(services, options);
+  const { app, httpServer } = createBaseApp(services);
+
+  const schema = options.schema ?? (await buildGatewaySchema());
+  const formatError = formatGraphQLError(services.logger);
+  const limits = { maxDepth: services.settings.graphqlMaxDepth, maxCost: services.settings.graphqlMaxCost };
+  const exposure = { suggestions: services.settings.graphqlSuggestions, introspection: services.settings.graphqlIntrospection };
+  const wsCleanup = serveGraphqlOverWebSocket(services, httpServer, schema, limits, exposure);
+  const apollo = new ApolloServer<GraphQLContext>({
+    schema,
+    csrfPrevention: true,
+    formatError,
+    introspection: exposure.introspection,
+    hideSchemaDetailsFromClientErrors: !exposure.suggestions,
+    // Error responses name the problem, never the server's files: no stack traces, whatever NODE_ENV says.
+    includeStacktraceInErrorResponses: false,
+    validationRules: [queryLimitsRule(limits)],
+    plugins: [
+      ApolloServerPluginDrainHttpServer({ httpServer }),
+      ApolloServerPluginLandingPageDisabled(),
+      { serverWillStart: async () => ({ drainServer: async () => void (await wsCleanup.dispose()) }) },
+      databaseOutageStatus,
+    ],
+  });
+  await apollo.start();
+
+  app.use(buildAdminRouter(services));
+  app.use(buildRestRouter(services, ROUTES));
+  app.use(graphiqlRouter());
+  app.use(
+    '/graphql',
+    graphqlUploadExpress({ maxFileSize: services.settings.maxUploadBytes + 1, maxFiles: 50 }),
+    express.json({ limit: '1mb', verify: strictUtf8 }),
+    graphqlRequestGuard(limits, formatError),
+    expressMiddleware(apollo, {
+      context: async ({ req, res }: { req: Request; res: Response }) => {
+        const { caller, authError } = await graphqlCaller(services, credentialsOf(req));
+        return { services, caller, authError, req, res };
+      },
+    }),
+    graphqlTransportErrors,
+  );
+  app.use((_req, res) => {
+    res.status(404).json({ error: 'Not found.', error_type: 'not_found' });
+  });
+
+  const url = await listen(httpServer, options.port, options.host);
+  return {
+    server: httpServer,
+    url,
+    close: async () => {
+      await apollo.stop();
+      httpServer.closeAllConnections();
+      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+    },
+  };
+}
+
 /** GraphQL over WebSocket (graphql-ws) on /graphql. The caller comes from `connection_init`'s Authorization or
  * the upgrade's session cookie (a foreign origin needs the CSRF token too); its socket closes with 4401 once that
  * credential stops working, and with 4429 past a limit (README: Security). */
@@ -133,65 +192,6 @@ function serveGraphqlOverWebSocket(
     dispose: async () => {
       unsubscribe?.();
       await server.dispose();
-    },
-  };
-}
-
-export async function startHttpServer(services: Services, options: { port: number; host?: string; schema?: GraphQLSchema }): Promise<RunningServer> {
-  if (services.settings.role === 'app') return startAppServer(services, options);
-  const { app, httpServer } = createBaseApp(services);
-
-  const schema = options.schema ?? (await buildGatewaySchema());
-  const formatError = formatGraphQLError(services.logger);
-  const limits = { maxDepth: services.settings.graphqlMaxDepth, maxCost: services.settings.graphqlMaxCost };
-  const exposure = { suggestions: services.settings.graphqlSuggestions, introspection: services.settings.graphqlIntrospection };
-  const wsCleanup = serveGraphqlOverWebSocket(services, httpServer, schema, limits, exposure);
-  const apollo = new ApolloServer<GraphQLContext>({
-    schema,
-    csrfPrevention: true,
-    formatError,
-    introspection: exposure.introspection,
-    hideSchemaDetailsFromClientErrors: !exposure.suggestions,
-    // Error responses name the problem, never the server's files: no stack traces, whatever NODE_ENV says.
-    includeStacktraceInErrorResponses: false,
-    validationRules: [queryLimitsRule(limits)],
-    plugins: [
-      ApolloServerPluginDrainHttpServer({ httpServer }),
-      ApolloServerPluginLandingPageDisabled(),
-      { serverWillStart: async () => ({ drainServer: async () => void (await wsCleanup.dispose()) }) },
-      databaseOutageStatus,
-    ],
-  });
-  await apollo.start();
-
-  app.use(buildAdminRouter(services));
-  app.use(buildRestRouter(services, ROUTES));
-  app.use(graphiqlRouter());
-  app.use(
-    '/graphql',
-    graphqlUploadExpress({ maxFileSize: services.settings.maxUploadBytes + 1, maxFiles: 50 }),
-    express.json({ limit: '1mb', verify: strictUtf8 }),
-    graphqlRequestGuard(limits, formatError),
-    expressMiddleware(apollo, {
-      context: async ({ req, res }: { req: Request; res: Response }) => {
-        const { caller, authError } = await graphqlCaller(services, credentialsOf(req));
-        return { services, caller, authError, req, res };
-      },
-    }),
-    graphqlTransportErrors,
-  );
-  app.use((_req, res) => {
-    res.status(404).json({ error: 'Not found.', error_type: 'not_found' });
-  });
-
-  const url = await listen(httpServer, options.port, options.host);
-  return {
-    server: httpServer,
-    url,
-    close: async () => {
-      await apollo.stop();
-      httpServer.closeAllConnections();
-      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
     },
   };
 }

@@ -76,9 +76,10 @@ export function serveGraphqlSockets(
       logger.warn({ err: error }, 'graphql-ws socket error');
       socket.close(CloseCode.InternalServerError, 'Internal server error');
     });
+    let pongWait: NodeJS.Timeout | undefined;
     const pings = setInterval(() => {
       if (socket.readyState !== socket.OPEN) return;
-      const pongWait = setTimeout(() => socket.terminate(), KEEP_ALIVE_MS);
+      pongWait = setTimeout(() => socket.terminate(), KEEP_ALIVE_MS);
       socket.once('pong', () => clearTimeout(pongWait));
       socket.ping();
     }, KEEP_ALIVE_MS);
@@ -112,6 +113,7 @@ export function serveGraphqlSockets(
     );
     socket.once('close', (code, reason) => {
       clearInterval(pings);
+      clearTimeout(pongWait);
       const left = (perAddress.get(address) ?? 1) - 1;
       if (left > 0) perAddress.set(address, left);
       else perAddress.delete(address);

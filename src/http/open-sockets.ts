@@ -27,6 +27,7 @@ interface Tracked {
  * whether another process announced a change (NOTIFY) or the credential's expiry time came. */
 export class OpenSockets {
   private readonly byUser = new Map<number, Set<Tracked>>();
+  private readonly bySocket = new Map<ClosableSocket, Tracked>();
   private readonly perCredential = new Map<string, number>();
   /** Sequence number of the last credential event per user (0: a resync of everyone). */
   private readonly lastEvent = new Map<number, number>();
@@ -54,6 +55,7 @@ export class OpenSockets {
     const tracked: Tracked = { socket, userId: caller.user.id, credential, credentials, timer: null };
     const sockets = this.byUser.get(tracked.userId) ?? new Set<Tracked>();
     this.byUser.set(tracked.userId, sockets.add(tracked));
+    this.bySocket.set(socket, tracked);
     this.armExpiry(tracked, caller);
     const missed = Math.max(this.lastEvent.get(tracked.userId) ?? -1, this.lastEvent.get(0) ?? -1) > mark;
     if (missed) void this.recheck(tracked);
@@ -61,18 +63,16 @@ export class OpenSockets {
   }
 
   untrack(socket: ClosableSocket): void {
-    for (const [userId, sockets] of this.byUser) {
-      for (const tracked of sockets) {
-        if (tracked.socket !== socket) continue;
-        if (tracked.timer) clearTimeout(tracked.timer);
-        sockets.delete(tracked);
-        if (!sockets.size) this.byUser.delete(userId);
-        const left = (this.perCredential.get(tracked.credential) ?? 1) - 1;
-        if (left > 0) this.perCredential.set(tracked.credential, left);
-        else this.perCredential.delete(tracked.credential);
-        return;
-      }
-    }
+    const tracked = this.bySocket.get(socket);
+    if (!tracked) return;
+    this.bySocket.delete(socket);
+    if (tracked.timer) clearTimeout(tracked.timer);
+    const sockets = this.byUser.get(tracked.userId)!;
+    sockets.delete(tracked);
+    if (!sockets.size) this.byUser.delete(tracked.userId);
+    const left = (this.perCredential.get(tracked.credential) ?? 1) - 1;
+    if (left > 0) this.perCredential.set(tracked.credential, left);
+    else this.perCredential.delete(tracked.credential);
   }
 
   /** A user's credentials changed somewhere (null: events may have been missed, re-check every socket). */
@@ -101,7 +101,7 @@ export class OpenSockets {
       if (asDomainError(error)?.status !== 401) return void this.logger.warn({ err: error }, 'socket credential re-check failed');
       caller = null;
     }
-    if (!this.byUser.get(tracked.userId)?.has(tracked)) return;
+    if (this.bySocket.get(tracked.socket) !== tracked) return;
     if (caller) return this.armExpiry(tracked, caller);
     this.untrack(tracked.socket);
     tracked.socket.close(CREDENTIAL_ENDED, CREDENTIAL_ENDED_REASON);
