@@ -45,6 +45,9 @@ const LOCK_ADDRESS = 7302;
 const LAST_USED_RESOLUTION_MS = 60_000;
 
 export class AuthService {
+  /** The last queued login attempt per account (normalised email). */
+  private readonly accountTurns = new Map<string, Promise<void>>();
+
   constructor(
     private readonly db: DataSource,
     private readonly clock: Clock,
@@ -54,9 +57,25 @@ export class AuthService {
   /** Signs in; failures are throttled per account and per address within a sliding window, so a guesser is
    * slowed down but the real user is never locked out for longer than the window. The email is normalised once
    * (trimmed, case-folded) for both the throttle and the lookup, and the attempt is recorded before the password
-   * is checked, so neither spelling variants nor concurrency buy extra guesses. */
+   * is checked, so neither spelling variants nor concurrency buy extra guesses. Attempts on one account run one
+   * after another in this process, so concurrent right passwords are not refused for each other's sake. */
   async login(email: string, password: string, address: string): Promise<SignedIn> {
     const account = email.trim().toLowerCase();
+    const previous = this.accountTurns.get(account) ?? Promise.resolve();
+    const attempt = previous.then(() => this.attemptLogin(account, password, address));
+    const settled = attempt.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.accountTurns.set(account, settled);
+    try {
+      return await attempt;
+    } finally {
+      if (this.accountTurns.get(account) === settled) this.accountTurns.delete(account);
+    }
+  }
+
+  private async attemptLogin(account: string, password: string, address: string): Promise<SignedIn> {
     const now = this.clock.now();
     const attemptId = await this.admitAttempt(account, address, now);
     const user = await this.db.manager.createQueryBuilder(User, 'u').where('lower(u.email) = lower(:account)', { account }).getOne();
