@@ -41,6 +41,12 @@ export interface Settings {
   keyedReadsPerHour: number;
   graphqlMaxDepth: number;
   graphqlMaxCost: number;
+  /** GraphQL's "Did you mean …?" hints in validation errors (off by default under NODE_ENV=production). */
+  graphqlSuggestions: boolean;
+  /** Schema introspection (`__schema`, `__type`) for every caller; the schema is published anyway. */
+  graphqlIntrospection: boolean;
+  /** graphql-ws limits and the origins whose pages may use a session cookie over a socket (README: Security). */
+  websocket: WebSocketSettings;
   triplestore: {
     url: string | null;
     queryUrl: string | null;
@@ -61,6 +67,16 @@ export interface Settings {
   maxConcurrentRequestsPerCaller: number;
   /** Database connections one GraphQL operation may hold at once. */
   graphqlMaxDbConnections: number;
+}
+
+export interface WebSocketSettings {
+  /** Origins besides the service's own whose pages may open a socket that uses the session cookie. */
+  allowedOrigins: string[];
+  maxSubscriptionsPerSocket: number;
+  maxSocketsPerCredential: number;
+  maxSocketsPerAddress: number;
+  maxMessageBytes: number;
+  maxMessagesPerSecond: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -133,6 +149,16 @@ export function loadSettings(env: Env = process.env): Settings {
     keyedReadsPerHour: int(env, 'KEYED_READS_PER_HOUR', 2000),
     graphqlMaxDepth: int(env, 'GRAPHQL_MAX_DEPTH', 12),
     graphqlMaxCost: int(env, 'GRAPHQL_MAX_COST', 5000),
+    graphqlSuggestions: bool(env, 'GRAPHQL_SUGGESTIONS', env.NODE_ENV !== 'production'),
+    graphqlIntrospection: bool(env, 'GRAPHQL_INTROSPECTION', true),
+    websocket: {
+      allowedOrigins: list(env, 'WS_ALLOWED_ORIGINS', []).map((origin) => origin.replace(/\/+$/, '').toLowerCase()),
+      maxSubscriptionsPerSocket: int(env, 'WS_MAX_SUBSCRIPTIONS_PER_SOCKET', 100),
+      maxSocketsPerCredential: int(env, 'WS_MAX_SOCKETS_PER_CREDENTIAL', 20),
+      maxSocketsPerAddress: int(env, 'WS_MAX_SOCKETS_PER_ADDRESS', 100),
+      maxMessageBytes: int(env, 'WS_MAX_MESSAGE_BYTES', 1024 * 1024),
+      maxMessagesPerSecond: int(env, 'WS_MAX_MESSAGES_PER_SECOND', 200),
+    },
     triplestore: {
       url: env.TRIPLESTORE_URL || null,
       queryUrl: env.TRIPLESTORE_QUERY_URL || null,

@@ -6,8 +6,6 @@ import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/dis
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { type Request, type Response } from 'express';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
-import { useServer } from 'graphql-ws/use/ws';
-import { WebSocketServer } from 'ws';
 import { graphqlUploadExpress } from 'graphql-upload-ts';
 import type { Services } from './container';
 import { createBaseApp, listen } from './http/base-app';
@@ -15,7 +13,6 @@ import { graphiqlRouter } from './http/graphiql';
 import { subscriptionsOverHttpRefused } from './http/subscription-over-http';
 import { graphqlRequestGuard, graphqlTransportErrors } from './resolvers/graphql-guards';
 import { strictUtf8 } from './http/json-body';
-import { parseCookies } from './lib/cookies';
 import { asDomainError } from './lib/errors';
 import type { GraphQLContext } from './resolvers/context';
 import { limitRootFieldConcurrency } from './resolvers/db-slots';
@@ -23,11 +20,12 @@ import { Semaphore } from './lib/semaphore';
 import { ConcurrencyLimiter, limitConcurrency } from './http/concurrency';
 import { buildAdminRouter } from './rest-compat/admin/admin.routes';
 import { formatGraphQLError } from './resolvers/errors';
-import { guardedSubscribe, queryLimitsRule } from './resolvers/limits';
+import { guardedSubscribe, queryLimitsRule, type QueryLimits, type SchemaExposure } from './resolvers/limits';
+import { crossSiteRefused, originAllowed, serveGraphqlSockets, socketCredentials, TOO_MANY } from './http/graphql-socket';
+import { OpenSockets } from './http/open-sockets';
 import { buildGatewaySchema } from './resolvers/schema';
 import { storableTextRule } from './resolvers/storable-text';
 import { APP_API_ROUTES, ROUTES } from './rest-compat/routes';
-import { SESSION_COOKIE } from './http/session-cookies';
 import { appApiNotFound, buildRestRouter, credentialsOf } from './rest-compat/router';
 import type { Caller } from './services/auth.service';
 
@@ -90,40 +88,16 @@ export async function startHttpServer(services: Services, options: { port: numbe
   const { app, httpServer } = createBaseApp(services);
 
   const schema = limitRootFieldConcurrency(options.schema ?? (await buildGatewaySchema()));
-  // GraphQL over WebSocket (graphql-ws) on the same path; the caller comes from the init payload's
-  // `authorization` ("Token …") or the session cookie of the upgrade request.
   const formatError = formatGraphQLError(services.logger);
   const limits = { maxDepth: services.settings.graphqlMaxDepth, maxCost: services.settings.graphqlMaxCost };
-  const wsServer = new WebSocketServer({ server: httpServer, path: '/graphql', maxPayload: 1024 * 1024 });
-  const wsCleanup = useServer<Record<string, unknown>, { request: http.IncomingMessage }>(
-    {
-      schema,
-      onSubscribe: guardedSubscribe(schema, limits),
-      context: async (ctx) => {
-        const params = ctx.connectionParams ?? {};
-        const authorization = typeof params.authorization === 'string' ? params.authorization : undefined;
-        const sessionToken = parseCookies(ctx.extra.request.headers.cookie)[SESSION_COOKIE];
-        const { caller, authError } = await graphqlCaller(services, authorization !== undefined ? { authorization } : { sessionToken });
-        return { services, caller, authError };
-      },
-      // Subscription errors carry the same extensions.code as HTTP GraphQL errors.
-      onError: (_ctx, _id, _payload, errors) => errors.map((error) => formatError(error.toJSON(), error)),
-      onNext: (_ctx, _id, _payload, _args, result) =>
-        result.errors ? { ...result, errors: result.errors.map((error) => formatError(error.toJSON(), error)) } : undefined,
-      onConnect: async (ctx) => {
-        const params = ctx.connectionParams ?? {};
-        const authorization = typeof params.authorization === 'string' ? params.authorization : undefined;
-        const sessionToken = parseCookies(ctx.extra.request.headers.cookie)[SESSION_COOKIE];
-        const { caller } = await graphqlCaller(services, authorization !== undefined ? { authorization } : { sessionToken });
-        return caller !== null;
-      },
-    },
-    wsServer,
-  );
+  const exposure = { suggestions: services.settings.graphqlSuggestions, introspection: services.settings.graphqlIntrospection };
+  const wsCleanup = serveGraphqlOverWebSocket(services, httpServer, schema, limits, exposure);
   const apollo = new ApolloServer<GraphQLContext>({
     schema,
     csrfPrevention: true,
     formatError,
+    introspection: exposure.introspection,
+    hideSchemaDetailsFromClientErrors: !exposure.suggestions,
     // Error responses name the problem, never the server's files: no stack traces, whatever NODE_ENV says.
     includeStacktraceInErrorResponses: false,
     validationRules: [queryLimitsRule(limits), storableTextRule],
@@ -166,6 +140,70 @@ export async function startHttpServer(services: Services, options: { port: numbe
       await apollo.stop();
       httpServer.closeAllConnections();
       await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+    },
+  };
+}
+
+/** GraphQL over WebSocket (graphql-ws) on /graphql. The caller comes from `connection_init`'s Authorization or
+ * the upgrade's session cookie (a foreign origin needs the CSRF token too); its socket closes with 4401 once that
+ * credential stops working, and with 4429 past a limit (README: Security). */
+function serveGraphqlOverWebSocket(
+  services: Services,
+  httpServer: http.Server,
+  schema: GraphQLSchema,
+  limits: QueryLimits,
+  exposure: SchemaExposure,
+): { dispose: () => Promise<void> } {
+  const { settings, logger } = services;
+  const formatError = formatGraphQLError(logger);
+  const sockets = new OpenSockets(services.auth, services.clock, settings.websocket.maxSocketsPerCredential, logger);
+  const unsubscribe = services.events?.subscribeCredentials((event) => sockets.changed(event));
+  const guarded = guardedSubscribe(schema, limits, exposure);
+  const server = serveGraphqlSockets(
+    httpServer,
+    {
+      schema,
+      onSubscribe: (ctx, id, payload) => {
+        const max = settings.websocket.maxSubscriptionsPerSocket;
+        if (Object.keys(ctx.subscriptions).length <= max) return guarded(ctx, id, payload);
+        ctx.extra.socket.close(TOO_MANY, `Too many operations on one socket: at most ${max}`);
+        return [new GraphQLError(`Too many operations on one socket: at most ${max}.`, { extensions: { code: 'TOO_MANY_SUBSCRIPTIONS' } })];
+      },
+      context: async (ctx) => {
+        const { caller, authError } = await graphqlCaller(services, ctx.extra.credentials ?? {});
+        return { services, caller, authError };
+      },
+      // Subscription errors carry the same extensions.code as HTTP GraphQL errors.
+      onError: (_ctx, _id, _payload, errors) => errors.map((error) => formatError(error.toJSON(), error)),
+      onNext: (_ctx, _id, _payload, _args, result) =>
+        result.errors ? { ...result, errors: result.errors.map((error) => formatError(error.toJSON(), error)) } : undefined,
+      onConnect: async (ctx) => {
+        const { socket, request } = ctx.extra;
+        const credentials = socketCredentials(ctx.connectionParams, request);
+        const mark = sockets.mark();
+        const { caller } = await graphqlCaller(services, credentials);
+        if (!caller) return false;
+        const sameSite = originAllowed(request.headers.origin, request.headers.host, settings.publicBaseUrl, settings.websocket.allowedOrigins);
+        if (crossSiteRefused(caller, ctx.connectionParams, sameSite)) {
+          socket.close(4403, 'Forbidden: a session socket from another origin needs the CSRF token in connection_init');
+          return false;
+        }
+        if (!sockets.track(socket, credentials, caller, mark)) {
+          socket.close(TOO_MANY, `Too many sockets for one credential: at most ${settings.websocket.maxSocketsPerCredential}`);
+          return false;
+        }
+        ctx.extra.credentials = credentials;
+        return true;
+      },
+      onClose: (ctx) => sockets.untrack(ctx.extra.socket),
+    },
+    settings.websocket,
+    logger,
+  );
+  return {
+    dispose: async () => {
+      unsubscribe?.();
+      await server.dispose();
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { Services } from '../container';
 import type { Job, JobKind } from '../entities/job.entity';
 import { isDatabaseUnavailable } from '../lib/errors';
+import { hideServerPaths } from '../lib/server-paths';
 import type { JobOutcome, JobProgress } from '../services/jobs.service';
 import type { Attempt } from './queue';
 
@@ -14,7 +15,8 @@ export interface JobTask {
 /** Errors that say nothing about the job, only that a part it needs cannot be reached right now. */
 const isInfrastructureError = (error: unknown) => isDatabaseUnavailable(error);
 
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+/** A recorded job error names no server path: clients read it. */
+const messageOf = (error: unknown) => hideServerPaths(error instanceof Error ? error.message : String(error));
 
 /** Runs one attempt of a job: loads its row (a final job is left as it is), starts it, lets the task report its
  * steps, and records how it ended. The failure policy lives here alone: an infrastructure error is rethrown so
@@ -45,7 +47,12 @@ export async function runJob(services: Services, task: JobTask, jobCtId: string,
     await pause();
     const outcome = await task.run(services, job, progress);
     const status = outcome.error === undefined ? 'completed' : 'failed';
-    await jobs.update(job.id, { status, step: 'done', result: outcome.result, ...(outcome.error === undefined ? {} : { error: outcome.error }) });
+    await jobs.update(job.id, {
+      status,
+      step: 'done',
+      result: outcome.result,
+      ...(outcome.error === undefined ? {} : { error: hideServerPaths(outcome.error) }),
+    });
     logger.info({ ...log, status, ...(outcome.error === undefined ? {} : { error: outcome.error }) }, 'job finished');
   } catch (error) {
     const retried = isInfrastructureError(error) && attempt.retryCount < attempt.retryLimit;

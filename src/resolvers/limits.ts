@@ -1,6 +1,7 @@
 import {
   GraphQLError,
   Kind,
+  NoSchemaIntrospectionCustomRule,
   parse,
   specifiedRules,
   validate,
@@ -136,10 +137,24 @@ function withCode(error: unknown, code: string): GraphQLError {
   });
 }
 
-/** graphql-ws's `onSubscribe`: the HTTP guards, parse and validation (with the limits) over WebSocket, answering
- * a syntax error as an error message instead of closing the socket. */
-export function guardedSubscribe(schema: GraphQLSchema, limits: QueryLimits) {
-  const rules = [...specifiedRules, queryLimitsRule(limits), storableTextRule];
+/** What an error may tell about the schema (GRAPHQL_SUGGESTIONS, GRAPHQL_INTROSPECTION). */
+export interface SchemaExposure {
+  suggestions: boolean;
+  introspection: boolean;
+}
+
+/** graphql-js's "Did you mean …?" hint removed, as Apollo's hideSchemaDetailsFromClientErrors does over HTTP. */
+export function withoutSuggestion(error: GraphQLError): GraphQLError {
+  const message = error.message.replace(/ ?Did you mean(.+?)\?$/, '');
+  if (message === error.message) return error;
+  return new GraphQLError(message, { nodes: error.nodes, source: error.source, positions: error.positions, extensions: error.extensions });
+}
+
+/** graphql-ws's `onSubscribe`: the HTTP guards, parse and validation (with the limits and the schema exposure)
+ * over WebSocket, answering a syntax error as an error message instead of closing the socket. */
+export function guardedSubscribe(schema: GraphQLSchema, limits: QueryLimits, exposure: SchemaExposure) {
+  const rules = [...specifiedRules, queryLimitsRule(limits), storableTextRule, ...(exposure.introspection ? [] : [NoSchemaIntrospectionCustomRule])];
+  const hide = (error: GraphQLError) => (exposure.suggestions ? error : withoutSuggestion(error));
   return (
     _ctx: unknown,
     _id: string,
@@ -154,7 +169,7 @@ export function guardedSubscribe(schema: GraphQLSchema, limits: QueryLimits) {
       return [withCode(error, 'GRAPHQL_PARSE_FAILED')];
     }
     const errors = validate(schema, document, rules);
-    if (errors.length) return errors.map((error) => withCode(error, 'GRAPHQL_VALIDATION_FAILED'));
+    if (errors.length) return errors.map((error) => withCode(hide(error), 'GRAPHQL_VALIDATION_FAILED'));
     return { schema, document, operationName: payload.operationName, variableValues: payload.variables };
   };
 }

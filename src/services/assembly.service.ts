@@ -51,8 +51,9 @@ export class AssemblyService {
     private readonly builder: ModelBuilder,
   ) {}
 
-  /** Resolves every leaf against the catalog and prices the assembly; builds and charges nothing. */
-  async plan(request: AssemblyRequest): Promise<Plan> {
+  /** Resolves every leaf against the catalog and prices the assembly; builds and charges nothing. Another user's
+   * draft is reported as unknown to `viewerId`, exactly like a missing ct_id, so its existence does not leak. */
+  async plan(request: AssemblyRequest, viewerId?: number): Promise<Plan> {
     const componentRefs: Array<{ path: string; ctId: string }> = request.contextual.map((c) => ({ path: c.path, ctId: c.ctId }));
     const clusterRefs: Array<{ path: string; ctId: string }> = [];
     const mint: Plan['mint'] = [];
@@ -79,11 +80,12 @@ export class AssemblyService {
     const reuse: ReuseView[] = [];
     const check = (
       ref: { path: string; ctId: string },
-      found: { label: string; status: CatalogStatus; successorCtId: string | null } | undefined,
+      found: { label: string; status: CatalogStatus; successorCtId: string | null; ownerId: number | null } | undefined,
       type: string,
     ) => {
       const { path, ctId } = ref;
-      if (!found) problems.push({ path, ctId, problem: 'unknown', message: `No published component or cluster has ct_id ${ctId}.`, successor: null });
+      if (!found || (found.status === 'draft' && viewerId !== undefined && found.ownerId !== viewerId))
+        problems.push({ path, ctId, problem: 'unknown', message: `No published component or cluster has ct_id ${ctId}.`, successor: null });
       else if (found.status === 'draft')
         problems.push({ path, ctId, problem: 'unpublished', message: `${ctId} is a draft; only published entries can be reused.`, successor: null });
       else if (found.status === 'retired' && !request.allowRetired) {
@@ -118,7 +120,7 @@ export class AssemblyService {
   }
 
   async estimate(caller: Caller, request: AssemblyRequest): Promise<EstimateView> {
-    const plan = await this.plan(request);
+    const plan = await this.plan(request, caller.user.id);
     const wallet = await this.ledger.wallet(caller.user.id);
     // Open holds are promised to admitted jobs: the estimate judges the available balance.
     return estimateView(plan, wallet.balanceCredits - wallet.heldCredits, caller.via === 'key' ? caller.key : null);
@@ -127,7 +129,7 @@ export class AssemblyService {
   /** Everything assemble refuses before money moves: scope, a stale estimate, unknown/unpublished (400) and
    * retired (409) references. */
   async admit(caller: Caller, request: AssemblyRequest): Promise<Plan> {
-    const plan = await this.plan(request);
+    const plan = await this.plan(request, caller.user.id);
     const key = caller.via === 'key' ? caller.key : null;
     if (key && !key.scopes.includes('spend')) throw keyScope('spend', key.scopes);
     if (plan.request.estimateId && plan.request.estimateId !== plan.estimateId) {

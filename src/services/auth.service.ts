@@ -7,6 +7,7 @@ import { constantTimeEqual, randomToken, sha256Hex, verifyPassword } from '../li
 import { DomainError, csrfFailed, forbidden, keyScope, sessionRequired, tooManyAttempts, unauthenticated } from '../lib/errors';
 import { userView, type SessionView } from '../presenters/user.presenter';
 import type { Clock } from './clock';
+import { announceCredentialChange } from './credential-events';
 
 /** Who is calling: a signed-in session or an Interface A API key, always on behalf of one user. */
 export type Caller = { user: User; via: 'session'; key: null; session: Session } | { user: User; via: 'key'; key: ApiKey; session: null };
@@ -37,10 +38,16 @@ interface FailureCountsRow {
 }
 
 const MAX_CREDENTIAL_LENGTH = 512;
+/** Advisory-lock classes (the first key of the two-key form) that serialise login attempts. */
+const LOCK_ACCOUNT = 7301;
+const LOCK_ADDRESS = 7302;
 /** last_used_at is written at most this often per key, so reads do not each cost a write. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
 export class AuthService {
+  /** The last queued login attempt per account (normalised email). */
+  private readonly accountTurns = new Map<string, Promise<void>>();
+
   constructor(
     private readonly db: DataSource,
     private readonly clock: Clock,
@@ -48,26 +55,34 @@ export class AuthService {
   ) {}
 
   /** Signs in; failures are throttled per account and per address within a sliding window, so a guesser is
-   * slowed down but the real user is never locked out for longer than the window. */
+   * slowed down but the real user is never locked out for longer than the window. The email is normalised once
+   * (trimmed, case-folded) for both the throttle and the lookup, and the attempt is recorded before the password
+   * is checked, so neither spelling variants nor concurrency buy extra guesses. Attempts on one account run one
+   * after another in this process, so concurrent right passwords are not refused for each other's sake. */
   async login(email: string, password: string, address: string): Promise<SignedIn> {
-    const now = this.clock.now();
-    const since = new Date(now.getTime() - this.settings.loginWindowSeconds * 1000);
-    // An aggregate without GROUP BY always yields one row.
-    const [counts] = await rows<FailureCountsRow>(
-      this.db,
-      `SELECT count(*) FILTER (WHERE lower(email) = lower($1))::int AS account,
-              count(*) FILTER (WHERE address = $2)::int AS address
-         FROM login_attempts WHERE NOT succeeded AND created_at > $3 AND (lower(email) = lower($1) OR address = $2)`,
-      [email, address, since],
+    const account = email.trim().toLowerCase();
+    const previous = this.accountTurns.get(account) ?? Promise.resolve();
+    const attempt = previous.then(() => this.attemptLogin(account, password, address));
+    const settled = attempt.then(
+      () => undefined,
+      () => undefined,
     );
-    if (counts.account >= this.settings.loginMaxFailuresPerAccount || counts.address >= this.settings.loginMaxFailuresPerAddress) {
-      throw tooManyAttempts(this.settings.loginWindowSeconds);
+    this.accountTurns.set(account, settled);
+    try {
+      return await attempt;
+    } finally {
+      if (this.accountTurns.get(account) === settled) this.accountTurns.delete(account);
     }
-    const user = await this.db.manager.createQueryBuilder(User, 'u').where('lower(u.email) = lower(:email)', { email: email.trim() }).getOne();
+  }
+
+  private async attemptLogin(account: string, password: string, address: string): Promise<SignedIn> {
+    const now = this.clock.now();
+    const attemptId = await this.admitAttempt(account, address, now);
+    const user = await this.db.manager.createQueryBuilder(User, 'u').where('lower(u.email) = lower(:account)', { account }).getOne();
     const ok = user ? await verifyPassword(password, user.passwordHash) : false;
-    await rows(this.db, 'INSERT INTO login_attempts (email, address, succeeded, created_at) VALUES ($1, $2, $3, $4)', [email, address, ok, now]);
     if (!user || !ok) throw new DomainError(400, 'invalid_credentials', 'Unable to sign in with the provided credentials.');
-    await rows(this.db, 'DELETE FROM login_attempts WHERE lower(email) = lower($1) AND NOT succeeded', [email]);
+    await rows(this.db, 'UPDATE login_attempts SET succeeded = true WHERE id = $1', [attemptId]);
+    await rows(this.db, 'DELETE FROM login_attempts WHERE lower(email) = $1 AND NOT succeeded', [account]);
     const token = randomToken(48);
     const csrfToken = randomToken(32);
     const expiresAt = new Date(now.getTime() + this.settings.sessionTtlHours * 3600 * 1000);
@@ -81,9 +96,40 @@ export class AuthService {
     return { user: userView(user), token, csrfToken, expiresAt };
   }
 
+  /** Counts the window's failures (attempts in flight included) and records this attempt as one, under
+   * transaction-scoped advisory locks taken per account then per address, so concurrent guesses queue for the
+   * count instead of all passing it. A refused attempt is not recorded. Returns the attempt's id. */
+  private async admitAttempt(account: string, address: string, now: Date): Promise<number> {
+    const since = new Date(now.getTime() - this.settings.loginWindowSeconds * 1000);
+    return this.db.transaction(async (manager) => {
+      await rows(manager, 'SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOCK_ACCOUNT, account]);
+      await rows(manager, 'SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOCK_ADDRESS, address]);
+      // An aggregate without GROUP BY always yields one row.
+      const [counts] = await rows<FailureCountsRow>(
+        manager,
+        `SELECT count(*) FILTER (WHERE lower(email) = $1)::int AS account, count(*) FILTER (WHERE address = $2)::int AS address
+           FROM login_attempts WHERE NOT succeeded AND created_at > $3 AND (lower(email) = $1 OR address = $2)`,
+        [account, address, since],
+      );
+      if (counts.account >= this.settings.loginMaxFailuresPerAccount || counts.address >= this.settings.loginMaxFailuresPerAddress) {
+        throw tooManyAttempts(this.settings.loginWindowSeconds);
+      }
+      const [attempt] = await rows<{ id: string }>(
+        manager,
+        'INSERT INTO login_attempts (email, address, succeeded, created_at) VALUES ($1, $2, false, $3) RETURNING id',
+        [account, address, now],
+      );
+      return Number(attempt.id);
+    });
+  }
+
+  /** Ends the session and tells every process, so its open sockets close too. */
   async logout(sessionToken: string | undefined): Promise<void> {
     if (!sessionToken) return;
-    await rows(this.db, 'DELETE FROM sessions WHERE token_hash = $1', [sha256Hex(sessionToken)]);
+    const [ended] = await rows<{ user_id: string }>(this.db, 'DELETE FROM sessions WHERE token_hash = $1 RETURNING user_id', [
+      sha256Hex(sessionToken),
+    ]);
+    if (ended) await announceCredentialChange(this.db, Number(ended.user_id));
   }
 
   /** Resolves credentials to a caller. A key header wins over a cookie; a bad key is a 401 even with a valid

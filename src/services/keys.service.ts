@@ -8,6 +8,7 @@ import { keyView, type IssuedKeyView, type KeyView, type LegacyKeyView } from '.
 import type { Caller } from './auth.service';
 import type { Clock } from './clock';
 import { transactionRetried } from '../db/transaction';
+import { announceCredentialChange } from './credential-events';
 
 export const MAX_ACTIVE_KEYS = 25;
 export const KEY_RANDOM_LENGTH = 48;
@@ -57,6 +58,7 @@ export class KeysService {
         throw conflict('key_not_active', `Only an active key can be rotated; this key is ${status}.`, { status });
       }
       await manager.update(ApiKey, { id: old.id }, { revokedAt: this.clock.now() });
+      await announceCredentialChange(manager, userId);
       return this.issue(manager, userId, {
         name: old.name,
         scopes: old.scopes,
@@ -75,6 +77,7 @@ export class KeysService {
       if (!key.revokedAt) {
         key.revokedAt = this.clock.now();
         await manager.update(ApiKey, { id: key.id }, { revokedAt: key.revokedAt });
+        await announceCredentialChange(manager, key.userId);
       }
       return key;
     });

@@ -10,11 +10,13 @@ export interface CatalogForAssembly {
   findComponentsByCtIds(
     ctIds: string[],
     manager?: EntityManager,
-  ): Promise<Map<string, { ctId: string; label: string; dataType: string; status: CatalogStatus; successorCtId: string | null }>>;
+  ): Promise<
+    Map<string, { ctId: string; label: string; dataType: string; status: CatalogStatus; successorCtId: string | null; ownerId: number | null }>
+  >;
   findClustersByCtIds(
     ctIds: string[],
     manager?: EntityManager,
-  ): Promise<Map<string, { ctId: string; label: string; status: CatalogStatus; successorCtId: string | null }>>;
+  ): Promise<Map<string, { ctId: string; label: string; status: CatalogStatus; successorCtId: string | null; ownerId: number | null }>>;
   createComponent(
     manager: EntityManager,
     input: {

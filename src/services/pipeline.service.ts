@@ -11,6 +11,7 @@ import type { CatalogForAssembly, ModelBuilder } from './model-builder';
 import type { JobOutcome, JobProgress, JobsService } from './jobs.service';
 import { transactionRetried } from '../db/transaction';
 import type { LedgerService } from './ledger.service';
+import { hideServerPaths } from '../lib/server-paths';
 
 /** What finishing a model needs: publishing its tree and building its package. */
 export interface PackagesForPipeline {
@@ -65,7 +66,7 @@ export class PipelineService {
       // An outage is not the model's fault: a job retries the step instead of recording it.
       if (isDatabaseUnavailable(error)) throw error;
       this.logger.warn({ err: error, dmCtId }, 'finalize failed');
-      const message = error instanceof Error ? error.message : String(error);
+      const message = hideServerPaths(error instanceof Error ? error.message : String(error));
       return { ...this.links(dmCtId, packageUrl), published, generated, finalize_error: message };
     }
   }

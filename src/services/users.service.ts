@@ -7,6 +7,7 @@ import { badRequest, conflict, notFound, pgCode, PG } from '../lib/errors';
 import { hashPassword } from '../lib/crypto';
 import { normaliseEmail, type ProfileUpdate } from '../parsers/users.parser';
 import { userView, type UserView } from '../presenters/user.presenter';
+import { announceCredentialChange } from './credential-events';
 
 const MIN_PASSWORD_LENGTH = 8;
 
@@ -91,6 +92,7 @@ export class UsersService {
     return this.db.transaction(async (manager) => {
       user.passwordHash = passwordHash;
       await rows(manager, 'DELETE FROM sessions WHERE user_id = $1', [user.id]);
+      await announceCredentialChange(manager, user.id);
       return manager.save(user);
     });
   }

@@ -1,0 +1,133 @@
+import type http from 'node:http';
+import { CloseCode, handleProtocols, makeServer, type ServerOptions } from 'graphql-ws';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { WebSocketSettings } from '../config';
+import { constantTimeEqual } from '../lib/crypto';
+import { parseCookies } from '../lib/cookies';
+import type { Logger } from '../lib/logger';
+import type { Caller, Credentials } from '../services/auth.service';
+import { SESSION_COOKIE } from './session-cookies';
+
+/** Close code of every limit (sockets per address or credential, subscriptions per socket, message rate):
+ * graphql-ws's 4429, which its clients do not retry. A message larger than the limit is refused by the
+ * WebSocket layer itself with 1009 "Message Too Big". */
+export const TOO_MANY = CloseCode.TooManyInitialisationRequests;
+const KEEP_ALIVE_MS = 12_000;
+
+/** What every graphql-ws callback of this service sees in `ctx.extra`; `credentials` is set once the
+ * connection is accepted. */
+export type SocketExtra = { socket: WebSocket; request: http.IncomingMessage; credentials?: Credentials };
+
+/** The credentials a socket presents: an `Authorization` entry of `connection_init` (any case; GraphiQL sends
+ * its headers pane there) wins over the session cookie of the upgrade request. */
+export function socketCredentials(params: Record<string, unknown> | undefined, request: http.IncomingMessage): Credentials {
+  const authorization = paramOf(params, 'authorization');
+  if (authorization !== undefined) return { authorization };
+  const sessionToken = parseCookies(request.headers.cookie)[SESSION_COOKIE];
+  return sessionToken !== undefined ? { sessionToken } : {};
+}
+
+function paramOf(params: Record<string, unknown> | undefined, ...names: string[]): string | undefined {
+  for (const [name, value] of Object.entries(params ?? {})) {
+    if (typeof value === 'string' && names.includes(name.toLowerCase())) return value;
+  }
+  return undefined;
+}
+
+/** Whether a page of `origin` may use this service's session cookie over a socket: the service's own origin
+ * (the Host it was reached at, or PUBLIC_BASE_URL) or one listed in WS_ALLOWED_ORIGINS. No Origin header means
+ * no browser, and only browsers attach cookies on another site's behalf. */
+export function originAllowed(origin: string | undefined, host: string | undefined, publicBaseUrl: string, allowed: string[]): boolean {
+  if (origin === undefined) return true;
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  const normalised = url.origin.toLowerCase();
+  return (host !== undefined && url.host === host.toLowerCase()) || normalised === new URL(publicBaseUrl).origin || allowed.includes(normalised);
+}
+
+/** A session socket opened from a foreign origin is accepted only with the session's CSRF token in
+ * `connection_init` (`csrfToken` or `X-CSRFToken`), which a foreign page cannot read. */
+export function crossSiteRefused(caller: Caller, params: Record<string, unknown> | undefined, sameSite: boolean): boolean {
+  if (caller.via !== 'session' || sameSite) return false;
+  const token = paramOf(params, 'csrftoken', 'x-csrftoken');
+  return token === undefined || !constantTimeEqual(token, caller.session.csrfToken);
+}
+
+/** graphql-ws on `path` of the HTTP server, with the WebSocket limits applied before a message reaches the
+ * protocol: sockets per address, message size (maxPayload) and messages a second. Replaces graphql-ws's
+ * `useServer`, whose keep-alive it keeps. */
+export function serveGraphqlSockets(
+  httpServer: http.Server,
+  options: ServerOptions<Record<string, unknown> | undefined, SocketExtra>,
+  limits: WebSocketSettings,
+  logger: Logger,
+): { dispose: () => Promise<void> } {
+  const wsServer = new WebSocketServer({ server: httpServer, path: '/graphql', maxPayload: limits.maxMessageBytes, handleProtocols });
+  const server = makeServer(options);
+  const perAddress = new Map<string, number>();
+  wsServer.on('connection', (socket, request) => {
+    const address = request.socket.remoteAddress ?? 'unknown';
+    perAddress.set(address, (perAddress.get(address) ?? 0) + 1);
+    socket.once('error', (error) => {
+      logger.warn({ err: error }, 'graphql-ws socket error');
+      socket.close(CloseCode.InternalServerError, 'Internal server error');
+    });
+    let pongWait: NodeJS.Timeout | undefined;
+    const pings = setInterval(() => {
+      if (socket.readyState !== socket.OPEN) return;
+      pongWait = setTimeout(() => socket.terminate(), KEEP_ALIVE_MS);
+      socket.once('pong', () => clearTimeout(pongWait));
+      socket.ping();
+    }, KEEP_ALIVE_MS);
+    let windowStart = Date.now();
+    let inWindow = 0;
+    const closed = server.opened(
+      {
+        protocol: socket.protocol,
+        send: (data) =>
+          new Promise<void>((resolve, reject) => {
+            if (socket.readyState !== socket.OPEN) return resolve();
+            socket.send(data, (error) => (error ? reject(error) : resolve()));
+          }),
+        close: (code, reason) => socket.close(code, reason),
+        onMessage: (handle) =>
+          socket.on('message', (data: Buffer) => {
+            // A closing socket runs nothing more, whatever was already in flight.
+            if (socket.readyState !== socket.OPEN) return;
+            const now = Date.now();
+            if (now - windowStart >= 1000) [windowStart, inWindow] = [now, 0];
+            if (++inWindow > limits.maxMessagesPerSecond) {
+              return socket.close(TOO_MANY, `Too many messages: at most ${limits.maxMessagesPerSecond} a second`);
+            }
+            handle(data.toString('utf8')).catch((error: unknown) => {
+              logger.error({ err: error }, 'graphql-ws message failed');
+              socket.close(CloseCode.InternalServerError, 'Internal server error');
+            });
+          }),
+      },
+      { socket, request },
+    );
+    socket.once('close', (code, reason) => {
+      clearInterval(pings);
+      clearTimeout(pongWait);
+      const left = (perAddress.get(address) ?? 1) - 1;
+      if (left > 0) perAddress.set(address, left);
+      else perAddress.delete(address);
+      void closed(code, String(reason));
+    });
+    if ((perAddress.get(address) ?? 0) > limits.maxSocketsPerAddress) {
+      socket.close(TOO_MANY, `Too many sockets from this address: at most ${limits.maxSocketsPerAddress}`);
+    }
+  });
+  return {
+    dispose: async () => {
+      for (const client of wsServer.clients) client.close(1001, 'Going away');
+      wsServer.removeAllListeners();
+      await new Promise<void>((resolve, reject) => wsServer.close((error) => (error ? reject(error) : resolve())));
+    },
+  };
+}
