@@ -5,8 +5,9 @@ import { app } from './0004-app';
 import { appSyncWaiting } from './0005-app-sync-waiting';
 import { referenceSchemas } from './0006-reference-schemas';
 import { signingKeys } from './0007-signing-keys';
+import { contextualAndSchemas } from './0011-contextual-and-schemas';
 import type { Migration } from './migration';
 
 /** Applied in order; never edit one that has shipped, add the next number. 0004 and 0005 belong to the
  * application API (Interface B). */
-export const MIGRATIONS: Migration[] = [foundation, catalog, jobs, app, appSyncWaiting, referenceSchemas, signingKeys];
+export const MIGRATIONS: Migration[] = [foundation, catalog, jobs, app, appSyncWaiting, referenceSchemas, signingKeys, contextualAndSchemas];
