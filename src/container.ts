@@ -8,6 +8,7 @@ import type { Logger } from './lib/logger';
 import { AuthService } from './services/auth.service';
 import { AssemblyService } from './services/assembly.service';
 import { CatalogService } from './services/catalog.service';
+import { ContextualService } from './services/contextual.service';
 import { DataSourcesService } from './services/data-sources.service';
 import { GenerationService } from './services/generation.service';
 import { systemClock, type Clock } from './services/clock';
@@ -16,6 +17,7 @@ import { KeysService } from './services/keys.service';
 import { LedgerService } from './services/ledger.service';
 import { PackageService } from './services/package.service';
 import { PipelineService } from './services/pipeline.service';
+import { SchemaArchive, SchemaHostingService } from './services/schema-hosting.service';
 import { SigningService } from './services/signing.service';
 import { UsersService } from './services/users.service';
 
@@ -36,6 +38,8 @@ export interface Services {
   jobs: JobsService;
   catalog: CatalogService;
   packages: PackageService;
+  contextual: ContextualService;
+  schemas: SchemaHostingService;
   assembly: AssemblyService;
   pipeline: PipelineService;
   dataSources: DataSourcesService;
@@ -59,7 +63,9 @@ export function createServices(args: {
   const catalog = new CatalogService(db, clock, links);
   const ledger = new LedgerService(db, clock);
   const jobs = new JobsService(db, queue, ledger, links, clock);
-  const packages = new PackageService(db, catalog, clock, settings, links);
+  const contextual = new ContextualService(db);
+  const schemaArchive = new SchemaArchive(clock);
+  const packages = new PackageService(db, catalog, clock, settings, links, contextual, schemaArchive);
   const assembly = new AssemblyService(db, catalog, ledger, jobs, clock, links);
   const pipeline = new PipelineService(db, jobs, assembly, catalog, packages, ledger, links, logger);
   const dataSources = new DataSourcesService(db, jobs, assembly, pipeline, clock);
@@ -79,6 +85,8 @@ export function createServices(args: {
     jobs,
     catalog,
     packages,
+    contextual,
+    schemas: new SchemaHostingService(db, schemaArchive, packages, links),
     assembly,
     pipeline,
     dataSources,
