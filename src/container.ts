@@ -17,7 +17,8 @@ import { KeysService } from './services/keys.service';
 import { LedgerService } from './services/ledger.service';
 import { PackageService } from './services/package.service';
 import { PipelineService } from './services/pipeline.service';
-import { SchemaArchive, SchemaHostingService } from './services/schema-hosting.service';
+import { SchemaArchive } from './services/schema-archive';
+import { SchemaHostingService } from './services/schema-hosting.service';
 import { SigningService } from './services/signing.service';
 import { UsersService } from './services/users.service';
 

@@ -1,6 +1,6 @@
 import type { DataType } from '../domain/model-tree';
 import { TYPE_INFO } from './data-types';
-import type { ContextualComponent } from './contextual';
+import type { ContextualComponent } from './contextual-slots';
 import type { PackageChild, PackageCluster, PackageComponent, PackageModel } from './package-model';
 
 /** The `gql` artefact: a GraphQL SDL describing the shape of the model's instances (one object type per cluster

@@ -1,4 +1,5 @@
-import { contextualParticles, instanceElementName } from './contextual';
+import { contextualParticles } from './contextual';
+import { instanceElementName } from './contextual-slots';
 import { componentParticles, type ElementParticle, type Particle } from './data-types';
 import { xmlAttr, xmlText } from './escape';
 import type { PackageChild, PackageCluster, PackageModel } from './package-model';

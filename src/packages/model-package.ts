@@ -1,6 +1,7 @@
 import yazl from 'yazl';
 import type { DataModelDocument } from '../domain/model-tree';
-import { contextualElement, contextualValuePaths, type ContextualComponent } from './contextual';
+import { contextualElement, contextualValuePaths } from './contextual';
+import type { ContextualComponent } from './contextual-slots';
 import { generateGraphqlSdl } from './model-graphql';
 import { generateHtml } from './model-html';
 import { generateInstanceXml } from './model-instance';

@@ -1,4 +1,5 @@
-import { contextualDeclarationLines, contextualParticles, dmContextualLines, rmTypeOf, type ContextualComponent } from './contextual';
+import { contextualParticles, rmTypeOf } from './contextual';
+import { contextualDeclarationLines, dmContextualLines, type ContextualComponent } from './contextual-slots';
 import { componentParticles, unitsParticles } from './data-types';
 import { xmlAttr, xmlText } from './escape';
 import type { PackageChild, PackageCluster, PackageComponent, PackageModel } from './package-model';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ClusterNode, ComponentNode, DataModelDocument } from '../domain/model-tree';
-import { inSchemaOrder, requireSlotType, type ContextualComponent } from './contextual';
+import { inSchemaOrder, requireSlotType, type ContextualComponent } from './contextual-slots';
 import { xmlSafe } from './escape';
 
 /** The model as every package generator walks it: text made XML-safe once, every cluster and component listed

@@ -1,4 +1,4 @@
-import type { ContextualComponent } from '../packages/contextual';
+import type { ContextualComponent } from '../packages/contextual-slots';
 
 /** The contextual library as the CLI and the transports show it. */
 

@@ -2,7 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { contextualLibrary, installContextual, modelContextual, type ContextualRow } from '../db/queries/contextual.sql';
 import { query } from '../db/sql';
 import { Project } from '../entities/project.entity';
-import type { ContextualComponent } from '../packages/contextual';
+import type { ContextualComponent } from '../packages/contextual-slots';
 import { CONTEXTUAL_LIBRARY, isContextualSlot, SLOT_COMPONENT_TYPE } from '../packages/contextual-library';
 import type { ContextualInstallView } from '../presenters/contextual.presenter';
 

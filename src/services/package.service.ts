@@ -16,7 +16,7 @@ import type { Skeleton } from '../packages/skeleton';
 import type { CatalogService, ImportResult, Viewer } from './catalog.service';
 import type { Clock } from './clock';
 import type { ContextualService } from './contextual.service';
-import type { SchemaArchive } from './schema-hosting.service';
+import type { SchemaArchive } from './schema-archive';
 
 /** A model's files: the artefacts served one by one (generated from its tree and contextual components, the same
  * bytes each time; an imported model's own files, byte for byte), the package ZIP stored once under
@@ -144,11 +144,14 @@ export class PackageService {
     return asBytes(fileNamed(await this.modelFiles(dmCtId), `dm-${dmCtId}.xsd`));
   }
 
-  /** The package ZIP of a model the viewer may see; a published model's is generated on first request. */
-  async packageZip(dmCtId: string, viewer: Viewer): Promise<StoredFile & { content: Buffer }> {
-    const model = await this.catalog.requireVisibleModel(dmCtId, viewer);
-    if (model.published) await this.generatePackage(dmCtId);
-    return this.storedPackage(dmCtId, viewer);
+  /** The package ZIP of a model the viewer may see: the stored one, else the same files zipped on the fly (the model's
+   * generation, which the owner starts and which stores it, is left as it is). */
+  async packageZip(dmCtId: string, viewer: Viewer): Promise<{ fileName: string; content: Buffer }> {
+    await this.catalog.requireVisibleModel(dmCtId, viewer);
+    const row = await queryOne(this.db, modelPackageRow(dmCtId));
+    const stored = row?.generated && row.package_path ? path.join(this.settings.storageDir, row.package_path) : null;
+    const content = stored && (await exists(stored)) ? await readFile(stored) : await zipFiles(await this.modelFiles(dmCtId));
+    return { fileName: packageFileName(dmCtId), content };
   }
 
   /** Every file of a model: an imported model's stored files (the generated ones fill what its package lacks). */
@@ -167,7 +170,12 @@ export class PackageService {
   private async storedFiles(dmCtId: string, manager?: EntityManager): Promise<PackageFile[] | null> {
     const row = await queryOne(manager ?? this.db, modelPackageRow(dmCtId));
     if (!row?.imported || !row.package_path) return null;
-    const files = await readPackageFiles(path.join(this.settings.storageDir, row.package_path), true);
+    const stored = path.join(this.settings.storageDir, row.package_path);
+    // Regenerating an imported model's files would change its schema: a lost package is an error, not a fallback.
+    if (!(await exists(stored))) {
+      throw new DomainError(404, 'not_generated', 'The stored package of this imported model is missing: import it again.', { dm_ct_id: dmCtId });
+    }
+    const files = await readPackageFiles(stored, true);
     return files.map((f) => ({ name: path.posix.basename(f.name), content: f.content }));
   }
 

@@ -1,33 +1,15 @@
-import { createHash } from 'node:crypto';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { modelPackageRow } from '../db/queries/packages.sql';
-import { archiveCurrentUnless, insertCurrent, schemaContent, schemaVersions } from '../db/queries/schemas.sql';
-import { query, queryOne, rows } from '../db/sql';
+import { schemaContent, schemaVersions } from '../db/queries/schemas.sql';
+import { query, queryOne } from '../db/sql';
 import { DomainError, notFound } from '../lib/errors';
 import type { Links } from '../lib/links';
 import type { HostedSchemaView, SchemaVersionsView } from '../presenters/schema-hosting.presenter';
-import type { Clock } from './clock';
 import type { PackageService } from './package.service';
+import type { SchemaArchive } from './schema-archive';
 
 /** Published model schemas at `/dmlib/`: each version is kept with its sha256; a new schema for a model archives
  * the current one, so a published schema never changes in place. */
-
-const sha256Of = (content: Buffer) => createHash('sha256').update(content).digest('hex');
-
-/** Where the package code records each schema it publishes. */
-export class SchemaArchive {
-  constructor(private readonly clock: Clock) {}
-
-  /** Makes `content` the model's current schema (the model row is locked: one version is current at a time). */
-  async record(manager: EntityManager, dmCtId: string, content: Buffer): Promise<string> {
-    const sha256 = sha256Of(content);
-    await rows(manager, 'SELECT 1 FROM data_models WHERE ct_id = $1 FOR UPDATE', [dmCtId]);
-    const now = this.clock.now();
-    await query(manager, archiveCurrentUnless(dmCtId, sha256, now));
-    await query(manager, insertCurrent(dmCtId, sha256, content, now));
-    return sha256;
-  }
-}
 
 export class SchemaHostingService {
   constructor(

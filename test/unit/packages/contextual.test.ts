@@ -1,5 +1,5 @@
 import { buildSchema } from 'graphql';
-import type { ContextualComponent } from '../../../src/packages/contextual';
+import type { ContextualComponent } from '../../../src/packages/contextual-slots';
 import { CONTEXTUAL_LIBRARY, SLOT_COMPONENT_TYPE } from '../../../src/packages/contextual-library';
 import { contextualAndSchemas } from '../../../src/db/migrations/0011-contextual-and-schemas';
 import { generateModelFiles, generateSkeleton } from '../../../src/packages/model-package';
