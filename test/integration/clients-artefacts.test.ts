@@ -56,7 +56,7 @@ let anonymous: HttpClient;
 let assembled: string;
 beforeAll(async () => {
   storageDir = await mkdtemp(path.join(tmpdir(), 'clients-artefacts-'));
-  app = await startTestApp({ storageDir });
+  app = await startTestApp({ storageDir, schemaCatalogDir: path.join(FIXTURES, 'sdc4/reference') });
   anonymous = new HttpClient(app.url);
   await app.services.packages.importPackage(STATE_POPULATION);
   const { client } = await signedIn(app.url, app.services, { credits: 5000 });
@@ -100,6 +100,29 @@ describe('the contextual library', () => {
     for (const e of CONTEXTUAL_LIBRARY) expect(xsd.text).toContain(`mc-${e.ctId}`);
     for (const element of ['<subject>', '<provider>', '<protocol>', '<workflow>', '<acs>', '<attestation>']) expect(xml.text).toContain(element);
     expect((await compile(`dm-${assembled}.xsd`, xsd.text)).validate(xml.text)).toEqual([]);
+  });
+});
+
+describe('the package round trip through Interface B', () => {
+  it('a generated application accepts the contextual model’s schema and its example instance as valid', async () => {
+    const zip = await fetch(`${app.url}/api/v1/catalog/dms/${assembled}/artifacts/zip/`);
+    const files = await zipEntries(Buffer.from(await zip.arrayBuffer()));
+    const { plaintext } = await app.services.app.keys.create({ organization: 'Clinic', contactEmail: 'it@clinic.example' });
+    const upload = new FormData();
+    upload.append('files', new Blob([new Uint8Array(files.get(`dm-${assembled}.xsd`)!)]), `dm-${assembled}.xsd`);
+    const stored = await fetch(`${app.url}/api/v1/upload/schema/`, { method: 'POST', headers: { 'x-api-key': plaintext }, body: upload });
+    expect(stored.status).toBe(201);
+    const validated = await fetch(`${app.url}/api/v1/validate/xml/`, {
+      method: 'POST',
+      headers: { 'x-api-key': plaintext, 'content-type': 'application/json' },
+      body: JSON.stringify({ xml_content: files.get(`dm-${assembled}.xml`)!.toString('utf8'), sync_triplestore: false }),
+    });
+    expect(validated.status).toBe(201);
+    expect(((await validated.json()) as { data: unknown }).data).toMatchObject({
+      dm_ct_id: assembled,
+      validation_status: 'valid',
+      validation_errors: null,
+    });
   });
 });
 
@@ -215,5 +238,28 @@ describe('the gql artefact', () => {
     const zip = await fetch(`${app.url}/api/v1/catalog/dms/${assembled}/artifacts/zip/`);
     const entries = await zipEntries(Buffer.from(await zip.arrayBuffer()));
     expect(entries.get(`dm-${assembled}.graphql`)?.toString()).toBe(res.text);
+  });
+});
+
+describe('GraphQL', () => {
+  it('answers the skeleton, the schema versions and the contextual library without credentials', async () => {
+    const res = await anonymous.graphql(
+      `query ($ct: String!) {
+        modelSkeleton(ctId: $ct) { xml fieldMapping { ctId fields { placeholder ctId elementName type datatype label required } } }
+        schemaVersions(ctId: $ct) { currentSha256 schemaUrl versions { sha256 current } }
+        contextualLibrary { slot ctId componentType }
+      }`,
+      { ct: SP },
+    );
+    expect(res.body.errors).toBeUndefined();
+    const data = res.body.data as {
+      modelSkeleton: { xml: string; fieldMapping: { ctId: string; fields: Array<{ placeholder: string }> } };
+      schemaVersions: { currentSha256: string; versions: Array<{ current: boolean }> };
+      contextualLibrary: Array<{ slot: string }>;
+    };
+    expect(data.modelSkeleton.fieldMapping.ctId).toBe(SP);
+    expect(data.modelSkeleton.fieldMapping.fields.map((f) => f.placeholder)).toContain('__PLACEHOLDER_poq4ywx89zvijxwoqz8djrxj__');
+    expect(data.schemaVersions.versions.filter((v) => v.current)).toHaveLength(1);
+    expect(data.contextualLibrary.map((c) => c.slot)).toEqual([...CONTEXTUAL_SLOTS]);
   });
 });
