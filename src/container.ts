@@ -11,6 +11,7 @@ import { AuthService } from './services/auth.service';
 import { AssemblyService } from './services/assembly.service';
 import { ModelBuilder } from './services/model-builder';
 import { CatalogService } from './services/catalog.service';
+import { ContextualService } from './services/contextual.service';
 import { DataSourcesService } from './services/data-sources.service';
 import { GenerationService } from './services/generation.service';
 import { systemClock, type Clock } from './services/clock';
@@ -20,6 +21,8 @@ import { LedgerService } from './services/ledger.service';
 import { PackageService } from './services/package.service';
 import { PipelineService } from './services/pipeline.service';
 import { ProjectsService } from './services/projects.service';
+import { SchemaArchive } from './services/schema-archive';
+import { SchemaHostingService } from './services/schema-hosting.service';
 import { SigningService } from './services/signing.service';
 import { UsersService } from './services/users.service';
 import { CpuPool } from './workers/pool';
@@ -48,6 +51,8 @@ export interface Services {
   /** Hourly limits of the public catalog reads. */
   readLimits: ReadRateLimiter;
   packages: PackageService;
+  contextual: ContextualService;
+  schemas: SchemaHostingService;
   assembly: AssemblyService;
   builder: ModelBuilder;
   pipeline: PipelineService;
@@ -76,7 +81,9 @@ export function createServices(args: {
   const catalog = new CatalogService(db, clock, links);
   const ledger = new LedgerService(db, clock);
   const jobs = new JobsService(db, queue, ledger, links, clock);
-  const packages = new PackageService(db, catalog, clock, settings, links);
+  const contextual = new ContextualService(db);
+  const schemaArchive = new SchemaArchive(clock);
+  const packages = new PackageService(db, catalog, clock, settings, links, contextual, schemaArchive);
   const builder = new ModelBuilder(catalog);
   const assembly = new AssemblyService(db, catalog, ledger, jobs, clock, links, builder);
   const pipeline = new PipelineService(db, jobs, assembly, builder, catalog, packages, ledger, links, logger);
@@ -100,6 +107,8 @@ export function createServices(args: {
     projects: new ProjectsService(db),
     readLimits: new ReadRateLimiter(db, clock, settings),
     packages,
+    contextual,
+    schemas: new SchemaHostingService(db, schemaArchive, packages, links),
     assembly,
     builder,
     pipeline,

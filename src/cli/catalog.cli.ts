@@ -2,8 +2,10 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { output, withServices } from '../cli-support';
 import { renderImport, renderLifecycle } from '../presenters/catalog.presenter';
+import { renderContextualInstall } from '../presenters/contextual.presenter';
 
-/** `catalog import|publish|retire`: seeding the library from real packages and the publish/retire lifecycle. */
+/** `catalog import|publish|retire|contextual install`: seeding the library from real packages and with the
+ * contextual components, and the publish/retire lifecycle. */
 export function registerCatalogCommands(program: Command): void {
   const catalog = program.command('catalog').description('manage the component catalog');
 
@@ -45,6 +47,21 @@ export function registerCatalogCommands(program: Command): void {
         !!opts.json,
         renderLifecycle(result),
         `retired ${result.kind} ${result.ctId}${result.successorCtId ? ` (successor ${result.successorCtId})` : ''}`,
+      );
+    });
+
+  catalog
+    .command('contextual')
+    .description('the contextual library: one published component per contextual slot of a data model')
+    .command('install')
+    .description('create the contextual components that are missing (migration 0011 ships them; running it again changes nothing)')
+    .option('--json', 'print one JSON object')
+    .action(async (opts: { json?: boolean }) => {
+      const result = await withServices((s) => s.contextual.install());
+      output(
+        !!opts.json,
+        { contextual: renderContextualInstall(result) },
+        `contextual library: ${result.created.length} components created, ${result.existing.length} already there`,
       );
     });
 }

@@ -95,7 +95,7 @@ const SAMPLES: Partial<Record<DataType, string>> = {
   XdPositiveIntegerList: '1 2 3',
 };
 
-function el(element: string, type: string, min: 0 | 1, rest: Partial<ElementParticle> = {}): ElementParticle {
+export function el(element: string, type: string, min: 0 | 1, rest: Partial<ElementParticle> = {}): ElementParticle {
   return { element, type, min, ...rest };
 }
 

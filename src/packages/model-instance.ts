@@ -1,47 +1,31 @@
+import { contextualParticles } from './contextual';
+import { instanceElementName } from './contextual-slots';
 import { componentParticles, type ElementParticle, type Particle } from './data-types';
 import { xmlAttr, xmlText } from './escape';
 import type { PackageChild, PackageCluster, PackageModel } from './package-model';
 import { DMLIB_URL, SDC4_NS } from './package-model';
 
-/** XML instances of the model: the example (every required element with a value that validates) and the
- * skeleton (the same structure, fixed values filled in, every free value left empty with its type noted). */
+/** The model's example XML instance: every required element with a value that validates, and each contextual
+ * component at its place. The skeleton (skeleton.ts) is this instance with placeholders in its value positions. */
 
-export type InstanceMode = 'example' | 'skeleton';
-
-function leafLines(p: ElementParticle, mode: InstanceMode, pad: string): string[] {
+function leafLines(p: ElementParticle, pad: string): string[] {
   const sample = p.sample;
   if (!sample) return [];
-  if (mode === 'skeleton' && p.min === 0) return [];
-  if ('text' in sample) {
-    if (mode === 'skeleton' && p.fixed === undefined && !p.enumeration) {
-      return [`${pad}<${p.element}><!-- ${p.type ?? 'value'} --></${p.element}>`];
-    }
-    return [`${pad}<${p.element}>${xmlText(sample.text)}</${p.element}>`];
-  }
-  const children = sample.children.map((child) => {
-    const text = mode === 'example' || child.fixed ? xmlText(child.text) : '';
-    return `${pad}  <${child.element}>${text}</${child.element}>`;
-  });
+  if ('text' in sample) return [`${pad}<${p.element}>${xmlText(sample.text)}</${p.element}>`];
+  const children = sample.children.map((child) => `${pad}  <${child.element}>${xmlText(child.text)}</${child.element}>`);
   return [`${pad}<${p.element}>`, ...children, `${pad}</${p.element}>`];
 }
 
-function particleLines(p: Particle, mode: InstanceMode, pad: string): string[] {
+function particleLines(p: Particle, pad: string): string[] {
   if ('ref' in p) return [];
-  if ('choice' in p) {
-    const lines = leafLines(p.choice[p.pick], mode, pad);
-    if (mode === 'skeleton') {
-      const options = p.choice.map((option) => option.element).join(' | ');
-      return [`${pad}<!-- one of: ${options} -->`, ...lines];
-    }
-    return lines;
-  }
-  return leafLines(p, mode, pad);
+  if ('choice' in p) return leafLines(p.choice[p.pick], pad);
+  return leafLines(p, pad);
 }
 
-function childLines(pm: PackageModel, child: PackageChild, mode: InstanceMode, pad: string): string[] {
-  if (child.kind === 'cluster') return clusterLines(pm, child.cluster, mode, pad);
+function childLines(pm: PackageModel, child: PackageChild, pad: string): string[] {
+  if (child.kind === 'cluster') return clusterLines(pm, child.cluster, pad);
   const c = child.component;
-  const body = componentParticles(c, pm.createdDate).flatMap((p) => particleLines(p, mode, `${pad}    `));
+  const body = componentParticles(c, pm.createdDate).flatMap((p) => particleLines(p, `${pad}    `));
   return [
     `${pad}<sdc4:ms-${c.adapterCtId}>`,
     `${pad}  <sdc4:ms-${c.node.ctId}>`,
@@ -51,27 +35,29 @@ function childLines(pm: PackageModel, child: PackageChild, mode: InstanceMode, p
   ];
 }
 
-function clusterLines(pm: PackageModel, cluster: PackageCluster, mode: InstanceMode, pad: string): string[] {
+function clusterLines(pm: PackageModel, cluster: PackageCluster, pad: string): string[] {
   const name = `sdc4:ms-${cluster.node.ctId}`;
   return [
     `${pad}<${name}>`,
     `${pad}  <label>${xmlText(cluster.node.label)}</label>`,
-    ...cluster.children.flatMap((child) => childLines(pm, child, mode, `${pad}  `)),
+    ...cluster.children.flatMap((child) => childLines(pm, child, `${pad}  `)),
     `${pad}</${name}>`,
   ];
 }
 
-export function generateInstanceXml(pm: PackageModel, mode: InstanceMode): string {
+function contextualLines(pm: PackageModel, pad: string): string[] {
+  const createdIso = pm.model.created.toISOString();
+  return pm.contextual.flatMap((c) => {
+    const name = instanceElementName(c);
+    if (!name) return [];
+    const body = contextualParticles(c, createdIso, pm.createdDate).flatMap((p) => particleLines(p, `${pad}  `));
+    return [`${pad}<${name}>`, ...body, `${pad}</${name}>`];
+  });
+}
+
+export function generateInstanceXml(pm: PackageModel): string {
   const m = pm.model;
   const root = `sdc4:dm-${m.ctId}`;
-  const metadata =
-    mode === 'example'
-      ? [
-          `  <creation_timestamp>${m.created.toISOString()}</creation_timestamp>`,
-          `  <instance_id>dm-${m.ctId}</instance_id>`,
-          '  <instance_version>1.0</instance_version>',
-        ]
-      : ['  <creation_timestamp><!-- xsd:dateTime --></creation_timestamp>', '  <instance_id><!-- xsd:string --></instance_id>'];
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<${root}`,
@@ -81,8 +67,11 @@ export function generateInstanceXml(pm: PackageModel, mode: InstanceMode): strin
     `  <dm-label>${xmlText(m.title)}</dm-label>`,
     `  <dm-language>${xmlText(m.language)}</dm-language>`,
     '  <dm-encoding>utf-8</dm-encoding>',
-    ...metadata,
-    ...clusterLines(pm, pm.root, mode, '  '),
+    `  <creation_timestamp>${m.created.toISOString()}</creation_timestamp>`,
+    `  <instance_id>dm-${m.ctId}</instance_id>`,
+    '  <instance_version>1.0</instance_version>',
+    ...clusterLines(pm, pm.root, '  '),
+    ...contextualLines(pm, '  '),
     `</${root}>`,
     '',
   ].join('\n');

@@ -1,3 +1,5 @@
+import { contextualParticles, rmTypeOf } from './contextual';
+import { contextualDeclarationLines, dmContextualLines, type ContextualComponent } from './contextual-slots';
 import { componentParticles, unitsParticles } from './data-types';
 import { xmlAttr, xmlText } from './escape';
 import type { PackageChild, PackageCluster, PackageComponent, PackageModel } from './package-model';
@@ -58,12 +60,7 @@ function dmTypeLines(pm: PackageModel): string[] {
     opt('instance_version', 'xsd:string'),
     opt('current-state', 'xsd:string'),
     `<xsd:element maxOccurs="1" minOccurs="1" ref="sdc4:ms-${pm.root.node.ctId}"/>`,
-    opt('subject', 'sdc4:PartyType'),
-    '<xsd:element maxOccurs="unbounded" minOccurs="0" name="provider" type="sdc4:PartyType"/>',
-    '<xsd:element maxOccurs="unbounded" minOccurs="0" ref="sdc4:Participation"/>',
-    opt('protocol', 'sdc4:XdStringType'),
-    opt('workflow', 'sdc4:XdLinkType'),
-    opt('acs', 'sdc4:XdLinkType'),
+    ...dmContextualLines(pm.contextual),
   ];
   const annotation = rdfAnnotationLines({ ctId: m.ctId, rmType: 'DMType', label: m.title, comment: m.description });
   return [
@@ -117,6 +114,23 @@ function adapterLines(c: PackageComponent): string[] {
   ];
 }
 
+/** The restriction of each contextual component not already defined by the tree (an Xd one may sit in both). */
+function contextualTypeLines(pm: PackageModel): string[] {
+  const defined = new Set(pm.components.map((c) => c.node.ctId));
+  const createdIso = pm.model.created.toISOString();
+  return pm.contextual.flatMap((c: ContextualComponent) => {
+    if (defined.has(c.ctId)) return [];
+    defined.add(c.ctId);
+    const annotation = rdfAnnotationLines({ ctId: c.ctId, rmType: rmTypeOf(c), label: c.label, comment: c.description });
+    const sequence = contextualParticles(c, createdIso, pm.createdDate).flatMap(particleLines);
+    return [
+      xmlComment(`Schema for contextual component ${c.label} (${c.ctId}, ${c.slot})`),
+      ...restrictionTypeLines(`mc-${c.ctId}`, `sdc4:${rmTypeOf(c)}`, annotation, sequence),
+      '',
+    ];
+  });
+}
+
 function childElementName(child: PackageChild): string {
   return child.kind === 'cluster' ? `ms-${child.cluster.node.ctId}` : `ms-${child.component.adapterCtId}`;
 }
@@ -148,6 +162,7 @@ function declarationLines(pm: PackageModel): string[] {
       declare(c.adapterCtId, 'sdc4:Item'),
     ]),
     ...pm.clusters.map((cl) => declare(cl.node.ctId, 'sdc4:Item')),
+    ...contextualDeclarationLines(pm.contextual),
   ];
 }
 
@@ -155,6 +170,7 @@ export function generateXsd(pm: PackageModel): string {
   const body = [
     ...dmTypeLines(pm),
     ...pm.components.flatMap((c) => componentLines(pm, c)),
+    ...contextualTypeLines(pm),
     '<!-- XdAdapterType Wrappers for XdAnyType Components in Clusters -->',
     ...pm.components.flatMap(adapterLines),
     '<!-- Cluster Schemas -->',

@@ -183,9 +183,9 @@ export function parsePackageXsd(xsd: string): ImportedPackage {
   return { dm: { ctId: dmName.slice(3), title, description }, root: clusterFrom(index, rootType, []) };
 }
 
-/** A package's files, from a ZIP or a directory, and its data model's XSD. */
+/** A package's files (their bytes), from a ZIP or a directory, and its data model's XSD. */
 export async function readPackage(pathToZipOrDir: string): Promise<{ xsdName: string; xsd: string; files: PackageFile[] }> {
-  const files = await readPackageFiles(pathToZipOrDir);
+  const files = await readPackageFiles(pathToZipOrDir, true);
   const candidates = files.filter((file) => /(^|\/)dm-[^/]+\.xsd$/.test(file.name)).sort((a, b) => a.name.localeCompare(b.name));
   if (candidates.length === 0) throw new Error(`${pathToZipOrDir} holds no dm-<ct_id>.xsd`);
   const chosen = candidates[0];

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ClusterNode, ComponentNode, DataModelDocument } from '../domain/model-tree';
+import { inSchemaOrder, requireSlotType, type ContextualComponent } from './contextual-slots';
 import { xmlSafe } from './escape';
 
 /** The model as every package generator walks it: text made XML-safe once, every cluster and component listed
@@ -55,6 +56,8 @@ export interface PackageModel {
   components: PackageComponent[];
   /** Every placement in the tree, pre-order with its depth (a reused node appears at each of its places). */
   occurrences: Array<{ depth: number; child: PackageChild }>;
+  /** The contextual components in DMType order, text made XML-safe. */
+  contextual: ContextualComponent[];
 }
 
 const CT_ID = /^[A-Za-z0-9_.-]+$/;
@@ -85,7 +88,12 @@ function unitsFor(node: ComponentNode): PackageUnits | null {
 }
 
 /** Each mc- type name may be defined once: a ct_id shared by two different model components cannot be. */
-function requireDistinctNames(model: DataModelDocument, clusters: PackageCluster[], components: PackageComponent[]): void {
+function requireDistinctNames(
+  model: DataModelDocument,
+  clusters: PackageCluster[],
+  components: PackageComponent[],
+  contextual: ContextualComponent[],
+): void {
   const owners = new Map<string, string>([[model.ctId, 'the data model']]);
   const claim = (ctId: string, owner: string) => {
     const previous = owners.get(ctId);
@@ -98,11 +106,19 @@ function requireDistinctNames(model: DataModelDocument, clusters: PackageCluster
     claim(c.adapterCtId, `the adapter of "${c.node.label}"`);
     if (c.units) claim(c.units.ctId, `the units of "${c.node.label}"`);
   }
+  // A contextual component may also sit in the tree (an XdString as protocol) or fill two slots: one type serves both.
+  const inTree = new Set(components.map((c) => c.node.ctId));
+  const seen = new Set<string>();
+  for (const c of contextual) {
+    if (inTree.has(c.ctId) || seen.has(c.ctId)) continue;
+    seen.add(c.ctId);
+    claim(c.ctId, `the ${c.slot} component "${c.label}"`);
+  }
 }
 
 const LANGUAGE_TAG = /^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/;
 
-export function buildPackageModel(input: DataModelDocument): PackageModel {
+export function buildPackageModel(input: DataModelDocument, contextualInput: ContextualComponent[] = []): PackageModel {
   requireCtId(input.ctId, 'The data model');
   if (!LANGUAGE_TAG.test(input.language)) throw new Error(`"${input.language}" is not a language tag (xsd:language)`);
   const model: DataModelDocument = {
@@ -160,7 +176,12 @@ export function buildPackageModel(input: DataModelDocument): PackageModel {
   };
 
   const root = cluster(input.root, 0, new Set());
-  requireDistinctNames(model, [...clusters.values()], [...components.values()]);
+  const contextual = inSchemaOrder(contextualInput).map((c) => {
+    requireCtId(c.ctId, `The ${c.slot} component`);
+    requireSlotType(c);
+    return { ...c, label: xmlSafe(c.label), description: cleanOptional(c.description) };
+  });
+  requireDistinctNames(model, [...clusters.values()], [...components.values()], contextual);
   return {
     model,
     createdDate: model.created.toISOString().slice(0, 10),
@@ -168,5 +189,6 @@ export function buildPackageModel(input: DataModelDocument): PackageModel {
     clusters: [...clusters.values()],
     components: [...components.values()],
     occurrences,
+    contextual,
   };
 }

@@ -10,8 +10,9 @@ export const MAX_PACKAGE_BYTES = 200 * 1024 * 1024;
 
 const TEXT = /\.(xsd|xml|html?|ttl|rdf|owl|jsonld|json|md|txt|csv|ya?ml)$/i;
 
-function asFile(name: string, bytes: Buffer): PackageFile {
-  return { name, content: TEXT.test(name) ? bytes.toString('utf8') : bytes };
+/** `raw`: every file as its bytes (an imported package is kept and served byte for byte). */
+function asFile(name: string, bytes: Buffer, raw: boolean): PackageFile {
+  return { name, content: !raw && TEXT.test(name) ? bytes.toString('utf8') : bytes };
 }
 
 function openZip(file: string): Promise<yauzl.ZipFile> {
@@ -20,7 +21,7 @@ function openZip(file: string): Promise<yauzl.ZipFile> {
   );
 }
 
-async function readZip(file: string): Promise<PackageFile[]> {
+async function readZip(file: string, raw: boolean): Promise<PackageFile[]> {
   const zip = await openZip(file);
   const files: PackageFile[] = [];
   let total = 0;
@@ -41,7 +42,7 @@ async function readZip(file: string): Promise<PackageFile[]> {
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));
         stream.on('error', fail);
         stream.on('end', () => {
-          files.push(asFile(entry.fileName, Buffer.concat(chunks)));
+          files.push(asFile(entry.fileName, Buffer.concat(chunks), raw));
           zip.readEntry();
         });
       });
@@ -50,18 +51,18 @@ async function readZip(file: string): Promise<PackageFile[]> {
   });
 }
 
-async function readDirectory(root: string, relative = ''): Promise<PackageFile[]> {
+async function readDirectory(root: string, raw: boolean, relative = ''): Promise<PackageFile[]> {
   const entries = await readdir(path.join(root, relative), { withFileTypes: true });
   const files: PackageFile[] = [];
   for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
     const name = relative ? `${relative}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) files.push(...(await readDirectory(root, name)));
-    else if (entry.isFile()) files.push(asFile(name, await readFile(path.join(root, name))));
+    if (entry.isDirectory()) files.push(...(await readDirectory(root, raw, name)));
+    else if (entry.isFile()) files.push(asFile(name, await readFile(path.join(root, name)), raw));
   }
   return files;
 }
 
-export async function readPackageFiles(pathToZipOrDir: string): Promise<PackageFile[]> {
+export async function readPackageFiles(pathToZipOrDir: string, raw = false): Promise<PackageFile[]> {
   const info = await stat(pathToZipOrDir);
-  return info.isDirectory() ? readDirectory(pathToZipOrDir) : readZip(pathToZipOrDir);
+  return info.isDirectory() ? readDirectory(pathToZipOrDir, raw) : readZip(pathToZipOrDir, raw);
 }

@@ -4,6 +4,7 @@ import { buildSchema, type AuthChecker, type NonEmptyArray } from 'type-graphql'
 import type { Requirement } from '../services/auth.service';
 import { APP_KEY } from '../services/app-keys.service';
 import { AppResolver, appCallerOf } from './app.resolver';
+import { ArtefactsResolver } from './artefacts.resolver';
 import { AuthResolver } from './auth.resolver';
 import { CatalogResolver } from './catalog.resolver';
 import type { GraphQLContext } from './context';
@@ -20,6 +21,7 @@ export const RESOLVERS: NonEmptyArray<new () => object> = [
   GenerationResolver,
   ProjectsResolver,
   AppResolver,
+  ArtefactsResolver,
 ];
 
 /** Same rule as REST: the services' authorize(); it throws the typed error the client sees. */

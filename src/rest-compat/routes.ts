@@ -1,4 +1,5 @@
 import { appApiRoutes } from './app-api/app-api.routes';
+import { artefactsRoutes } from './studio/artefacts.routes';
 import { assemblyRoutes } from './studio/assembly.routes';
 import { authRoutes } from './studio/auth.routes';
 import { generationRoutes } from './studio/generation.routes';
@@ -15,6 +16,7 @@ export const STUDIO_ROUTES: StudioRoute[] = [
   ...assemblyRoutes,
   ...catalogRoutes,
   ...projectsRoutes,
+  ...artefactsRoutes,
   ...ontologyRoutes,
   ...jobsRoutes,
   ...generationRoutes,

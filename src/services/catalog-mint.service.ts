@@ -24,7 +24,7 @@ export interface NewComponent {
   ctId?: string;
   projectId?: number;
   /** The contextual slot (audit, party, …) a library component fills; `type=<slot>` lists it. */
-  contextSlot?: string | null;
+  contextualSlot?: string | null;
 }
 
 export type ClusterChildRef = { componentId: number } | { clusterId: number };
@@ -98,7 +98,7 @@ export class CatalogMinter {
       ...(await this.entryColumns(manager, label, input)),
       data_type: input.dataType,
       units: optionalText(input.units),
-      context_slot: input.contextSlot ?? null,
+      contextual_slot: input.contextualSlot ?? null,
     });
   }
 

@@ -1,29 +1,32 @@
 import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DataSource, EntityManager } from 'typeorm';
-import { ARTIFACTS, type ArtifactKind } from '../packages/artifacts';
+import { ALL_ARTIFACTS, type ArtifactKind, type PackageArtifactKind } from '../packages/artifacts';
 import { DataModel } from '../entities/data-model.entity';
 import { conflict, DomainError, forbidden, notFound } from '../lib/errors';
 import type { Links } from '../lib/links';
 import type { AppProfile } from '../packages/app-compose';
 import { generateAppPackage } from '../packages/app-package';
-import { generateHtml } from '../packages/model-html';
-import { generateModelFiles, generateSkeleton, packageFileNames, zipFiles } from '../packages/model-package';
-import { generateTurtle } from '../packages/model-rdf';
-import { generateXsd } from '../packages/model-xsd';
-import { buildPackageModel } from '../packages/package-model';
+import { markImported, modelPackageRow } from '../db/queries/packages.sql';
+import { query, queryOne } from '../db/sql';
+import { generateModelFiles, generateSkeleton, zipFiles, type PackageFile } from '../packages/model-package';
 import { parsePackageXsd, readPackage } from '../packages/package-import';
+import { readPackageFiles } from '../packages/package-reader';
+import type { Skeleton } from '../packages/skeleton';
 import type { CatalogService, ImportResult, Viewer } from './catalog.service';
 import type { Clock } from './clock';
+import type { ContextualService } from './contextual.service';
+import type { SchemaArchive } from './schema-archive';
 
-/** A model's files: the artefacts served one by one (generated from its tree, the same bytes each time), the
- * package ZIP stored once under STORAGE_DIR/packages/, the application ZIP of each profile stored once under
+/** A model's files: the artefacts served one by one (generated from its tree and contextual components, the same
+ * bytes each time; an imported model's own files, byte for byte), the package ZIP stored once under
+ * STORAGE_DIR/packages/ (an imported package's own files), the application ZIP of each profile stored once under
  * STORAGE_DIR/apps/, and the import of real packages into the catalog. */
 
 export interface Artifact {
   fileName: string;
   contentType: string;
-  content: string;
+  content: string | Buffer;
 }
 
 export interface StoredFile {
@@ -80,6 +83,8 @@ export class PackageService {
     private readonly clock: Clock,
     private readonly settings: PackageSettings,
     private readonly links: Links,
+    private readonly contextual: ContextualService,
+    private readonly schemas: SchemaArchive,
   ) {}
 
   packageUrl(dmCtId: string): string {
@@ -102,9 +107,11 @@ export class PackageService {
     }
     const relative = path.join('packages', packageFileName(dmCtId));
     const file = path.join(this.settings.storageDir, relative);
-    const zip = await zipFiles(generateModelFiles(await this.catalog.loadModelDocument(dmCtId, manager)));
-    await writeAtomically(file, zip);
+    const document = await this.catalog.loadModelDocument(dmCtId, manager);
+    const files = generateModelFiles(document, await this.contextual.forModel(dmCtId, manager));
+    await writeAtomically(file, await zipFiles(files));
     await manager.update(DataModel, model.id, { generated: true, packagePath: relative, updatedAt: this.clock.now() });
+    await this.schemas.record(manager, dmCtId, asBytes(fileNamed(files, `dm-${dmCtId}.xsd`)));
     return { packageUrl: this.packageUrl(dmCtId), path: file };
   }
 
@@ -115,15 +122,61 @@ export class PackageService {
     return (await exists(path.join(this.settings.storageDir, model.packagePath))) ? this.packageUrl(dmCtId) : null;
   }
 
-  /** One artefact of a model the viewer may see, generated from its tree (only that one file). */
-  async artifact(dmCtId: string, kind: ArtifactKind, viewer: Viewer): Promise<Artifact> {
+  /** One artefact of a model the viewer may see: an imported model's own file when its package has it. */
+  async artifact(dmCtId: string, kind: ArtifactKind | PackageArtifactKind, viewer: Viewer): Promise<Artifact> {
+    const { contentType, file } = ALL_ARTIFACTS[kind];
+    const fileName = file(dmCtId);
+    if (kind === 'skeleton') return { fileName, contentType, content: (await this.skeleton(dmCtId, viewer)).xml };
+    await this.catalog.requireVisibleModel(dmCtId, viewer);
+    return { fileName, contentType, content: fileNamed(await this.modelFiles(dmCtId), fileName).content };
+  }
+
+  /** The skeleton of a model the viewer may see: built on an imported package's own instance, which its schema accepts. */
+  async skeleton(dmCtId: string, viewer: Viewer): Promise<Skeleton> {
     const document = await this.catalog.visibleModelDocument(dmCtId, viewer);
-    const { contentType, extension } = ARTIFACTS[kind];
-    const base = `dm-${dmCtId}`;
-    if (kind === 'skeleton') return { fileName: `${base}-skeleton.xml`, contentType, content: generateSkeleton(document) };
-    const pm = buildPackageModel(document);
-    const content = kind === 'xsd' ? generateXsd(pm) : kind === 'ttl' ? generateTurtle(pm) : generateHtml(pm, packageFileNames(dmCtId));
-    return { fileName: `${base}.${extension}`, contentType, content };
+    const contextual = await this.contextual.forModel(dmCtId);
+    const own = (await this.storedFiles(dmCtId))?.find((f) => f.name === `dm-${dmCtId}.xml`);
+    return generateSkeleton(document, contextual, own ? asBytes(own).toString('utf8') : undefined);
+  }
+
+  /** The current schema of a model (no visibility check: the caller publishes only published models' schemas). */
+  async modelXsd(dmCtId: string): Promise<Buffer> {
+    return asBytes(fileNamed(await this.modelFiles(dmCtId), `dm-${dmCtId}.xsd`));
+  }
+
+  /** The package ZIP of a model the viewer may see: the stored one, else the same files zipped on the fly (the model's
+   * generation, which the owner starts and which stores it, is left as it is). */
+  async packageZip(dmCtId: string, viewer: Viewer): Promise<{ fileName: string; content: Buffer }> {
+    await this.catalog.requireVisibleModel(dmCtId, viewer);
+    const row = await queryOne(this.db, modelPackageRow(dmCtId));
+    const stored = row?.generated && row.package_path ? path.join(this.settings.storageDir, row.package_path) : null;
+    const content = stored && (await exists(stored)) ? await readFile(stored) : await zipFiles(await this.modelFiles(dmCtId));
+    return { fileName: packageFileName(dmCtId), content };
+  }
+
+  /** Every file of a model: an imported model's stored files (the generated ones fill what its package lacks). */
+  private async modelFiles(dmCtId: string, manager?: EntityManager): Promise<PackageFile[]> {
+    const stored = await this.storedFiles(dmCtId, manager);
+    const generated = generateModelFiles(
+      await this.catalog.loadModelDocument(dmCtId, manager),
+      await this.contextual.forModel(dmCtId, manager ?? this.db),
+    );
+    if (!stored) return generated;
+    const own = new Set(stored.map((f) => f.name));
+    return [...stored, ...generated.filter((f) => !own.has(f.name))];
+  }
+
+  /** An imported model's own files by their base names, or null for a generated model. */
+  private async storedFiles(dmCtId: string, manager?: EntityManager): Promise<PackageFile[] | null> {
+    const row = await queryOne(manager ?? this.db, modelPackageRow(dmCtId));
+    if (!row?.imported || !row.package_path) return null;
+    const stored = path.join(this.settings.storageDir, row.package_path);
+    // Regenerating an imported model's files would change its schema: a lost package is an error, not a fallback.
+    if (!(await exists(stored))) {
+      throw new DomainError(404, 'not_generated', 'The stored package of this imported model is missing: import it again.', { dm_ct_id: dmCtId });
+    }
+    const files = await readPackageFiles(stored, true);
+    return files.map((f) => ({ name: path.posix.basename(f.name), content: f.content }));
   }
 
   /** The stored package of a model the viewer may see; 404 until it has been generated. */
@@ -146,10 +199,8 @@ export class PackageService {
       const file = path.join(this.settings.storageDir, relative);
       if (!(await exists(file))) {
         const document = await this.catalog.loadModelDocument(dmCtId, manager);
-        await writeAtomically(
-          file,
-          await generateAppPackage({ appName: model.title, profile, models: [{ model: document, files: generateModelFiles(document) }] }),
-        );
+        const files = await this.modelFiles(dmCtId, manager);
+        await writeAtomically(file, await generateAppPackage({ appName: model.title, profile, models: [{ model: document, files }] }));
       }
       if (model.appPath !== relative) await manager.update(DataModel, model.id, { appPath: relative, updatedAt: this.clock.now() });
       return { appName: model.title, appUrl: this.appUrl(dmCtId, profile), path: file };
@@ -177,15 +228,32 @@ export class PackageService {
     return model;
   }
 
-  /** Registers a real SDC4 package (ZIP or directory) in the catalog with its original ct_ids. */
+  /** Registers a real SDC4 package (ZIP or directory) in the catalog with its original ct_ids, and keeps its files:
+   * the model's schema and artefacts are the package's own, and its schema is published as the current one. */
   async importPackage(pathToZipOrDir: string): Promise<ImportResult & { xsdName: string }> {
     let parsed;
     try {
-      const { xsdName, xsd } = await readPackage(pathToZipOrDir);
-      parsed = { xsdName, model: parsePackageXsd(xsd) };
+      const { xsdName, xsd, files } = await readPackage(pathToZipOrDir);
+      parsed = { xsdName, files, model: parsePackageXsd(xsd) };
     } catch (error) {
       throw new DomainError(400, 'invalid_package', `Cannot import ${pathToZipOrDir}: ${(error as Error).message}`, {}, { cause: error });
     }
-    return { ...(await this.catalog.registerImported(parsed.model)), xsdName: parsed.xsdName };
+    const result = await this.catalog.registerImported(parsed.model);
+    const relative = path.join('packages', packageFileName(result.dmCtId));
+    await writeAtomically(path.join(this.settings.storageDir, relative), await zipFiles(parsed.files));
+    const xsd = parsed.files.find((f) => f.name === parsed.xsdName)!;
+    await this.db.transaction(async (manager) => {
+      await query(manager, markImported(result.dmCtId, relative, this.clock.now()));
+      await this.schemas.record(manager, result.dmCtId, asBytes(xsd));
+    });
+    return { ...result, xsdName: parsed.xsdName };
   }
+}
+
+const asBytes = (file: PackageFile) => (typeof file.content === 'string' ? Buffer.from(file.content, 'utf8') : file.content);
+
+function fileNamed(files: PackageFile[], name: string): PackageFile {
+  const found = files.find((f) => f.name === name);
+  if (!found) throw new Error(`The model's files have no ${name}`);
+  return found;
 }

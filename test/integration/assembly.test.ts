@@ -10,7 +10,8 @@ const REUSE_PRICE = 600; // model 500 + one new cluster 100
 let app: TestApp;
 let reusable: string[];
 beforeAll(async () => {
-  app = await startTestApp();
+  // The double-spend races send 50 requests from one caller at once; the per-caller cap is tested in freeze-cpu.
+  app = await startTestApp({ maxConcurrentRequestsPerCaller: 64 });
   reusable = [];
   for (let i = 0; i < 3; i++) reusable.push((await libraryComponent(app.services, { label: `Reusable ${i}` })).ctId);
 });

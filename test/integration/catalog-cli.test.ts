@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { CONTEXTUAL_LIBRARY } from '../../src/packages/contextual-library';
 import { zipFiles } from '../../src/packages/model-package';
 import { readPackageFiles } from '../../src/packages/package-reader';
 import { libraryComponent } from '../support/catalog-factories';
@@ -13,6 +14,8 @@ const STATE_POPULATION = path.resolve(__dirname, '../../../shared/fixtures/sdc4/
 const DM = 'its7j6bvrb9n2fxdcxmoemod';
 const STATE = 'poq4ywx89zvijxwoqz8djrxj';
 const IMPORTED = ['poq4ywx89zvijxwoqz8djrxj', 'ac79bjkqi8906qzjujpwtlsy', 'w30d6kzcdcfnjxvk94w58nfw', 'hzsoktbrtlhowsl71kywg81w'];
+/** The library project also holds the contextual library (migration 0011). */
+const LIBRARY_COUNT = IMPORTED.length + CONTEXTUAL_LIBRARY.length;
 
 let app: TestApp;
 let reader: HttpClient;
@@ -31,6 +34,18 @@ afterAll(async () => {
 
 const component = async (ctId: string) => (await reader.get(`/api/v1/catalog/components/?search=${ctId}`)).body.results[0];
 
+describe('catalog contextual install', () => {
+  it('creates the missing contextual components, and a second run changes nothing', async () => {
+    const audit = CONTEXTUAL_LIBRARY.find((e) => e.slot === 'audit')!.ctId;
+    await app.services.db.query('DELETE FROM components WHERE ct_id = $1', [audit]);
+    const first = await runCli(['catalog', 'contextual', 'install', '--json'], env);
+    expect(first.code).toBe(0);
+    expect(first.json.contextual.created).toEqual([audit]);
+    const again = await runCli(['catalog', 'contextual', 'install', '--json'], env);
+    expect(again.json.contextual).toEqual({ created: [], existing: CONTEXTUAL_LIBRARY.map((e) => e.ctId) });
+  });
+});
+
 describe('catalog import', () => {
   it('registers a package directory once and reports what it created, then what already existed', async () => {
     const first = await runCli(['catalog', 'import', STATE_POPULATION], env);
@@ -43,11 +58,11 @@ describe('catalog import', () => {
       clusters: { created: ['nk7ry8358vwjojwswli6ssrv'], existing: [] },
     });
     expect(first.json.import.components.created.sort()).toEqual([...IMPORTED].sort());
-    expect((await reader.get('/api/v1/catalog/components/?project=library')).body.count).toBe(4);
+    expect((await reader.get('/api/v1/catalog/components/?project=library')).body.count).toBe(LIBRARY_COUNT);
 
     const again = await runCli(['catalog', 'import', STATE_POPULATION], env);
     expect(again.json.import).toMatchObject({ data_model: 'existing', components: { created: [] }, clusters: { created: [] } });
-    expect((await reader.get('/api/v1/catalog/components/?project=library')).body.count).toBe(4);
+    expect((await reader.get('/api/v1/catalog/components/?project=library')).body.count).toBe(LIBRARY_COUNT);
   });
 
   it('reads a package ZIP as well', async () => {

@@ -10,6 +10,8 @@ let app: TestApp;
 let client: HttpClient;
 beforeAll(async () => {
   app = await startTestApp();
+  // This file counts the imported package's entries alone; the contextual library is tested elsewhere.
+  await app.services.db.query('DELETE FROM components WHERE contextual_slot IS NOT NULL');
   await app.services.packages.importPackage(STATE_POPULATION);
   client = (await signedIn(app.url, app.services)).client;
 });
@@ -74,7 +76,13 @@ describe('GraphQL catalog queries', () => {
     );
     expect(detail.body.errors).toBeUndefined();
     const model = detail.body.data.catalogModel;
-    expect(model).toMatchObject({ ctId: DM, published: true, generated: false, packageUrl: null });
+    // An imported model's own package is stored at import (served byte for byte).
+    expect(model).toMatchObject({
+      ctId: DM,
+      published: true,
+      generated: true,
+      packageUrl: `${app.services.settings.publicBaseUrl}/api/v1/catalog/dm/${DM}/package/`,
+    });
     expect(model.artifacts.xsd).toBe(`${app.services.settings.publicBaseUrl}/api/v1/catalog/dm/${DM}/xsd/`);
     expect(model.root).toMatchObject({ type: 'Cluster', label: 'StatePopulation Data Cluster' });
     expect(model.root.children.map((c: { type: string; label: string }) => `${c.type} ${c.label}`)).toEqual([

@@ -47,6 +47,8 @@ let app: TestApp;
 let reader: HttpClient;
 beforeAll(async () => {
   app = await startTestApp();
+  // This file counts and pages the imported package's entries alone; the contextual library is tested elsewhere.
+  await app.services.db.query('DELETE FROM components WHERE contextual_slot IS NOT NULL');
   await app.services.packages.importPackage(STATE_POPULATION);
   reader = (await signedIn(app.url, app.services)).client;
 });
@@ -162,7 +164,8 @@ describe('GET dms/ and dm/<ct_id>/', () => {
     const base = `${app.services.settings.publicBaseUrl}/api/v1/catalog/dm/${DM}`;
     expect(res.body.artifacts).toMatchObject({ xsd: `${base}/xsd/`, ttl: `${base}/ttl/`, skeleton: `${base}/skeleton/`, html: `${base}/html/` });
     expect(Object.keys(res.body.artifacts)).toHaveLength(11);
-    expect(res.body).toMatchObject({ ct_id: DM, identifier: `dm-${DM}`, published: true, generated: false, package_url: null });
+    // An imported model's own package is stored at import (served byte for byte).
+    expect(res.body).toMatchObject({ ct_id: DM, identifier: `dm-${DM}`, published: true, generated: true, package_url: `${base}/package/` });
     expect(res.body.components).toHaveLength(1);
     const [root] = res.body.components;
     expect(root).toMatchObject({ type: 'Cluster', ct_id: ROOT_CLUSTER, label: 'StatePopulation Data Cluster', units: null });

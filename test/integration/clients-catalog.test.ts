@@ -212,7 +212,7 @@ it('finds a library component made for a contextual slot by the slot name, in an
       dataType: 'XdString',
       status: 'published',
       ownerId: null,
-      contextSlot: 'protocol',
+      contextualSlot: 'protocol',
     }),
   );
   const res = await anonymous.get('/api/v1/catalog/components/?project=library&type=PROTOCOL');

@@ -20,9 +20,6 @@ SELECT 'p' || substr(md5(random()::text || clock_timestamp()::text || u.id::text
   FROM users u
 ON CONFLICT DO NOTHING;
 
--- The contextual slot (audit, party, …) a library component is made for; type=<slot> finds it.
-ALTER TABLE components ADD COLUMN context_slot text;
-
 -- One row per caller bucket (an address or a user) and hour; old windows are deleted as new ones open.
 CREATE TABLE read_rate_limits (
   bucket text NOT NULL,

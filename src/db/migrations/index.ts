@@ -7,8 +7,20 @@ import { referenceSchemas } from './0006-reference-schemas';
 import { signingKeys } from './0007-signing-keys';
 import { moneyHolds } from './0008-money-holds';
 import { projects } from './0010-projects';
+import { contextualAndSchemas } from './0011-contextual-and-schemas';
 import type { Migration } from './migration';
 
 /** Applied in order; never edit one that has shipped, add the next number. 0004 and 0005 belong to the
  * application API (Interface B). */
-export const MIGRATIONS: Migration[] = [foundation, catalog, jobs, app, appSyncWaiting, referenceSchemas, signingKeys, moneyHolds, projects];
+export const MIGRATIONS: Migration[] = [
+  foundation,
+  catalog,
+  jobs,
+  app,
+  appSyncWaiting,
+  referenceSchemas,
+  signingKeys,
+  moneyHolds,
+  projects,
+  contextualAndSchemas,
+];

@@ -162,7 +162,7 @@ export const visibleComponents = (query: ComponentQuery, viewerId: number | null
      p.name AS project_name, p.ct_id AS project_ct_id, p.is_public AS project_is_public`,
     `FROM components c JOIN projects p ON p.id = c.project_id
       WHERE ${SEEN_COMPONENT}
-        AND ($2::text[] IS NULL OR lower(c.data_type) = ANY($2::text[]) OR c.context_slot = $7)
+        AND ($2::text[] IS NULL OR lower(c.data_type) = ANY($2::text[]) OR c.contextual_slot = $7)
         AND ${inProject('$3', '$8')}
         AND ($4::text IS NULL OR c.label ILIKE $4 OR c.description ILIKE $4 OR c.ct_id = $5)
         AND ($6::text IS NULL OR c.status = $6)`,

@@ -6,7 +6,8 @@ import type { Viewer } from '../../services/catalog.service';
 import { ARTIFACTS, type ArtifactKind } from '../../packages/artifacts';
 import { route, type RouteContext } from '../route-table';
 
-const ARTIFACT_KINDS = Object.keys(ARTIFACTS) as ArtifactKind[];
+// The skeleton has its own route (artefacts.routes.ts): it answers JSON too.
+const ARTIFACT_KINDS = (Object.keys(ARTIFACTS) as ArtifactKind[]).filter((kind) => kind !== 'skeleton');
 
 const viewer = (caller: Caller): Viewer => ({ userId: caller.user.id });
 

@@ -315,4 +315,18 @@ export const GRAPHQL_SCENARIOS: Record<string, GraphQLScenario> = {
     },
     expect: (ctx) => data(has({ ctId: ctx.world.jobs[ctx.caller.who ?? 'owner'].ctId })),
   },
+  modelSkeleton: {
+    requirement: 'public',
+    args: ({ world }) => ({ ctId: world.publishedDm }),
+    expect: (ctx) => data(has({ xml: expect.stringContaining(`dm-${ctx.world.publishedDm}`) })),
+  },
+  schemaVersions: {
+    requirement: 'public',
+    args: ({ world }) => ({ ctId: world.publishedDm }),
+    expect: (ctx) => data(has({ dmCtId: ctx.world.publishedDm, currentSha256: any(String) })),
+  },
+  contextualLibrary: {
+    requirement: 'public',
+    expect: () => data(any(Array)),
+  },
 };

@@ -59,6 +59,13 @@ const artifact = (contentType: string): StudioScenario => ({
   expect: (ctx) => (draftHidden(ctx) ? notFound('Data model') : { status: 200, contentType }),
 });
 
+/** A public read of a published model's file: every caller the route lets through gets it. */
+const publicArtifact = (contentType: string, params?: (world: World) => Record<string, string>): StudioScenario => ({
+  requirement: 'public',
+  params: ({ world }) => params?.(world) ?? { ctId: world.publishedDm },
+  expect: () => ({ status: 200, contentType }),
+});
+
 const CSV = 'name,age\nAda,36\n';
 
 /** One scenario per REST route of Interface A, keyed `METHOD path` exactly as in STUDIO_ROUTES. */
@@ -168,7 +175,7 @@ export const STUDIO_SCENARIOS: Record<string, StudioScenario> = {
   },
   'GET /api/v1/catalog/dm/:ctId/xsd/': artifact('application/xml'),
   'GET /api/v1/catalog/dm/:ctId/ttl/': artifact('text/turtle'),
-  'GET /api/v1/catalog/dm/:ctId/skeleton/': artifact('application/xml'),
+  'GET /api/v1/catalog/dm/:ctId/skeleton/': publicArtifact('application/xml'),
   'GET /api/v1/catalog/dm/:ctId/html/': artifact('text/html'),
   'GET /api/v1/catalog/ontologies/sdc4/': {
     requirement: 'public',
@@ -230,4 +237,12 @@ export const STUDIO_SCENARIOS: Record<string, StudioScenario> = {
     },
     expect: () => ok(202, has({ data_source_ct_id: any(String), job: has({ kind: 'upload' }) })),
   },
+  'GET /api/v1/catalog/dm/:ctId/xml/': publicArtifact('application/xml'),
+  'GET /api/v1/catalog/dm/:ctId/json/': publicArtifact('application/json'),
+  'GET /api/v1/catalog/dm/:ctId/jsonld/': publicArtifact('application/ld+json'),
+  'GET /api/v1/catalog/dm/:ctId/rdf/': publicArtifact('application/rdf+xml'),
+  'GET /api/v1/catalog/dm/:ctId/shacl/': publicArtifact('text/turtle'),
+  'GET /api/v1/catalog/dm/:ctId/gql/': publicArtifact('application/graphql'),
+  'GET /api/v1/catalog/dms/:ctId/artifacts/zip/': publicArtifact('application/zip'),
+  'GET /dmlib/:file': publicArtifact('application/xml', (world) => ({ file: `dm-${world.publishedDm}.xsd` })),
 };

@@ -77,6 +77,7 @@ describe('model package', () => {
       'dm-flatmodel0000000000000001_shacl.ttl',
       'dm-flatmodel0000000000000001.jsonld',
       'dm-flatmodel0000000000000001-instance.json',
+      'dm-flatmodel0000000000000001.graphql',
       'README.md',
     ]);
     expect(packageFileNames('flatmodel0000000000000001')).toEqual(files.map((f) => f.name));
@@ -135,12 +136,12 @@ describe('model package', () => {
 });
 
 describe('skeleton instance', () => {
-  it('has the model structure with fixed values filled in and free values left empty', () => {
-    const skeleton = generateSkeleton(flatModel());
+  it('has the model structure with fixed values filled in and a placeholder in each free value', () => {
+    const skeleton = generateSkeleton(flatModel()).xml;
     expect(skeleton).toContain('<sdc4:dm-flatmodel0000000000000001');
     expect(skeleton).toContain('<dm-label>Flat survey</dm-label>');
     expect(skeleton).toContain('<label>Age</label>');
-    expect(skeleton).toContain('<xdcount-value><!-- xsd:integer --></xdcount-value>');
+    expect(skeleton).toContain('<xdcount-value>__PLACEHOLDER_flatage000000000000000001__</xdcount-value>');
     expect(skeleton).toContain('<xdstring-value>people</xdstring-value>');
     expect(skeleton).not.toContain('<xdcount-value>42</xdcount-value>');
     for (const ctId of ['flatname00000000000000001', 'flatage000000000000000001', 'flatvisit0000000000000001']) {
@@ -149,7 +150,7 @@ describe('skeleton instance', () => {
   });
 
   it('escapes hostile labels so the skeleton stays well-formed', () => {
-    const skeleton = generateSkeleton(allTypesModel());
+    const skeleton = generateSkeleton(allTypesModel()).xml;
     expect(skeleton).toContain('&lt;kg&gt; &amp;');
     expect(skeleton).not.toMatch(/<kg>/);
   });

@@ -1,0 +1,79 @@
+import { PACKAGE_ARTIFACTS, type PackageArtifactKind } from '../../packages/artifacts';
+import { matchesEtag, parseDmlibFile, parseSchemaVersion, wantsJson } from '../../parsers/artefacts.parser';
+import { renderSchemaVersions, schemaEtag } from '../../presenters/schema-hosting.presenter';
+import { renderSkeleton } from '../../presenters/skeleton.presenter';
+import { route, type RouteContext } from '../route-table';
+import { publicReader } from './catalog.routes';
+
+/** Public artefact reads: the skeleton and its field mapping, the package's other files, the package ZIP and the
+ * published schemas at `/dmlib/`. Anonymous callers see published models; a caller also sees their own drafts. */
+
+const PACKAGE_KINDS = Object.keys(PACKAGE_ARTIFACTS) as PackageArtifactKind[];
+
+/** A schema version never changes, so a request naming one may be cached for good. */
+const CURRENT_SCHEMA_CACHE = 'public, max-age=300, must-revalidate';
+const VERSION_CACHE = 'public, max-age=31536000, immutable';
+
+async function dmlib(ctx: RouteContext) {
+  const file = parseDmlibFile(ctx.params.file);
+  if (file.kind === 'versions') {
+    const versions = await ctx.services.schemas.versions(file.dmCtId);
+    return { status: 200, body: renderSchemaVersions(versions), headers: { 'Cache-Control': 'public, max-age=60' } };
+  }
+  const version = parseSchemaVersion(ctx.query.version);
+  const schema = await ctx.services.schemas.schema(file.dmCtId, version);
+  const headers = { ETag: schemaEtag(schema.sha256), 'Cache-Control': version ? VERSION_CACHE : CURRENT_SCHEMA_CACHE };
+  if (matchesEtag(ctx.req.headers['if-none-match'], headers.ETag)) return { status: 304, headers };
+  return {
+    status: 200,
+    raw: schema.content,
+    headers: { ...headers, 'Content-Type': 'application/xml; charset=utf-8', 'Content-Disposition': `inline; filename="${schema.fileName}"` },
+  };
+}
+
+export const artefactsRoutes = [
+  route({
+    method: 'get',
+    path: '/api/v1/catalog/dm/:ctId/skeleton/',
+    requirement: 'public',
+    handle: async (ctx) => {
+      const { services, params, req } = ctx;
+      const skeleton = await services.packages.skeleton(params.ctId, await publicReader(ctx));
+      if (wantsJson(req.headers.accept)) return { status: 200, body: renderSkeleton(skeleton) };
+      return {
+        status: 200,
+        raw: skeleton.xml,
+        headers: { 'Content-Type': 'application/xml; charset=utf-8', 'Content-Disposition': `inline; filename="dm-${params.ctId}-skeleton.xml"` },
+      };
+    },
+  }),
+  ...PACKAGE_KINDS.map((kind) =>
+    route({
+      method: 'get',
+      path: `/api/v1/catalog/dm/:ctId/${kind}/`,
+      requirement: 'public',
+      handle: async (ctx) => {
+        const artifact = await ctx.services.packages.artifact(ctx.params.ctId, kind, await publicReader(ctx));
+        return {
+          status: 200,
+          raw: artifact.content,
+          headers: { 'Content-Type': artifact.contentType, 'Content-Disposition': `inline; filename="${artifact.fileName}"` },
+        };
+      },
+    }),
+  ),
+  route({
+    method: 'get',
+    path: '/api/v1/catalog/dms/:ctId/artifacts/zip/',
+    requirement: 'public',
+    handle: async (ctx) => {
+      const stored = await ctx.services.packages.packageZip(ctx.params.ctId, await publicReader(ctx));
+      return {
+        status: 200,
+        raw: stored.content,
+        headers: { 'Content-Type': 'application/zip', 'Content-Disposition': `attachment; filename="${stored.fileName}"` },
+      };
+    },
+  }),
+  route({ method: 'get', path: '/dmlib/:file', requirement: 'public', handle: dmlib }),
+];
