@@ -186,6 +186,16 @@ describe('an imported model keeps its own files', () => {
     expect(entries.get(`dm-${SP}.xsd`)?.equals(SP_XSD)).toBe(true);
     expect(entries.size).toBe(8);
   });
+
+  it('serves every artefact its detail advertises, anonymously, and sha1 names the ZIP as sha1sum does', async () => {
+    const detail = await anonymous.get(`/api/v1/catalog/dm/${SP}/`);
+    const artifacts = detail.body.artifacts as Record<string, string>;
+    expect(Object.keys(artifacts).sort()).toEqual(['gql', 'html', 'json', 'jsonld', 'sha1', 'shacl', 'skeleton', 'ttl', 'xml', 'xsd', 'zip']);
+    for (const [key, url] of Object.entries(artifacts)) expect([key, (await fetch(url)).status]).toEqual([key, 200]);
+    const zip = Buffer.from(await (await fetch(artifacts.zip)).arrayBuffer());
+    const sha1 = await (await fetch(artifacts.sha1)).text();
+    expect(sha1).toBe(`${createHash('sha1').update(zip).digest('hex')}  dm-${SP}.zip\n`);
+  });
 });
 
 describe('published schema hosting', () => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { PACKAGE_ARTIFACTS, type PackageArtifactKind } from '../../packages/artifacts';
 import { matchesEtag, parseDmlibFile, parseSchemaVersion, wantsJson } from '../../parsers/artefacts.parser';
 import { renderSchemaVersions, schemaEtag } from '../../presenters/schema-hosting.presenter';
@@ -7,6 +8,8 @@ import { publicReader } from './catalog.routes';
 
 /** Public artefact reads: the skeleton and its field mapping, the package's other files, the package ZIP and the
  * published schemas at `/dmlib/`. Anonymous callers see published models; a caller also sees their own drafts. */
+
+const sha1Hex = (content: Buffer) => createHash('sha1').update(content).digest('hex');
 
 const PACKAGE_KINDS = Object.keys(PACKAGE_ARTIFACTS) as PackageArtifactKind[];
 
@@ -73,6 +76,16 @@ export const artefactsRoutes = [
         raw: stored.content,
         headers: { 'Content-Type': 'application/zip', 'Content-Disposition': `attachment; filename="${stored.fileName}"` },
       };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/api/v1/catalog/dm/:ctId/sha1/',
+    requirement: 'public',
+    handle: async (ctx) => {
+      const stored = await ctx.services.packages.packageZip(ctx.params.ctId, await publicReader(ctx));
+      // sha1sum's line, so `sha1sum -c` checks a downloaded package against it.
+      return { status: 200, raw: `${sha1Hex(stored.content)}  ${stored.fileName}\n`, headers: { 'Content-Type': 'text/plain; charset=utf-8' } };
     },
   }),
   route({ method: 'get', path: '/dmlib/:file', requirement: 'public', handle: dmlib }),

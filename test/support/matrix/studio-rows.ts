@@ -244,5 +244,6 @@ export const STUDIO_SCENARIOS: Record<string, StudioScenario> = {
   'GET /api/v1/catalog/dm/:ctId/shacl/': publicArtifact('text/turtle'),
   'GET /api/v1/catalog/dm/:ctId/gql/': publicArtifact('application/graphql'),
   'GET /api/v1/catalog/dms/:ctId/artifacts/zip/': publicArtifact('application/zip'),
+  'GET /api/v1/catalog/dm/:ctId/sha1/': publicArtifact('text/plain'),
   'GET /dmlib/:file': publicArtifact('application/xml', (world) => ({ file: `dm-${world.publishedDm}.xsd` })),
 };
