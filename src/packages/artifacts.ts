@@ -1,7 +1,7 @@
 /** The single artefacts of a model served by name, with their media type and file name in the package. */
 const artifact = (contentType: string, suffix: string) => ({ contentType, file: (dmCtId: string) => `dm-${dmCtId}${suffix}` });
 
-/** The artefacts every model lists and the catalog routes serve. */
+/** The artefacts generated on demand for any model, drafts included (served by src/rest-compat/studio/artefacts.routes.ts). */
 export const ARTIFACTS = {
   xsd: artifact('application/xml; charset=utf-8', '.xsd'),
   ttl: artifact('text/turtle; charset=utf-8', '.ttl'),

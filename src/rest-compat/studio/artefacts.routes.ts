@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { PACKAGE_ARTIFACTS, type PackageArtifactKind } from '../../packages/artifacts';
+import { ALL_ARTIFACTS } from '../../packages/artifacts';
 import { matchesEtag, parseDmlibFile, parseSchemaVersion, wantsJson } from '../../parsers/artefacts.parser';
 import { renderSchemaVersions, schemaEtag } from '../../presenters/schema-hosting.presenter';
 import { renderSkeleton } from '../../presenters/skeleton.presenter';
@@ -11,7 +11,8 @@ import { publicReader } from './catalog.routes';
 
 const sha1Hex = (content: Buffer) => createHash('sha1').update(content).digest('hex');
 
-const PACKAGE_KINDS = Object.keys(PACKAGE_ARTIFACTS) as PackageArtifactKind[];
+// Every single file by its name; the skeleton has its own route below, as it answers JSON too.
+const FILE_KINDS = (Object.keys(ALL_ARTIFACTS) as Array<keyof typeof ALL_ARTIFACTS>).filter((kind) => kind !== 'skeleton');
 
 /** A schema version never changes, so a request naming one may be cached for good. */
 const CURRENT_SCHEMA_CACHE = 'public, max-age=300, must-revalidate';
@@ -50,7 +51,7 @@ export const artefactsRoutes = [
       };
     },
   }),
-  ...PACKAGE_KINDS.map((kind) =>
+  ...FILE_KINDS.map((kind) =>
     route({
       method: 'get',
       path: `/api/v1/catalog/dm/:ctId/${kind}/`,

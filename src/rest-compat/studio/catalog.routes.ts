@@ -3,11 +3,7 @@ import { renderCluster, renderComponent, renderIndex, renderModel, renderModelSu
 import type { Caller } from '../../services/auth.service';
 import { parseAppProfile } from '../../parsers/generation.parser';
 import type { Viewer } from '../../services/catalog.service';
-import { ARTIFACTS, type ArtifactKind } from '../../packages/artifacts';
 import { route, type RouteContext } from '../route-table';
-
-// The skeleton has its own route (artefacts.routes.ts): it answers JSON too.
-const ARTIFACT_KINDS = (Object.keys(ARTIFACTS) as ArtifactKind[]).filter((kind) => kind !== 'skeleton');
 
 const viewer = (caller: Caller): Viewer => ({ userId: caller.user.id });
 
@@ -95,19 +91,4 @@ export const catalogRoutes = [
       };
     },
   }),
-  ...ARTIFACT_KINDS.map((kind) =>
-    route({
-      method: 'get',
-      path: `/api/v1/catalog/dm/:ctId/${kind}/`,
-      requirement: 'public',
-      handle: async (ctx) => {
-        const artifact = await ctx.services.packages.artifact(ctx.params.ctId, kind, await publicReader(ctx));
-        return {
-          status: 200,
-          raw: artifact.content,
-          headers: { 'Content-Type': artifact.contentType, 'Content-Disposition': `inline; filename="${artifact.fileName}"` },
-        };
-      },
-    }),
-  ),
 ];
