@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -27,6 +27,8 @@ export interface BenchService {
  * `workers: false` serves as ROLE=gateway does: queued jobs wait for workers started elsewhere. */
 export async function startBenchService(overrides: Partial<Settings> = {}, options: { workers?: boolean } = {}): Promise<BenchService> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'sdc-bench-'));
+  // mkdtemp makes it 0700; the embedded Postgres runs as the postgres user and must enter it.
+  await chmod(dir, 0o755);
   const settings: Settings = {
     ...loadSettings(),
     embeddedPgDir: path.join(dir, 'pg'),
