@@ -39,8 +39,9 @@ async function makeReachable(dataDir: string, firstCreated: string | undefined):
   if (process.getuid?.() !== 0) return;
   const parents: string[] = [];
   for (let current = path.dirname(dataDir); current !== path.dirname(current); current = path.dirname(current)) parents.push(current);
+  const createdHere = (dir: string) => firstCreated !== undefined && !path.relative(firstCreated, dir).startsWith('..');
   for (const dir of parents.reverse()) {
-    if (firstCreated !== undefined && dir.length >= firstCreated.length && dir.startsWith(firstCreated)) {
+    if (createdHere(dir)) {
       await chmod(dir, 0o755);
       continue;
     }
