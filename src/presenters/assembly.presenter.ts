@@ -79,11 +79,10 @@ export interface AssemblyJobView {
 export type AssembleView = BuiltModelView | AssemblyJobView;
 
 /** The priced plan as the estimate shows it, with what the wallet and the caller's key allow. */
-export function estimateView(
-  plan: Pick<EstimateView, 'estimateId' | 'mode' | 'reuse' | 'mint' | 'problems' | 'modelCredits' | 'mintCredits' | 'totalCredits'>,
-  balanceCredits: number,
-  key: ApiKey | null,
-): EstimateView {
+/** An assembly priced and resolved against the catalog: the estimate less what depends on the caller. */
+export type Pricing = Pick<EstimateView, 'estimateId' | 'mode' | 'reuse' | 'mint' | 'problems' | 'modelCredits' | 'mintCredits' | 'totalCredits'>;
+
+export function estimateView(plan: Pricing, balanceCredits: number, key: ApiKey | null): EstimateView {
   const remaining = key && key.spendLimitCredits !== null ? key.spendLimitCredits - key.spentCredits - key.heldCredits : null;
   return {
     estimateId: plan.estimateId,

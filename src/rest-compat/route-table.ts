@@ -33,6 +33,20 @@ export interface RouteResult {
   headers?: Record<string, string>;
 }
 
+/** A file answer: its bytes as they are, shown inline or offered as a download under its own name. */
+export function fileResult(
+  file: { fileName: string; content: Buffer | string },
+  contentType: string,
+  disposition: 'inline' | 'attachment' = 'inline',
+  headers: Record<string, string> = {},
+): RouteResult {
+  return {
+    status: 200,
+    raw: file.content,
+    headers: { ...headers, 'Content-Type': contentType, 'Content-Disposition': `${disposition}; filename="${file.fileName}"` },
+  };
+}
+
 /** A REST route of either interface. `requirement` is declarative: the glue enforces it before the handler runs,
  * and a test fails if a route declares none. */
 export interface Route<R extends RouteRequirement = RouteRequirement> {

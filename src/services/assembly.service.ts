@@ -11,7 +11,7 @@ import {
   renderProblem,
   type AssemblyJobView,
   type EstimateView,
-  type MintView,
+  type Pricing,
   type ProblemView,
   type ReuseView,
 } from '../presenters/assembly.presenter';
@@ -25,16 +25,8 @@ import type { LedgerService } from './ledger.service';
 /** Prices in credits (1,000 per dollar): one rule for the estimate and both assembly paths. */
 export const PRICES = { model: 500, cluster: 100, component: 100, reuse: 0 } as const;
 
-export interface Plan {
+export interface Plan extends Pricing {
   request: AssemblyRequest;
-  estimateId: string;
-  mode: 'reuse' | 'mixed';
-  reuse: ReuseView[];
-  mint: MintView[];
-  problems: ProblemView[];
-  modelCredits: number;
-  mintCredits: number;
-  totalCredits: number;
 }
 
 /** A failure of the build itself (not of the request): the reuse path refunds its charge. */

@@ -3,7 +3,7 @@ import { ALL_ARTIFACTS } from '../../packages/artifacts';
 import { matchesEtag, parseDmlibFile, parseSchemaVersion, wantsJson } from '../../parsers/artefacts.parser';
 import { renderSchemaVersions, schemaEtag } from '../../presenters/schema-hosting.presenter';
 import { renderSkeleton } from '../../presenters/skeleton.presenter';
-import { route, type RouteContext } from '../route-table';
+import { fileResult, route, type RouteContext } from '../route-table';
 import { publicReader } from './catalog.routes';
 
 /** Public artefact reads: the skeleton and its field mapping, the package's other files, the package ZIP and the
@@ -28,11 +28,7 @@ async function dmlib(ctx: RouteContext) {
   const schema = await ctx.services.schemas.schema(file.dmCtId, version);
   const headers = { ETag: schemaEtag(schema.sha256), 'Cache-Control': version ? VERSION_CACHE : CURRENT_SCHEMA_CACHE };
   if (matchesEtag(ctx.req.headers['if-none-match'], headers.ETag)) return { status: 304, headers };
-  return {
-    status: 200,
-    raw: schema.content,
-    headers: { ...headers, 'Content-Type': 'application/xml; charset=utf-8', 'Content-Disposition': `inline; filename="${schema.fileName}"` },
-  };
+  return fileResult(schema, 'application/xml; charset=utf-8', 'inline', headers);
 }
 
 export const artefactsRoutes = [
@@ -44,11 +40,7 @@ export const artefactsRoutes = [
       const { services, params, req } = ctx;
       const skeleton = await services.packages.skeleton(params.ctId, await publicReader(ctx));
       if (wantsJson(req.headers.accept)) return { status: 200, body: renderSkeleton(skeleton) };
-      return {
-        status: 200,
-        raw: skeleton.xml,
-        headers: { 'Content-Type': 'application/xml; charset=utf-8', 'Content-Disposition': `inline; filename="dm-${params.ctId}-skeleton.xml"` },
-      };
+      return fileResult({ fileName: `dm-${params.ctId}-skeleton.xml`, content: skeleton.xml }, 'application/xml; charset=utf-8');
     },
   }),
   ...FILE_KINDS.map((kind) =>
@@ -58,11 +50,7 @@ export const artefactsRoutes = [
       requirement: 'public',
       handle: async (ctx) => {
         const artifact = await ctx.services.packages.artifact(ctx.params.ctId, kind, await publicReader(ctx));
-        return {
-          status: 200,
-          raw: artifact.content,
-          headers: { 'Content-Type': artifact.contentType, 'Content-Disposition': `inline; filename="${artifact.fileName}"` },
-        };
+        return fileResult(artifact, artifact.contentType);
       },
     }),
   ),
@@ -71,12 +59,7 @@ export const artefactsRoutes = [
     path: '/api/v1/catalog/dms/:ctId/artifacts/zip/',
     requirement: 'public',
     handle: async (ctx) => {
-      const stored = await ctx.services.packages.packageZip(ctx.params.ctId, await publicReader(ctx));
-      return {
-        status: 200,
-        raw: stored.content,
-        headers: { 'Content-Type': 'application/zip', 'Content-Disposition': `attachment; filename="${stored.fileName}"` },
-      };
+      return fileResult(await ctx.services.packages.packageZip(ctx.params.ctId, await publicReader(ctx)), 'application/zip', 'attachment');
     },
   }),
   route({

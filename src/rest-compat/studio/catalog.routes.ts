@@ -3,7 +3,7 @@ import { renderCluster, renderComponent, renderIndex, renderModel, renderModelSu
 import type { Caller } from '../../services/auth.service';
 import { parseAppProfile } from '../../parsers/generation.parser';
 import type { Viewer } from '../../services/catalog.service';
-import { route, type RouteContext } from '../route-table';
+import { fileResult, route, type RouteContext } from '../route-table';
 
 const viewer = (caller: Caller): Viewer => ({ userId: caller.user.id });
 
@@ -68,11 +68,7 @@ export const catalogRoutes = [
     requirement: 'public',
     handle: async (ctx) => {
       const stored = await ctx.services.packages.storedPackage(ctx.params.ctId, await publicReader(ctx));
-      return {
-        status: 200,
-        raw: stored.content,
-        headers: { 'Content-Type': 'application/zip', 'Content-Disposition': `attachment; filename="${stored.fileName}"` },
-      };
+      return fileResult(stored, 'application/zip', 'attachment');
     },
   }),
   route({
@@ -84,11 +80,7 @@ export const catalogRoutes = [
         ...viewer(ctx.caller),
         isStaff: ctx.caller.user.isStaff,
       });
-      return {
-        status: 200,
-        raw: stored.content,
-        headers: { 'Content-Type': 'application/zip', 'Content-Disposition': `attachment; filename="${stored.fileName}"` },
-      };
+      return fileResult(stored, 'application/zip', 'attachment');
     },
   }),
 ];
