@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
+import { waitFor } from '../support/wait';
 import { freePort } from '../../src/db/embedded-postgres';
 import { HttpClient } from '../support/http';
 import { startOwnPostgres, type OwnPostgres } from '../support/postgres-cluster';
@@ -123,16 +124,6 @@ async function readyz(): Promise<{ status: number; body: any; ms: number }> {
   const started = Date.now();
   const res = await fetch(`${baseUrl}/readyz`, { signal: AbortSignal.timeout(REQUEST_BOUND_MS) });
   return { status: res.status, body: await res.json(), ms: Date.now() - started };
-}
-
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read().catch((error: unknown) => error as T);
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what} not reached in ${timeoutMs} ms; last: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 beforeAll(async () => {

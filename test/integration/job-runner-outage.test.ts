@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
+import { waitFor } from '../support/wait';
 import { freePort } from '../../src/db/embedded-postgres';
 import { HttpClient } from '../support/http';
 import { startOwnPostgres, type OwnPostgres } from '../support/postgres-cluster';
@@ -30,16 +31,7 @@ async function query<T>(text: string, values: unknown[] = []): Promise<T[]> {
   }
 }
 
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read().catch((error: unknown) => error as T);
-    if (done(value)) return value;
-    if (Date.now() > deadline)
-      throw new Error(`${what} not reached in ${timeoutMs} ms; last: ${JSON.stringify(value)}\n${service.output().slice(-3000)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const serviceLog = () => service.output().slice(-3000);
 
 const finalJob = (ctId: string) =>
   waitFor(
@@ -47,6 +39,7 @@ const finalJob = (ctId: string) =>
     (job) => job?.status === 'completed' || job?.status === 'failed',
     90_000,
     `job ${ctId} final`,
+    serviceLog,
   );
 
 /** Stops Postgres as soon as the job reaches `step`, keeps it down a few seconds, starts it again. */
@@ -56,6 +49,7 @@ async function outageAt(ctId: string, step: string): Promise<void> {
     (s) => s === step,
     60_000,
     `step ${step}`,
+    serviceLog,
   );
   await pg.stop();
   await new Promise((r) => setTimeout(r, 3000));

@@ -1,10 +1,10 @@
+import { finalJob } from '../support/wait';
 import { JOB_KINDS } from '../../src/entities/job.entity';
 import { QUEUE_NAMES, QUEUE_SCHEMA } from '../../src/db/queues';
 import { JOB_TASKS } from '../../src/jobs/workers';
 import { libraryComponent } from '../support/catalog-factories';
 import { failInserts } from '../support/database';
 import { signedIn } from '../support/factories';
-import type { HttpClient } from '../support/http';
 import { startTestApp, type TestApp } from '../support/app';
 
 /** The job runner on real Postgres and real pg-boss, in this process. */
@@ -13,16 +13,6 @@ beforeAll(async () => {
   app = await startTestApp({ appDownloadCredits: 250 });
 });
 afterAll(() => app.close());
-
-async function waitForJob(client: HttpClient, ctId: string, timeoutMs = 60000): Promise<any> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const res = await client.get(`/api/v1/jobs/${ctId}/`);
-    if (res.body.status === 'completed' || res.body.status === 'failed') return res.body;
-    if (Date.now() > deadline) throw new Error(`job ${ctId} still ${res.body.status}/${res.body.step}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** The job row's attempts and its pg-boss message's retry count and state (live or archived). */
 async function attemptsOf(ctId: string): Promise<{ attempts: number; retryCount: number; state: string }> {
@@ -59,7 +49,7 @@ describe('the failure policy', () => {
     form.append('file', new Blob(['a,b,c\n']), 'header-only.csv');
     const res = await client.post('/api/v1/uploader/api/data-sources/', form);
     expect(res.status).toBe(202);
-    const job = await waitForJob(client, res.body.job.ct_id);
+    const job = await finalJob(client, res.body.job.ct_id);
     expect(job).toMatchObject({ status: 'failed', error: 'The CSV has a header but no data rows.', result: null });
     await new Promise((r) => setTimeout(r, 1500));
     expect(await attemptsOf(job.ct_id)).toEqual({ attempts: 1, retryCount: 0, state: 'completed' });
@@ -73,7 +63,7 @@ describe('the failure policy', () => {
       data: { label: 'Breaks Data', components: [{ label: 'Runner Breaks', data_type: 'XdBoolean' }] },
     });
     expect(res.status).toBe(202);
-    const job = await waitForJob(client, res.body.job_ct_id);
+    const job = await finalJob(client, res.body.job_ct_id);
     expect(job).toMatchObject({ status: 'failed', error: expect.stringContaining('runner test: build refused'), cost_credits: 0 });
     await new Promise((r) => setTimeout(r, 1500));
     expect(await attemptsOf(job.ct_id)).toEqual({ attempts: 1, retryCount: 0, state: 'completed' });
@@ -88,7 +78,7 @@ describe('the failure policy', () => {
     const form = new FormData();
     form.append('file', new Blob(['a,b,c\n']), 'again.csv');
     const res = await client.post('/api/v1/uploader/api/data-sources/', form);
-    const failed = await waitForJob(client, res.body.job.ct_id);
+    const failed = await finalJob(client, res.body.job.ct_id);
     await app.services.queue.send('upload', { jobId: failed.ct_id });
     await new Promise((r) => setTimeout(r, 1500));
     expect((await client.get(`/api/v1/jobs/${failed.ct_id}/`)).body).toEqual(failed);
@@ -124,7 +114,7 @@ describe('the job a generate request answers with', () => {
       data: { label: 'Charged Data', components: [{ ct_id: reused }] },
     });
     const res = await client.post(`/api/v1/dmgen/dms/${model.body.ct_id}/generate_app/`, { async: true });
-    const done = await waitForJob(client, res.body.job_ct_id);
+    const done = await finalJob(client, res.body.job_ct_id);
     expect(done).toMatchObject({ status: 'completed', cost_credits: 250 });
     const listed = (await client.get('/api/v1/jobs/?kind=generate_app')).body.find((j: { ct_id: string }) => j.ct_id === done.ct_id);
     expect(listed).toEqual(done);

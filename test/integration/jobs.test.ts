@@ -1,6 +1,7 @@
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { finalJob } from '../support/wait';
 import { libraryComponent } from '../support/catalog-factories';
 import { issueKey, signedIn, STATE_POPULATION_COLUMNS } from '../support/factories';
 import { HttpClient } from '../support/http';
@@ -30,18 +31,6 @@ const mixedBody = (extra: Record<string, unknown> = {}) => ({
   },
   ...extra,
 });
-
-async function waitForJob(client: HttpClient, ctId: string, timeoutMs = 60000): Promise<any> {
-  const deadline = Date.now() + timeoutMs;
-  let delay = 100;
-  for (;;) {
-    const res = await client.get(`/api/v1/jobs/${ctId}/`);
-    if (res.body.status === 'completed' || res.body.status === 'failed') return res.body;
-    if (Date.now() > deadline) throw new Error(`job ${ctId} still ${res.body.status}/${res.body.step}`);
-    await new Promise((r) => setTimeout(r, delay));
-    delay = Math.min(delay * 2, 1000);
-  }
-}
 
 describe('mixed assembly', () => {
   it('answers 202 with a job, runs every step in order (seen over a WebSocket subscription) and completes with links', async () => {
@@ -108,7 +97,7 @@ describe('mixed assembly', () => {
   it('leaves everything in draft with publish false', async () => {
     const { client } = await signedIn(app.url, app.services, { credits: 5000 });
     const res = await client.post(ASSEMBLE, mixedBody({ publish: false }));
-    const job = await waitForJob(client, res.body.job_ct_id);
+    const job = await finalJob(client, res.body.job_ct_id);
     expect(job).toMatchObject({ status: 'completed', result: { published: false, generated: false, package_url: null } });
     const [model] = await app.services.db.query('SELECT published FROM data_models WHERE ct_id = $1', [job.dm_ct_id]);
     expect(model.published).toBe(false);
@@ -118,7 +107,7 @@ describe('mixed assembly', () => {
     const { client, user } = await signedIn(app.url, app.services, { credits: 5000 });
     await failInserts(app.services.db, 'components', 'label', 'Explodes', 'minting service down');
     const res = await client.post(ASSEMBLE, { title: 'T', data: { label: 'R', components: [{ label: 'Explodes', data_type: 'XdString' }] } });
-    const job = await waitForJob(client, res.body.job_ct_id);
+    const job = await finalJob(client, res.body.job_ct_id);
     expect(job.status).toBe('failed');
     expect(job.error).toEqual(expect.any(String));
     expect(job.cost_credits).toBe(0);
@@ -138,7 +127,7 @@ describe('a failing finalize keeps the model links and the charge', () => {
       const { client } = await signedIn(broken.url, broken.services, { credits: 5000 });
       const res = await client.post(ASSEMBLE, { title: 'T', data: { label: 'R', components: [{ label: 'X', data_type: 'XdString' }] } });
       expect(res.status).toBe(202);
-      const job = await waitForJob(client, res.body.job_ct_id);
+      const job = await finalJob(client, res.body.job_ct_id);
       expect(job.status).toBe('failed');
       expect(job.error).toMatch(/^finalize_error: /);
       expect(job.result).toMatchObject({ published: true, generated: false, dm_ct_id: job.dm_ct_id });
@@ -169,7 +158,7 @@ describe('the job resource', () => {
     expect((await stranger.client.get('/api/v1/jobs/')).body).toEqual([]);
     const staff = await signedIn(app.url, app.services, { staff: true });
     expect((await staff.client.get(`/api/v1/jobs/${first.body.job_ct_id}/`)).status).toBe(200);
-    await waitForJob(client, second.body.job_ct_id);
+    await finalJob(client, second.body.job_ct_id);
   });
 
   it("never streams someone else's job to a subscriber", async () => {
@@ -188,7 +177,7 @@ describe('the job resource', () => {
     await spy.done;
     expect(spy.items).toEqual([]);
     expect(JSON.stringify(spy.errors)).toMatch(/not_found/);
-    await waitForJob(owner.client, res.body.job_ct_id);
+    await finalJob(owner.client, res.body.job_ct_id);
     await new Promise((r) => setTimeout(r, 300));
     expect(mine.items).toEqual([]);
     await mine.close();
@@ -225,7 +214,7 @@ describe('uploads', () => {
     expect(res.status).toBe(202);
     expect(res.body.data_source).toMatchObject({ filename: 'StatePopulation.csv' });
     expect(res.body.job).toMatchObject({ kind: 'upload', status: 'queued', data_source_ct_id: res.body.data_source.ct_id });
-    const job = await waitForJob(client, res.body.job.ct_id);
+    const job = await finalJob(client, res.body.job.ct_id);
     expect(job.status).toBe('completed');
     expect(job.result.columns).toEqual(STATE_POPULATION_COLUMNS);
     const components = await app.services.db.query('SELECT label, data_type, status FROM components WHERE owner_id = $1 ORDER BY id', [user.id]);
@@ -280,7 +269,7 @@ describe('uploads', () => {
     const form = new FormData();
     form.append('file', new Blob(['a,b,c\n']), 'header-only.csv');
     const res = await client.post('/api/v1/uploader/api/data-sources/', form);
-    const job = await waitForJob(client, res.body.job.ct_id);
+    const job = await finalJob(client, res.body.job.ct_id);
     expect(job).toMatchObject({ status: 'failed', error: 'The CSV has a header but no data rows.' });
   });
 
@@ -320,7 +309,7 @@ describe('generation', () => {
     const ctId = await publishedModel(client);
     const res = await client.post(`/api/v1/dmgen/dms/${ctId}/generate/?async=1`);
     expect(res.status).toBe(202);
-    const job = await waitForJob(client, res.body.job_ct_id);
+    const job = await finalJob(client, res.body.job_ct_id);
     expect(job).toMatchObject({ kind: 'generate_package', status: 'completed', dm_ct_id: ctId, result: { dm_ct_id: ctId } });
     expect(job.result.package_url).toMatch(/^http/);
   });
@@ -334,7 +323,7 @@ describe('generation', () => {
     const balance = (await client.get('/api/v1/wallet/')).body.balance_credits;
     const res = await client.post(`/api/v1/dmgen/dms/${ctId}/generate_app/`, { async: true, profile: 'enterprise' });
     expect(res.status).toBe(202);
-    const job = await waitForJob(client, res.body.job_ct_id);
+    const job = await finalJob(client, res.body.job_ct_id);
     expect(job).toMatchObject({ kind: 'generate_app', status: 'completed', cost_credits: 250 });
     expect(job.result).toMatchObject({ profile: 'enterprise', app_name: 'Gen' });
     const zip = await fetch(job.result.app_url, { headers: { authorization: `Token ${(await issueKey(client)).key}` } });
