@@ -3,6 +3,7 @@ import { AppError, AppGeneralError } from '../lib/app-api-errors';
 import { RetryLaterError } from '../lib/cpu-errors';
 import { DomainError, normaliseError, type RequestFault } from '../lib/errors';
 import type { Logger } from '../lib/logger';
+import { chargeHeaders } from '../lib/money';
 
 /** Interface A's body: `{error, error_type, ...fields}`; unknown errors are logged and masked. */
 export function sendStudioError(error: unknown, req: Request, res: Response, logger: Logger): void {
@@ -16,6 +17,8 @@ export function sendStudioError(error: unknown, req: Request, res: Response, log
   if (known.status >= 500) logger.error({ err: known, cause: known.cause, reqId: req.id }, known.message);
   if (known.status === 429 && typeof known.fields.retry_after_seconds === 'number')
     res.setHeader('Retry-After', String(known.fields.retry_after_seconds));
+  const { estimated_cost_credits: estimated, balance_credits: balance } = known.fields;
+  if (known.code === 'insufficient_funds' && typeof estimated === 'number' && typeof balance === 'number') res.set(chargeHeaders(estimated, balance));
   res.status(known.status).json({ error: known.message, error_type: known.code, ...known.fields });
 }
 

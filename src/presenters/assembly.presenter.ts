@@ -1,6 +1,6 @@
 import type { ApiKey } from '../entities/api-key.entity';
 import type { Job } from '../entities/job.entity';
-import { creditsToUsd } from './wallet.presenter';
+import { chargeHeaders, creditsToUsd } from '../lib/money';
 import { renderModel, type ModelView } from './catalog.presenter';
 
 /** Assembly views (estimate, built model, queued job) and their REST renderings in the contract's snake_case. */
@@ -165,5 +165,5 @@ export function renderAssemblyJob(view: AssemblyJobView) {
 
 /** The cost headers of both answers. */
 export function assembleHeaders(view: AssembleView): Record<string, string> {
-  return { 'X-SDC-Estimated-Cost': String(view.estimatedCostCredits), 'X-SDC-Balance-Remaining': String(view.balanceCredits) };
+  return chargeHeaders(view.estimatedCostCredits, view.balanceCredits);
 }

@@ -1,13 +1,6 @@
 import type { Wallet } from '../entities/wallet.entity';
+import { creditsToUsd } from '../lib/money';
 
-export const CREDITS_PER_DOLLAR = 1000;
-
-/** Credits as a dollar decimal string at 1,000 credits per dollar ("12.345"). */
-export function creditsToUsd(credits: number): string {
-  const sign = credits < 0 ? '-' : '';
-  const abs = Math.abs(credits);
-  return `${sign}${Math.floor(abs / CREDITS_PER_DOLLAR)}.${String(abs % CREDITS_PER_DOLLAR).padStart(3, '0')}`;
-}
 
 export interface AutoReloadView {
   enabled: boolean;

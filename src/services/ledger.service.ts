@@ -4,13 +4,11 @@ import { transactionRetried } from '../db/transaction';
 import { query, queryOne } from '../db/sql';
 import { Wallet } from '../entities/wallet.entity';
 import { badRequest, DomainError, notFound, pgCode, PG } from '../lib/errors';
+import { creditsToUsd } from '../lib/money';
 import type { AutoReloadUpdate } from '../parsers/wallet.parser';
 import { walletView, type WalletView } from '../presenters/wallet.presenter';
 import type { Caller } from './auth.service';
 import type { Clock } from './clock';
-
-// Kept here for the features that price work in dollars; the presenter owns the formatting.
-export { CREDITS_PER_DOLLAR, creditsToUsd } from '../presenters/wallet.presenter';
 
 export interface ChargeRequest {
   userId: number;
@@ -40,6 +38,9 @@ export const insufficientFunds = (estimated: number, balance: number) =>
   new DomainError(402, 'insufficient_funds', `Insufficient funds: this needs ${estimated} credits and the wallet holds ${balance}.`, {
     estimated_cost_credits: estimated,
     balance_credits: balance,
+    balance_remaining_credits: balance,
+    estimated_cost: creditsToUsd(estimated),
+    balance: creditsToUsd(balance),
   });
 
 export const keySpendLimit = (limit: number, spent: number, needed: number) =>

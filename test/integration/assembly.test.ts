@@ -1,4 +1,5 @@
 import { libraryComponent } from '../support/catalog-factories';
+import { creditsToUsd } from '../../src/lib/money';
 import { issueKey, signedIn } from '../support/factories';
 import { startTestApp, type TestApp } from '../support/app';
 import { failInserts } from '../support/database';
@@ -165,8 +166,10 @@ describe('assemble, reuse path', () => {
     expect(res.body).toMatchObject({ title: 'Population', published: true, generated: false, identifier: `dm-${res.body.ct_id}` });
     expect(res.body.model_url).toContain(`/api/v1/catalog/dm/${res.body.ct_id}/`);
     expect(res.body.components.length).toBeGreaterThan(0);
-    expect(res.headers.get('x-sdc-estimated-cost')).toBe(String(estimate.body.total_credits));
-    expect(res.headers.get('x-sdc-balance-remaining')).toBe(String(5000 - REUSE_PRICE));
+    expect(res.headers.get('x-sdc-estimated-cost')).toBe(creditsToUsd(estimate.body.total_credits));
+    expect(res.headers.get('x-sdc-balance-remaining')).toBe(creditsToUsd(5000 - REUSE_PRICE));
+    expect(res.headers.get('x-sdc-estimated-cost-credits')).toBe(String(estimate.body.total_credits));
+    expect(res.headers.get('x-sdc-balance-remaining-credits')).toBe(String(5000 - REUSE_PRICE));
     expect(await ledgerSum(user.id)).toBe(5000 - REUSE_PRICE);
     const [model] = await app.services.db.query('SELECT published FROM data_models WHERE ct_id = $1', [res.body.ct_id]);
     expect(model.published).toBe(true);
@@ -246,7 +249,16 @@ describe('assemble, reuse path', () => {
     expect((await client.withToken(spender.key).post(ASSEMBLE, reuseBody())).status).toBe(200);
     const broke = await client.withToken(spender.key).post(ASSEMBLE, reuseBody());
     expect(broke.status).toBe(402);
-    expect(broke.body).toMatchObject({ error_type: 'insufficient_funds', estimated_cost_credits: REUSE_PRICE, balance_credits: 400 });
+    expect(broke.body).toMatchObject({
+      error_type: 'insufficient_funds',
+      estimated_cost_credits: REUSE_PRICE,
+      balance_credits: 400,
+      balance_remaining_credits: 400,
+      estimated_cost: creditsToUsd(REUSE_PRICE),
+      balance: '0.400',
+    });
+    expect(broke.headers.get('x-sdc-estimated-cost')).toBe(creditsToUsd(REUSE_PRICE));
+    expect(broke.headers.get('x-sdc-balance-remaining')).toBe('0.400');
     expect(await ledgerSum(user.id)).toBe(400);
     const [{ count }] = await app.services.db.query('SELECT count(*)::int FROM data_models WHERE owner_id = $1', [user.id]);
     expect(count).toBe(1);
