@@ -208,6 +208,7 @@ export class AssemblyService {
       taskId: job.taskId,
       dataSourceCtId,
       status: job.status,
+      newComponents: plan.mint.filter((m) => m.dataType !== 'Cluster').length,
       estimatedCostCredits: plan.totalCredits,
       balanceCredits: wallet.balanceCredits,
       job,
