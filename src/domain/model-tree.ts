@@ -31,12 +31,6 @@ export function isDataType(value: unknown): value is DataType {
   return typeof value === 'string' && (DATA_TYPES as readonly string[]).includes(value);
 }
 
-/** One allowed value of an enumerated component: the code an instance carries and the label it stands for. */
-export interface EnumerationValue {
-  code: string;
-  label: string;
-}
-
 export interface ComponentNode {
   kind: 'component';
   ctId: string;
@@ -44,8 +38,6 @@ export interface ComponentNode {
   dataType: DataType;
   description: string | null;
   units: string | null;
-  /** The codes the value may take (an XdString or XdToken), in order; absent or null when the value is free. */
-  enumeration?: EnumerationValue[] | null;
 }
 
 export interface ClusterNode {

@@ -17,8 +17,6 @@ export interface ElementParticle {
   fixed?: string;
   defaultValue?: string;
   enumeration?: string[];
-  /** What each enumerated value stands for (same order), written as the facet's documentation. */
-  enumerationLabels?: string[];
   /** An inline complex type restricting `base` to these particles (type is then null). */
   restriction?: { base: string; particles: ElementParticle[] };
   /** What the example instance writes; absent: an optional element the example leaves out. */
@@ -143,18 +141,6 @@ function valueParticle(type: DataType, xsdType: string): ElementParticle {
   return el(TYPE_INFO[type].valueElement, xsdType, 1, { sample: { text: SAMPLES[type] ?? '' } });
 }
 
-/** The value of an XdString or XdToken, restricted to the component's codes (labels as documentation) when it has
- * an enumeration; the example instance carries the first code. */
-function textValueParticle(component: PackageComponent, type: 'XdString' | 'XdToken', xsdType: string): ElementParticle {
-  const values = component.node.enumeration;
-  if (!values?.length) return valueParticle(type, xsdType);
-  return el(TYPE_INFO[type].valueElement, xsdType, 1, {
-    enumeration: values.map((v) => v.code),
-    enumerationLabels: values.map((v) => v.label),
-    sample: { text: values[0].code },
-  });
-}
-
 function intervalParticles(component: PackageComponent): Particle[] {
   const bounds = ['lower_included', 'upper_included', 'lower_bounded', 'upper_bounded'].map((name) =>
     el(name, 'xsd:boolean', 1, { sample: { text: 'true' } }),
@@ -189,9 +175,9 @@ function ownParticles(component: PackageComponent, createdDate: string): Particl
   const type = component.node.dataType;
   switch (type) {
     case 'XdString':
-      return [textValueParticle(component, type, 'xsd:string'), el('xdstring-language', 'xsd:language', 0)];
+      return [valueParticle(type, 'xsd:string'), el('xdstring-language', 'xsd:language', 0)];
     case 'XdToken':
-      return [textValueParticle(component, type, 'xsd:token'), el('xdtoken-language', 'xsd:language', 0)];
+      return [valueParticle(type, 'xsd:token'), el('xdtoken-language', 'xsd:language', 0)];
     case 'XdBoolean':
       return [
         {

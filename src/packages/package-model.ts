@@ -140,7 +140,6 @@ export function buildPackageModel(input: DataModelDocument, contextualInput: Con
       label: xmlSafe(node.label),
       description: cleanOptional(node.description),
       units: cleanOptional(node.units),
-      enumeration: node.enumeration?.length ? node.enumeration.map((e) => ({ code: xmlSafe(e.code), label: xmlSafe(e.label) })) : null,
     };
     const built: PackageComponent = { node: clean, adapterCtId: derivedCtId('adapter', node.ctId), units: unitsFor(clean) };
     components.set(node.ctId, built);

@@ -25,7 +25,7 @@ function elementLines(p: ElementParticle): string[] {
       `${open}>`,
       '  <xsd:simpleType>',
       `    <xsd:restriction base="${p.type}">`,
-      ...p.enumeration.flatMap((value, i) => enumerationLines(value, p.enumerationLabels?.[i])),
+      ...p.enumeration.map((value) => `      <xsd:enumeration value="${xmlAttr(value)}"/>`),
       '    </xsd:restriction>',
       '  </xsd:simpleType>',
       '</xsd:element>',
@@ -47,16 +47,6 @@ function elementLines(p: ElementParticle): string[] {
     ];
   }
   return [`${open}/>`];
-}
-
-/** One enumeration facet; a label becomes its documentation (what the code stands for). */
-function enumerationLines(value: string, label: string | undefined): string[] {
-  if (!label) return [`      <xsd:enumeration value="${xmlAttr(value)}"/>`];
-  return [
-    `      <xsd:enumeration value="${xmlAttr(value)}">`,
-    `        <xsd:annotation><xsd:documentation>${xmlText(label)}</xsd:documentation></xsd:annotation>`,
-    '      </xsd:enumeration>',
-  ];
 }
 
 export function particleLines(p: Particle): string[] {

@@ -1,4 +1,4 @@
-import { DATA_TYPES, isDataType, type DataType, type EnumerationValue } from '../domain/model-tree';
+import { DATA_TYPES, isDataType, type DataType } from '../domain/model-tree';
 import { codePointLength } from '../lib/text';
 
 /** What a new component of an assembly may carry beyond its label: the SDC4 type and, for a coded value, the codes
@@ -18,6 +18,13 @@ export const SOURCE_DATA_TYPES: Readonly<Record<string, DataType>> = {
 /** Types whose value an enumeration may restrict (a source word counts as a string once enumerated). */
 const ENUMERABLE: ReadonlySet<DataType> = new Set(['XdString', 'XdToken']);
 
+/** One allowed value of an enumerated component: the code an instance carries and the label it stands for. */
+export interface EnumerationValue {
+  code: string;
+  label: string;
+}
+
+/** The drafts API's limits on enums, so an assembled component can be edited there afterwards. */
 export const MAX_ENUMERATION = 500;
 export const MAX_CODE = 255;
 export const MAX_CODE_LABEL = 1_000;

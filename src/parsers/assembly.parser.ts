@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { DataType, EnumerationValue } from '../domain/model-tree';
+import type { DataType } from '../domain/model-tree';
 import { DomainError } from '../lib/errors';
 import { codePointLength } from '../lib/text';
-import { enumeratedType, parseComponentDataType, parseEnumeration } from './assembly-component.parser';
+import { enumeratedType, parseComponentDataType, parseEnumeration, type EnumerationValue } from './assembly-component.parser';
 
 /** Limits that keep a hostile tree from exhausting the server. */
 export const MAX_TREE_NODES = 10_000;

@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { treeRows, type TreeRow } from '../db/queries/catalog.sql';
+import { treeRows } from '../db/queries/catalog.sql';
 import { query } from '../db/sql';
 import { isDataType, type ClusterNode, type TreeNode } from '../domain/model-tree';
 
@@ -19,7 +19,7 @@ export async function loadClusterTree(on: EntityManager | DataSource, rootCluste
     }
     if (r.position === null) continue;
     if (r.child_cluster_id !== null) slots.push({ clusterId: Number(r.child_cluster_id) });
-    else slots.push({ node: componentNode(r) });
+    else slots.push({ node: componentNode(r.ct_id, r.label, r.data_type, r.description, r.units) });
   }
   for (const [id, slots] of slotsOf) {
     clusters.get(id)!.children = slots.map((s) => ('node' in s ? s.node : clusters.get(s.clusterId)!));
@@ -30,11 +30,14 @@ export async function loadClusterTree(on: EntityManager | DataSource, rootCluste
 }
 
 /** A place holding no child cluster holds a component (cluster_children's check constraint). */
-function componentNode(r: TreeRow): TreeNode {
-  const { ct_id: ctId, label, data_type: dataType, description, units } = r;
+function componentNode(
+  ctId: string | null,
+  label: string | null,
+  dataType: string | null,
+  description: string | null,
+  units: string | null,
+): TreeNode {
   if (ctId === null || label === null || !isDataType(dataType))
     throw new Error(`A tree place holds neither a cluster nor a valid component (${ctId})`);
-  // An enumeration is its codes in order (enums) and what each stands for (enum_descr).
-  const enumeration = r.enums?.length ? r.enums.map((code) => ({ code, label: r.enum_descr?.[code] ?? '' })) : null;
-  return { kind: 'component', ctId, label, dataType, description, units, enumeration };
+  return { kind: 'component', ctId, label, dataType, description, units };
 }

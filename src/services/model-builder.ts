@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { rows } from '../db/sql';
-import type { EnumerationValue } from '../domain/model-tree';
+import type { EnumerationValue } from '../parsers/assembly-component.parser';
 import type { AssemblyRequest, ClusterSpec } from '../parsers/assembly.parser';
 import type { CatalogStatus } from '../entities/catalog-entry';
 import type { ModelView } from '../presenters/catalog.presenter';

@@ -28,8 +28,6 @@ export interface TreeRow {
   data_type: string | null;
   description: string | null;
   units: string | null;
-  enums: string[] | null;
-  enum_descr: Record<string, string> | null;
 }
 
 export const treeRows = (rootClusterId: number) =>
@@ -37,7 +35,7 @@ export const treeRows = (rootClusterId: number) =>
     `${CLUSTER_TREE}
      SELECT cl.id AS cluster_id, cl.ct_id AS cluster_ct_id, cl.label AS cluster_label, cl.description AS cluster_description,
             cc.position, cc.child_cluster_id,
-            co.ct_id, co.label, co.data_type, co.description, co.units, co.enums, co.enum_descr
+            co.ct_id, co.label, co.data_type, co.description, co.units
        FROM tree t JOIN clusters cl ON cl.id = t.id
        LEFT JOIN cluster_children cc ON cc.cluster_id = cl.id
        LEFT JOIN components co ON co.id = cc.component_id
