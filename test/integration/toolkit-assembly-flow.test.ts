@@ -160,13 +160,22 @@ describe('the toolkit assembly flow', () => {
     expect(seen.slice(0, -1).every((s) => s === 'queued' || s === 'processing')).toBe(true);
     expect(await ledgerSum(userId)).toBe(123_456_789 - PRICE.model - mixedPrice);
 
-    // The source words became SDC4 types; the enumeration restricts the flag's value, its labels documented.
+    // The source words became SDC4 types; the flag keeps its codes in order and their labels (the drafts API's
+    // enums and enum_descr, which the package writes as enumeration facets).
     const model = await studio.get(`/api/v1/catalog/dm/${done.dm_ct_id}/`);
     expect(leafTypes(model.body.components)).toEqual({ [labels.pulse]: 'XdCount', 'Quality flag': 'XdString', Visits: 'XdCount' });
+    const [flag] = await app.services.db.query(
+      `SELECT co.enums, co.enum_descr, co.status FROM components co JOIN data_models dm ON dm.owner_id = co.owner_id
+        WHERE dm.ct_id = $1 AND co.label = 'Quality flag'`,
+      [done.dm_ct_id],
+    );
+    expect(flag).toEqual({
+      enums: ['1', '2', '9'],
+      enum_descr: { '1': 'Acceptable', '2': 'Questionable', '9': 'Not assessed' },
+      status: 'published',
+    });
     const xsd = await studio.get(new URL(done.artifacts.xsd).pathname);
     expect(xsd.status).toBe(200);
-    expect(xsd.text).toMatch(/<xsd:enumeration value="1">\s*<xsd:annotation><xsd:documentation>Acceptable<\/xsd:documentation><\/xsd:annotation>/);
-    expect(xsd.text).toMatch(/<xsd:enumeration value="9">\s*<xsd:annotation><xsd:documentation>Not assessed<\/xsd:documentation>/);
     expect(xsd.text).toContain('<xsd:element maxOccurs="1" minOccurs="1" name="xdcount-value" type="xsd:integer"/>');
   });
 
