@@ -126,10 +126,13 @@ export class JobsService {
   /** A job by its queue task id (what a 202 returns as `task_id`; the job's ct_id also works), owner or staff
    * only, with the title of its model and, once completed, the model's artefact links. */
   async taskFor(caller: Caller, taskId: string): Promise<TaskView> {
-    const found =
-      typeof taskId === 'string' && taskId.length <= 64
-        ? await this.db.manager.createQueryBuilder(Job, 'j').where('j.task_id = :id OR j.ct_id = :id', { id: taskId }).getOne()
-        : null;
+    const byTask = (ownerId?: number) => {
+      const qb = this.db.manager.createQueryBuilder(Job, 'j').where('(j.task_id = :id OR j.ct_id = :id)', { id: taskId });
+      return (ownerId === undefined ? qb : qb.andWhere('j.user_id = :ownerId', { ownerId })).getOne();
+    };
+    // The owner's lookup stays on the user index (jobs has none on task_id); only staff look further.
+    const valid = typeof taskId === 'string' && taskId.length <= 64;
+    const found = valid ? ((await byTask(caller.user.id)) ?? (caller.user.isStaff ? await byTask() : null)) : null;
     if (!found || !jobVisibleTo(caller, found.userId)) throw notFound('Task');
     const view = await this.view(found);
     const model = found.dmCtId ? await one<{ title: string }>(this.db, 'SELECT title FROM data_models WHERE ct_id = $1', [found.dmCtId]) : undefined;
