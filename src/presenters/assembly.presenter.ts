@@ -73,6 +73,8 @@ export interface AssemblyJobView {
   status: string;
   /** How many leaf components the run mints (clusters not counted): what the toolkit reports to its user. */
   newComponents: number;
+  /** The price in dollars, as clients read it. */
+  estimatedCost: string;
   estimatedCostCredits: number;
   balanceCredits: number;
   job: Job;
@@ -162,7 +164,7 @@ export function renderAssemblyJob(view: AssemblyJobView) {
     mode: view.mode,
     status: view.status,
     estimated_cost_credits: view.estimatedCostCredits,
-    estimated_cost: creditsToUsd(view.estimatedCostCredits),
+    estimated_cost: view.estimatedCost,
     new_components: view.newComponents,
   };
 }
