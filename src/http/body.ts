@@ -37,7 +37,7 @@ export async function readTextBody(req: Request, maxBytes: number): Promise<stri
   return text;
 }
 
-async function readRawBody(req: Request, maxBytes: number): Promise<Buffer> {
+export async function readRawBody(req: Request, maxBytes: number): Promise<Buffer> {
   if (declaredLength(req) > maxBytes) throw fileTooLarge(maxBytes);
   const chunks: Buffer[] = [];
   let size = 0;

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { DATA_TYPES, isDataType, type DataType } from '../domain/model-tree';
+import type { DataType } from '../domain/model-tree';
 import { DomainError } from '../lib/errors';
 import { codePointLength } from '../lib/text';
+import { enumeratedType, parseComponentDataType, parseEnumeration, type EnumerationValue } from './assembly-component.parser';
 
 /** Limits that keep a hostile tree from exhausting the server. */
 export const MAX_TREE_NODES = 10_000;
@@ -14,7 +15,16 @@ export const CONTEXTUAL_NAMES = ['audit', 'attestation', 'party', 'subject', 'pr
 
 export type ComponentSpec =
   | { path: string; kind: 'reuse'; ctId: string }
-  | { path: string; kind: 'mint'; label: string; dataType: DataType; description: string | null; units: string | null };
+  | {
+      path: string;
+      kind: 'mint';
+      label: string;
+      dataType: DataType;
+      description: string | null;
+      units: string | null;
+      /** The codes the value may take, with their labels; absent (jobs queued before) or null when the value is free. */
+      enumeration?: EnumerationValue[] | null;
+    };
 
 export interface ClusterSpec {
   path: string;
@@ -158,6 +168,8 @@ export function parseAssemblyRequest(body: unknown): AssemblyRequest {
           add(path, `unknown reference; allowed: ${CONTEXTUAL_NAMES.join(', ')}`);
           continue;
         }
+        // Clients send every slot and null the ones the model leaves unused.
+        if (ref === null) continue;
         if (!isObject(ref)) {
           add(path, 'must be a component reference {ct_id}');
           continue;
@@ -195,23 +207,24 @@ function parseComponent(item: Json, path: string, problems: Record<string, strin
     return null;
   }
   if (codePointLength(label) > MAX_LABEL) add(`${path}.label`, `must have at most ${MAX_LABEL} characters`);
-  if (!isDataType(item.data_type)) {
-    add(`${path}.data_type`, `unknown data type; known: ${DATA_TYPES.join(', ')}`);
-    return null;
-  }
+  const type = parseComponentDataType(item.data_type, path, add);
+  if (!type) return null;
+  const enumeration = parseEnumeration(item.enumeration, path, add);
   return {
     path,
     kind: 'mint',
     label,
-    dataType: item.data_type,
+    dataType: enumeration ? enumeratedType(type, path, add) : type.dataType,
     description: optionalText(item.description, `${path}.description`, problems),
     units: optionalText(item.units, `${path}.units`, problems),
+    enumeration,
   };
 }
 
 /** The model's tree as the estimate id hashes it: clusters as {label, ct_id?, description?, components,
- * clusters}, components as {ct_id} or {label, data_type, description?, units?}; absent and empty optional
- * fields are dropped; flags and contextual references are not part of the tree. */
+ * clusters}, components as {ct_id} or {label, data_type, description?, units?, enumeration?} (data_type as
+ * resolved, enumeration as [code, label] pairs in order); absent and empty optional fields are dropped; flags and
+ * contextual references are not part of the tree. */
 export function canonicalTree(spec: ClusterSpec): unknown {
   const cluster: Json = { label: spec.label, components: [], clusters: [] };
   if (spec.ctId) cluster.ct_id = spec.ctId;
@@ -221,6 +234,7 @@ export function canonicalTree(spec: ClusterSpec): unknown {
     const out: Json = { label: c.label, data_type: c.dataType };
     if (c.description) out.description = c.description;
     if (c.units) out.units = c.units;
+    if (c.enumeration) out.enumeration = c.enumeration.map((e) => [e.code, e.label]);
     return out;
   });
   cluster.clusters = spec.clusters.map(canonicalTree);

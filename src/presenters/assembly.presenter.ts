@@ -71,6 +71,10 @@ export interface AssemblyJobView {
   taskId: string | null;
   dataSourceCtId: string;
   status: string;
+  /** How many leaf components the run mints (clusters not counted): what the toolkit reports to its user. */
+  newComponents: number;
+  /** The price in dollars, as clients read it. */
+  estimatedCost: string;
   estimatedCostCredits: number;
   balanceCredits: number;
   job: Job;
@@ -150,7 +154,7 @@ export function renderBuiltModel(view: BuiltModelView) {
   };
 }
 
-/** The 202 body. */
+/** The 202 body: the contract's fields, plus the dollar cost and the count of new components clients read. */
 export function renderAssemblyJob(view: AssemblyJobView) {
   return {
     job_ct_id: view.jobCtId,
@@ -160,10 +164,17 @@ export function renderAssemblyJob(view: AssemblyJobView) {
     mode: view.mode,
     status: view.status,
     estimated_cost_credits: view.estimatedCostCredits,
+    estimated_cost: view.estimatedCost,
+    new_components: view.newComponents,
   };
 }
 
 /** The cost headers of both answers. */
 export function assembleHeaders(view: AssembleView): Record<string, string> {
   return chargeHeaders(view.estimatedCostCredits, view.balanceCredits);
+}
+
+/** The estimate's headers: what assemble would charge and the balance it would be charged against. */
+export function estimateHeaders(view: EstimateView): Record<string, string> {
+  return chargeHeaders(view.totalCredits, view.wallet.balanceCredits);
 }

@@ -10,6 +10,14 @@ export interface GenerationView {
   profile: AppProfile | null;
   appName: string | null;
   appUrl: string | null;
+  /** What an application download charged and the balance after it (REST headers only); absent for a package. */
+  charge?: ChargeView | null;
+}
+
+/** A charging answer's money, for its X-SDC headers. */
+export interface ChargeView {
+  estimatedCostCredits: number;
+  balanceCredits: number;
 }
 
 /** The contract's generate body (REST-compat), also kept as a generation job's result: a package's links, and an

@@ -1,7 +1,6 @@
 import type { Wallet } from '../entities/wallet.entity';
 import { creditsToUsd } from '../lib/money';
 
-
 export interface AutoReloadView {
   enabled: boolean;
   thresholdCredits: number;
@@ -31,6 +30,7 @@ export function walletView(wallet: Wallet): WalletView {
   };
 }
 
+/** The contract's nested `auto_reload`, plus the flat dollar fields every studio client reads (clients.md). */
 export function renderWallet(view: WalletView) {
   return {
     balance: view.balance,
@@ -41,6 +41,9 @@ export function renderWallet(view: WalletView) {
       threshold_credits: view.autoReload.thresholdCredits,
       amount_credits: view.autoReload.amountCredits,
     },
+    auto_reload_enabled: view.autoReload.enabled,
+    auto_reload_threshold: creditsToUsd(view.autoReload.thresholdCredits),
+    auto_reload_amount: creditsToUsd(view.autoReload.amountCredits),
     updated_at: view.updatedAt.toISOString(),
   };
 }

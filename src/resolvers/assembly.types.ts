@@ -166,6 +166,8 @@ export class AssemblyJobType {
   @Field() jobUrl!: string;
   @Field(() => String, { nullable: true }) taskId!: string | null;
   @Field() dataSourceCtId!: string;
+  @Field(() => GraphQLSafeInt, { description: 'Leaf components the run mints (clusters not counted).' }) newComponents!: number;
+  @Field({ description: 'The price in US dollars ("0.800"), exact.' }) estimatedCost!: string;
   @Field(() => GraphQLSafeInt) estimatedCostCredits!: number;
   @Field(() => GraphQLSafeInt) balanceCredits!: number;
   @Field(() => JobType) job!: JobType;

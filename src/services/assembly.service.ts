@@ -5,6 +5,7 @@ import type { CatalogStatus } from '../entities/catalog-entry';
 import { DataSourceRecord } from '../entities/data-source.entity';
 import { conflict, DomainError, isDatabaseUnavailable, keyScope } from '../lib/errors';
 import type { Links } from '../lib/links';
+import { creditsToUsd } from '../lib/money';
 import { assemblyJobRequest, estimateId, type AssemblyRequest, type ClusterSpec } from '../parsers/assembly.parser';
 import {
   estimateView,
@@ -208,6 +209,8 @@ export class AssemblyService {
       taskId: job.taskId,
       dataSourceCtId,
       status: job.status,
+      newComponents: plan.mint.filter((m) => m.dataType !== 'Cluster').length,
+      estimatedCost: creditsToUsd(plan.totalCredits),
       estimatedCostCredits: plan.totalCredits,
       balanceCredits: wallet.balanceCredits,
       job,

@@ -4,6 +4,7 @@ import { insertClusterChildren, insertOnce, mintedBefore, type CatalogTable } fr
 import { defaultProjectOf } from '../db/queries/projects.sql';
 import { query, queryOne } from '../db/sql';
 import { DATA_TYPES, isDataType } from '../domain/model-tree';
+import type { EnumerationValue } from '../parsers/assembly-component.parser';
 import type { CatalogStatus } from '../entities/catalog-entry';
 import { Project } from '../entities/project.entity';
 import { invalid } from '../parsers/catalog.parser';
@@ -25,6 +26,8 @@ export interface NewComponent {
   projectId?: number;
   /** The contextual slot (audit, party, …) a library component fills; `type=<slot>` lists it. */
   contextualSlot?: string | null;
+  /** The codes an XdString or XdToken may take, in order, with their labels (stored as enums and enum_descr). */
+  enumeration?: EnumerationValue[] | null;
 }
 
 export type ClusterChildRef = { componentId: number } | { clusterId: number };
@@ -99,6 +102,12 @@ export class CatalogMinter {
       data_type: input.dataType,
       units: optionalText(input.units),
       contextual_slot: input.contextualSlot ?? null,
+      ...(input.enumeration?.length
+        ? {
+            enums: input.enumeration.map((e) => e.code),
+            enum_descr: JSON.stringify(Object.fromEntries(input.enumeration.filter((e) => e.label).map((e) => [e.code, e.label]))),
+          }
+        : {}),
     });
   }
 

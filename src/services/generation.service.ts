@@ -4,7 +4,7 @@ import { conflict, forbidden, isDatabaseUnavailable, keyScope } from '../lib/err
 import type { Links } from '../lib/links';
 import type { AppProfile } from '../packages/app-compose';
 import type { GenerationKind, GenerationRequest } from '../parsers/generation.parser';
-import { renderGeneration, type GenerationView } from '../presenters/generation.presenter';
+import { renderGeneration, type ChargeView, type GenerationView } from '../presenters/generation.presenter';
 import type { Caller } from './auth.service';
 import type { CatalogService } from './catalog.service';
 import type { JobOutcome, JobsService } from './jobs.service';
@@ -63,6 +63,14 @@ export class GenerationService {
     });
   }
 
+  /** enqueue, with what an application download will charge and the wallet's balance, for the 202's headers. */
+  async enqueueCharged(caller: Caller, request: GenerationRequest): Promise<{ job: Job; charge: ChargeView | null }> {
+    const job = await this.enqueue(caller, request);
+    if (request.kind !== 'generate_app') return { job, charge: null };
+    const wallet = await this.ledger.wallet(caller.user.id);
+    return { job, charge: { estimatedCostCredits: this.appDownloadCredits(), balanceCredits: wallet.balanceCredits } };
+  }
+
   async runInline(caller: Caller, request: GenerationRequest): Promise<GenerationView> {
     await this.admit(caller, request);
     return this.generate(request, { userId: caller.user.id, apiKeyId: caller.key?.id ?? null, jobId: null, idempotencyKey: undefined });
@@ -106,7 +114,8 @@ export class GenerationService {
     try {
       const app = await this.packages.generateApp(request.dmCtId, request.profile);
       const packageUrl = await this.packages.isGenerated(request.dmCtId);
-      return { ...generated(packageUrl), profile: request.profile, appName: app.appName, appUrl: app.appUrl };
+      const charge = { estimatedCostCredits: price, balanceCredits: paid.balanceCredits };
+      return { ...generated(packageUrl), profile: request.profile, appName: app.appName, appUrl: app.appUrl, charge };
     } catch (error) {
       // After an outage the job's retry finds the charge by its key and finishes the work it paid for.
       if (paid.ledgerEntryId && !paid.alreadyCharged && !isDatabaseUnavailable(error))

@@ -7,7 +7,9 @@ import { Job, type JobKind, type JobStatus } from '../entities/job.entity';
 import { notFound } from '../lib/errors';
 import type { Links } from '../lib/links';
 import type { JobFilters } from '../parsers/jobs.parser';
+import { artifactUrls } from '../presenters/catalog.presenter';
 import { jobView, type JobView } from '../presenters/job.presenter';
+import type { TaskView } from '../presenters/task.presenter';
 import type { Caller } from './auth.service';
 import type { Clock } from './clock';
 import type { LedgerService } from './ledger.service';
@@ -121,6 +123,23 @@ export class JobsService {
     return job;
   }
 
+  /** A job by its queue task id (what a 202 returns as `task_id`; the job's ct_id also works), owner or staff
+   * only, with the title of its model and, once completed, the model's artefact links. */
+  async taskFor(caller: Caller, taskId: string): Promise<TaskView> {
+    const byTask = (ownerId?: number) => {
+      const qb = this.db.manager.createQueryBuilder(Job, 'j').where('(j.task_id = :id OR j.ct_id = :id)', { id: taskId });
+      return (ownerId === undefined ? qb : qb.andWhere('j.user_id = :ownerId', { ownerId })).getOne();
+    };
+    // The owner's lookup stays on the user index (jobs has none on task_id); only staff look further.
+    const valid = typeof taskId === 'string' && taskId.length <= 64;
+    const found = valid ? ((await byTask(caller.user.id)) ?? (caller.user.isStaff ? await byTask() : null)) : null;
+    if (!found || !jobVisibleTo(caller, found.userId)) throw notFound('Task');
+    const view = await this.view(found);
+    const model = found.dmCtId ? await one<{ title: string }>(this.db, 'SELECT title FROM data_models WHERE ct_id = $1', [found.dmCtId]) : undefined;
+    const artifacts = found.status === 'completed' && found.dmCtId ? artifactUrls(found.dmCtId, this.links) : null;
+    return { job: view, title: model?.title ?? requestedTitle(found.request), artifacts };
+  }
+
   async listFor(caller: Caller, filters: JobFilters): Promise<Job[]> {
     const qb = this.db.manager.createQueryBuilder(Job, 'j').where('j.user_id = :userId', { userId: caller.user.id });
     if (filters.kind !== undefined) qb.andWhere('j.kind = :kind', { kind: filters.kind });
@@ -174,4 +193,10 @@ export class JobsService {
     const event: JobEvent = { ctId: job.ctId, userId: job.userId, status: job.status, step: job.step, seq: Date.now() };
     await rows(manager, 'SELECT pg_notify($1, $2)', [JOB_CHANNEL, JSON.stringify(event)]);
   }
+}
+
+/** The title an assembly job was asked for (the parsed request, or the raw body of older jobs). */
+function requestedTitle(request: Record<string, unknown>): string | null {
+  const source = (request.assembly ?? request.body) as { title?: unknown } | undefined;
+  return typeof source?.title === 'string' ? source.title : null;
 }

@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { rows } from '../db/sql';
+import type { EnumerationValue } from '../parsers/assembly-component.parser';
 import type { AssemblyRequest, ClusterSpec } from '../parsers/assembly.parser';
 import type { CatalogStatus } from '../entities/catalog-entry';
 import type { ModelView } from '../presenters/catalog.presenter';
@@ -24,6 +25,7 @@ export interface CatalogForAssembly {
       dataType: string;
       description: string | null;
       units: string | null;
+      enumeration?: EnumerationValue[] | null;
       status: CatalogStatus;
       ownerId: number;
       mintKey?: string;
@@ -89,6 +91,7 @@ export class ModelBuilder {
             dataType: c.dataType,
             description: c.description,
             units: c.units,
+            enumeration: c.enumeration ?? null,
             status,
             ownerId,
             mintKey: key(c.path),

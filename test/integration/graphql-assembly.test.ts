@@ -15,7 +15,7 @@ const ESTIMATE = `query ($input: AssemblyInput!) { estimate(input: $input) {
 const ASSEMBLE = `mutation ($input: AssemblyInput!) { assemble(input: $input) {
   __typename
   ... on BuiltModel { ctId title identifier published generated packageUrl modelUrl finalizeError estimatedCostCredits balanceCredits root { type label children { type ctId label } } }
-  ... on AssemblyJob { jobCtId jobUrl taskId dataSourceCtId estimatedCostCredits balanceCredits job { ${JOB} } }
+  ... on AssemblyJob { jobCtId jobUrl taskId dataSourceCtId newComponents estimatedCost estimatedCostCredits balanceCredits job { ${JOB} } }
 } }`;
 // Job.dmCtId is nullable and Generation.dmCtId is not: one selection set cannot ask both under one name.
 const GENERATE_FIELDS =
@@ -174,6 +174,8 @@ describe('GraphQL assemble', () => {
       jobUrl: `${app.url}/api/v1/jobs/${queued.jobCtId}/`,
       taskId: expect.any(String),
       dataSourceCtId: expect.any(String),
+      newComponents: 2,
+      estimatedCost: '0.800',
       estimatedCostCredits: 800,
       job: { ctId: queued.jobCtId, kind: 'assemble', dataSourceCtId: queued.dataSourceCtId },
     });

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { mediaType, readJsonObject, readTextBody } from '../../http/body';
+import { mediaType, readJsonObject, readRawBody, readTextBody } from '../../http/body';
 import { readIncoming } from '../../storage/incoming-file';
 import { unsupportedMediaType } from '../../lib/app-api-errors';
 import { parseBooleanParameter, parseSparqlQuery, parseXmlContent } from '../../parsers/app.parser';
@@ -18,8 +18,11 @@ const MAX_QUERY_BODY_BYTES = 1024 * 1024;
 
 const success = (status: number, data: unknown) => ({ status, body: { success: true, data } });
 
-/** validate/xml: a multipart `file` (or `xml_content` field), or a JSON body with `xml_content`; the booleans come
- * from the body's fields or the query string. */
+/** Raw XML bodies the toolkit's distribution step sends (clients.md, "Generated application"). */
+const RAW_XML_TYPES = new Set(['application/xml', 'text/xml']);
+
+/** validate/xml: a multipart `file` (or `xml_content` field), a JSON body with `xml_content`, or the document itself
+ * as an XML body; the booleans come from the body's fields or the query string. */
 async function validateXml({ req, services, caller, query }: RouteContext<AppCaller>) {
   const validate = async (xml: string | Uint8Array, fields: Record<string, unknown>) =>
     success(
@@ -36,6 +39,10 @@ async function validateXml({ req, services, caller, query }: RouteContext<AppCal
   if (mediaType(req) === 'application/json') {
     const fields = await readJsonObject(req, services.settings.maxUploadBytes);
     return validate(parseXmlContent(fields.xml_content), fields);
+  }
+  if (RAW_XML_TYPES.has(mediaType(req))) {
+    const xml = await readRawBody(req, services.settings.maxUploadBytes);
+    return validate(xml.length ? xml : parseXmlContent(''), {});
   }
   return withMultipart(req, services, MAX_SINGLE_FILE_PARTS, async (body) => {
     const fields = Object.fromEntries(body.fields);

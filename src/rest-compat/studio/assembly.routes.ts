@@ -1,5 +1,5 @@
 import { parseAssemblyRequest } from '../../parsers/assembly.parser';
-import { assembleHeaders, renderAssemblyJob, renderBuiltModel, renderEstimate } from '../../presenters/assembly.presenter';
+import { assembleHeaders, estimateHeaders, renderAssemblyJob, renderBuiltModel, renderEstimate } from '../../presenters/assembly.presenter';
 import { route } from '../route-table';
 
 export const assemblyRoutes = [
@@ -7,10 +7,10 @@ export const assemblyRoutes = [
     method: 'post',
     path: '/api/v1/dmgen/assemble/estimate/',
     requirement: 'build',
-    handle: async ({ services, caller, body }) => ({
-      status: 200,
-      body: renderEstimate(await services.assembly.estimate(caller, parseAssemblyRequest(body))),
-    }),
+    handle: async ({ services, caller, body }) => {
+      const view = await services.assembly.estimate(caller, parseAssemblyRequest(body));
+      return { status: 200, headers: estimateHeaders(view), body: renderEstimate(view) };
+    },
   }),
   route({
     method: 'post',

@@ -4,20 +4,26 @@ import { discardAll } from '../../storage/incoming-file';
 import { sha256Hex } from '../../lib/crypto';
 import { badRequest } from '../../lib/errors';
 import { parseAsyncFlag, parseGenerationRequest, type GenerationKind } from '../../parsers/generation.parser';
-import { renderGeneration } from '../../presenters/generation.presenter';
+import { chargeHeaders } from '../../lib/money';
+import { renderGeneration, type ChargeView } from '../../presenters/generation.presenter';
 import { renderJob } from '../../presenters/job.presenter';
 import type { Caller } from '../../services/auth.service';
 import { route, type RouteContext } from '../route-table';
+
+/** An application download charges: its answers carry the X-SDC headers like every charging answer. */
+const moneyHeaders = (charge: ChargeView | null | undefined) => (charge ? chargeHeaders(charge.estimatedCostCredits, charge.balanceCredits) : {});
 
 const generate = (kind: GenerationKind) => async (ctx: RouteContext<Caller>) => {
   const body = ctx.body && typeof ctx.body === 'object' ? (ctx.body as Record<string, unknown>) : {};
   const { services, caller } = ctx;
   const request = parseGenerationRequest(kind, ctx.params.ctId, body.profile ?? ctx.query.profile);
   if (parseAsyncFlag(ctx.query.async, body.async)) {
-    const job = await services.jobs.view(await services.generation.enqueue(caller, request));
-    return { status: 202, body: { job_ct_id: job.ctId, job_url: job.url, task_id: job.taskId, job: renderJob(job) } };
+    const { job: queued, charge } = await services.generation.enqueueCharged(caller, request);
+    const job = await services.jobs.view(queued);
+    return { status: 202, headers: moneyHeaders(charge), body: { job_ct_id: job.ctId, job_url: job.url, task_id: job.taskId, job: renderJob(job) } };
   }
-  return { status: 200, body: renderGeneration(await services.generation.runInline(caller, request)) };
+  const view = await services.generation.runInline(caller, request);
+  return { status: 200, headers: moneyHeaders(view.charge), body: renderGeneration(view) };
 };
 
 export const generationRoutes = [

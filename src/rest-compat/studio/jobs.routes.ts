@@ -1,5 +1,6 @@
 import { parseJobFilters } from '../../parsers/jobs.parser';
 import { renderJob } from '../../presenters/job.presenter';
+import { renderTask } from '../../presenters/task.presenter';
 import { route } from '../route-table';
 
 export const jobsRoutes = [
@@ -20,5 +21,11 @@ export const jobsRoutes = [
       const job = await services.jobs.getFor(caller, params.ctId);
       return { status: 200, body: renderJob(await services.jobs.view(job)) };
     },
+  }),
+  route({
+    method: 'get',
+    path: '/api/v1/dmgen/tasks/:taskId/',
+    requirement: 'read',
+    handle: async ({ services, caller, params }) => ({ status: 200, body: renderTask(await services.jobs.taskFor(caller, params.taskId)) }),
   }),
 ];

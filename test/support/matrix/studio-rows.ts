@@ -212,6 +212,12 @@ export const STUDIO_SCENARIOS: Record<string, StudioScenario> = {
     params: ({ world }) => ({ ctId: world.jobs.owner.ctId }),
     expect: (ctx) => ownerOnly(ctx, 'Job', true, ok(200, has({ ct_id: ctx.world.jobs.owner.ctId, kind: 'upload' }))),
   },
+  'GET /api/v1/dmgen/tasks/:taskId/': {
+    requirement: 'read',
+    // A task is found by its queue id or its job's ct_id; the world's jobs are known by ct_id.
+    params: ({ world }) => ({ taskId: world.jobs.owner.ctId }),
+    expect: (ctx) => ownerOnly(ctx, 'Task', true, ok(200, has({ job_ct_id: ctx.world.jobs.owner.ctId, status: any(String) }))),
+  },
   'POST /api/v1/dmgen/dms/:ctId/generate/': {
     requirement: 'build',
     params: ({ world }) => ({ ctId: world.publishedDm }),

@@ -37,7 +37,11 @@ describe('parseAssemblyRequest', () => {
       'contextual.weather',
     ],
     ['a contextual reference without ct_id', { title: 'T', contextual: { audit: {} }, data: { label: 'R', components: [leaf] } }, 'contextual.audit'],
-    ['a null contextual reference', { title: 'T', contextual: { audit: null }, data: { label: 'R', components: [leaf] } }, 'contextual.audit'],
+    [
+      'a contextual reference that is not an object',
+      { title: 'T', contextual: { audit: 'abc' }, data: { label: 'R', components: [leaf] } },
+      'contextual.audit',
+    ],
     ['generate without publish', { title: 'T', publish: false, generate: true, data: { label: 'R', components: [leaf] } }, 'generate'],
     ['an estimate id that is not 12 hex characters', { title: 'T', estimate_id: 'XYZ', data: { label: 'R', components: [leaf] } }, 'estimate_id'],
   ])('refuses %s, naming the path', (_name, body, path) => {
