@@ -322,7 +322,8 @@ function absoluteUri(value: unknown, field: string): string {
   } catch {
     throw invalid(field, `${field} must be an absolute URI.`);
   }
-  if (!/^(https?|urn):$/.test(parsed.protocol) || /[\s<>"{}|\\^`]/.test(uri)) throw invalid(field, `${field} must be an absolute http(s) or urn URI.`);
+  if (!/^(https?|urn):$/.test(parsed.protocol) || /[\s<>"{}|\\^`]/.test(uri))
+    throw invalid(field, `${field} must be an absolute http(s) or urn URI.`);
   return uri;
 }
 

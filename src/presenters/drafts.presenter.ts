@@ -236,7 +236,13 @@ export function renderModelDraft(model: ModelDraftView) {
 
 export const renderNamespace = (ns: NamespaceView) => ({ id: ns.id, abbrev: ns.abbrev, uri: ns.uri });
 
-export const renderPredicate = (p: PredicateView) => ({ id: p.id, ns_prefix: p.nsPrefix, ns_abbrev: p.nsPrefix, class_name: p.className, uri: p.uri });
+export const renderPredicate = (p: PredicateView) => ({
+  id: p.id,
+  ns_prefix: p.nsPrefix,
+  ns_abbrev: p.nsPrefix,
+  class_name: p.className,
+  uri: p.uri,
+});
 
 export const renderPredObj = (po: PredObjView) => ({
   id: po.id,

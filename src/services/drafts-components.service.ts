@@ -17,7 +17,8 @@ import type { LedgerService } from './ledger.service';
 /** Components of the drafts API: minting one is a charge (the assembly's component price, through the ledger, in
  * the transaction that creates it, so a refused charge creates nothing); reading and editing while a draft. */
 
-export const draftNotFound = (what: string, ctId: string) => new DomainError(404, 'not_found', `No ${what} of yours has ct_id ${ctId}.`, { ct_id: ctId });
+export const draftNotFound = (what: string, ctId: string) =>
+  new DomainError(404, 'not_found', `No ${what} of yours has ct_id ${ctId}.`, { ct_id: ctId });
 
 /** The stored columns of a component's editable fields; enumerations and their descriptions are judged together. */
 function componentColumns(fields: ComponentFields, current: { enums: string[]; enumDescr: Record<string, string>; dataType: string }) {

@@ -6,14 +6,7 @@ import { conflict, DomainError, notFound } from '../lib/errors';
 import type { PageRequest } from '../parsers/catalog.parser';
 import type { NewNamespace, NewPredicate, NewPredObj } from '../parsers/drafts.parser';
 import type { PageView } from '../presenters/catalog.presenter';
-import {
-  namespaceView,
-  predicateView,
-  predObjView,
-  type NamespaceView,
-  type PredicateView,
-  type PredObjView,
-} from '../presenters/drafts.presenter';
+import { namespaceView, predicateView, predObjView, type NamespaceView, type PredicateView, type PredObjView } from '../presenters/drafts.presenter';
 import { defaultProjectOf } from '../db/queries/projects.sql';
 
 /** Semantic links as the package carries them: namespaces, predicates (a namespace and a class name: an RDF
@@ -53,7 +46,8 @@ export async function setPredObjs(
 ): Promise<void> {
   const usable = new Set((await query(manager, q.usablePredObjs(userId, ids))).map((r) => Number(r.id)));
   const unknown = ids.filter((id) => !usable.has(id));
-  if (unknown.length) throw new DomainError(400, 'invalid_request', `Unknown pred_obj ids: ${unknown.join(', ')}.`, { details: { pred_obj: unknown } });
+  if (unknown.length)
+    throw new DomainError(400, 'invalid_request', `Unknown pred_obj ids: ${unknown.join(', ')}.`, { details: { pred_obj: unknown } });
   await query(manager, q.clearPredObjs(table, entryId));
   if (ids.length) await query(manager, q.insertPredObjs(table, entryId, ids));
 }

@@ -162,7 +162,8 @@ describe('the desktop modeling tool draft flow', () => {
     // Publish bottom-up, then the drafts are immutable.
     const published = await tool.post(`/api/v1/dmgen/dms/${dmCtId}/publish/`);
     expect([published.status, published.body.published]).toEqual([200, true]);
-    for (const [slug, ctId] of Object.entries(minted)) expect([slug, (await tool.get(`/api/v1/dmgen/${slug}/${ctId}/`)).body.published]).toEqual([slug, true]);
+    for (const [slug, ctId] of Object.entries(minted))
+      expect([slug, (await tool.get(`/api/v1/dmgen/${slug}/${ctId}/`)).body.published]).toEqual([slug, true]);
     const frozen = await tool.patch(`/api/v1/dmgen/xd-strings/${stringCt}/`, { label: 'Too late' });
     expect([frozen.status, frozen.body.error_type]).toEqual([409, 'published_immutable']);
     expect((await tool.patch(`/api/v1/dmgen/clusters/${inner.body.ct_id}/`, { label: 'Too late' })).status).toBe(409);
@@ -181,7 +182,9 @@ describe('the desktop modeling tool draft flow', () => {
     const instance = entries.get(`dm-${dmCtId}.xml`)!.toString();
     expect(instance).toContain('<xdstring-value>never</xdstring-value>');
     expect(instance).toContain('<symbol>mild</symbol>');
-    const compiled = await compileSchema({ name: `dm-${dmCtId}.xsd`, content: xsd }, async (location) => (location === SDC4_XSD_URL ? sdc4Xsd : null));
+    const compiled = await compileSchema({ name: `dm-${dmCtId}.xsd`, content: xsd }, async (location) =>
+      location === SDC4_XSD_URL ? sdc4Xsd : null,
+    );
     expect(compiled.validate(instance)).toEqual([]);
     expect(entries.get(`dm-${dmCtId}.ttl`)!.toString()).toContain('<https://example.org/vocab#measures> <https://example.org/concepts/Severity>');
   });

@@ -144,10 +144,10 @@ export const insertPredObjs = (table: LinkTable, entryId: number, predObjIds: nu
 
 /** The ids among `ids` the viewer may attach: pairs of the viewer's own projects or of public ones. */
 export const usablePredObjs = (viewerId: number, ids: number[]) =>
-  sql<{ id: string }>(`SELECT po.id FROM pred_objs po JOIN projects p ON p.id = po.project_id WHERE po.id = ANY($2::bigint[]) AND (p.is_public OR p.owner_id = $1)`, [
-    viewerId,
-    ids,
-  ]);
+  sql<{ id: string }>(
+    `SELECT po.id FROM pred_objs po JOIN projects p ON p.id = po.project_id WHERE po.id = ANY($2::bigint[]) AND (p.is_public OR p.owner_id = $1)`,
+    [viewerId, ids],
+  );
 
 export interface ChildRow {
   id: string;
