@@ -26,8 +26,8 @@ import {
 import { route, type RouteContext, type StudioRoute } from '../route-table';
 
 /** The drafts API of modeling tools (`../shared/spec/clients.md`): one set of routes per component type, then
- * clusters, models (with publishing) and the semantic vocabulary. Minting a component charges (scope `spend`,
- * Idempotency-Key); everything else is `build` to write and `read` to read. */
+ * clusters, models (with publishing) and the semantic vocabulary. Writing needs `build`, reading `read`; minting a
+ * component also charges, so its service asks for `spend` too (as assemble does), and honours Idempotency-Key. */
 
 const BASE = '/api/v1/dmgen';
 
@@ -55,7 +55,7 @@ function componentRoutes(slug: ComponentSlug): StudioRoute[] {
     route({
       method: 'post',
       path: `${BASE}/${slug}/`,
-      requirement: 'spend',
+      requirement: 'build',
       idempotent: true,
       handle: async ({ services, caller, body }) => {
         const minted = await services.drafts.components.create(caller, parseNewComponent(slug, body));
