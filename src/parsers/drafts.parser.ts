@@ -240,7 +240,15 @@ export function parseComponentFields(raw: unknown, dataType: DraftDataType | nul
 const projectOf = (body: Body) => (body.project === undefined || body.project === null || body.project === '' ? null : ctId(body.project, 'project'));
 
 export function parseNewComponent(slug: string, raw: unknown): NewComponentDraft {
-  const dataType = parseComponentSlug(slug);
+  return newComponentOf(parseComponentSlug(slug), raw);
+}
+
+/** GraphQL's form: the type named in the input rather than by the path. */
+export function parseNewComponentOfType(dataType: unknown, raw: unknown): NewComponentDraft {
+  return newComponentOf(parseDraftDataType(dataType), raw);
+}
+
+function newComponentOf(dataType: DraftDataType, raw: unknown): NewComponentDraft {
   const body = asBody(raw);
   const fields = parseComponentFields(body, dataType);
   if (has(body, 'public') && body.public !== null) booleanField(body.public, 'public');
@@ -368,4 +376,12 @@ export function parseComponentSlug(slug: string): DraftDataType {
   const dataType = COMPONENT_SLUGS[slug as ComponentSlug];
   if (!dataType) throw invalid('type', `Unknown component type "${slug}".`);
   return dataType;
+}
+
+/** A component type as GraphQL names it: `XdString`, `xdstring` or the REST slug `xd-strings`. */
+export function parseDraftDataType(value: unknown): DraftDataType {
+  const name = typeof value === 'string' ? value.trim() : '';
+  const found = DRAFT_DATA_TYPES.find((t) => t.toLowerCase() === name.toLowerCase()) ?? COMPONENT_SLUGS[name as ComponentSlug];
+  if (!found) throw invalid('dataType', `dataType must be one of ${DRAFT_DATA_TYPES.join(', ')}.`);
+  return found;
 }

@@ -1,5 +1,6 @@
 import { COMPONENT_SLUGS } from '../../../src/parsers/drafts.parser';
 import type { CellContext, StudioScenario } from './studio-rows';
+import type { GraphQLScenario } from './graphql-rows';
 import type { Expected } from './oracle';
 import type { Payload } from './transport';
 import { nextName, type World } from './world';
@@ -147,5 +148,88 @@ export const DRAFTS_SCENARIOS: Record<string, StudioScenario> = {
     // Predicate 1 is rdfs:seeAlso, the first one migration 0012 seeds.
     body: () => json({ predicate: 1, object_uri: 'https://example.org/matrix/object', po_name: 'matrix' }),
     expect: () => ok(201, has({ id: expect.any(Number), predicate: 1 })),
+  },
+};
+
+const data = (matcher: unknown): Expected => ({ status: 200, body: { data: matcher } });
+const notYoursInGraphQL: Expected = {
+  status: 200,
+  body: expect.objectContaining({ errors: [expect.objectContaining({ extensions: expect.objectContaining({ code: 'not_found', status: 404 }) })] }),
+};
+const graphqlPage = () => data(has({ count: expect.any(Number), page: 1 }));
+
+/** The drafts API's GraphQL fields (drafts.resolver.ts), spread into GRAPHQL_SCENARIOS. */
+export const DRAFTS_GRAPHQL_SCENARIOS: Record<string, GraphQLScenario> = {
+  draftComponents: { requirement: 'read', args: () => ({ dataType: 'XdString' }), expect: graphqlPage },
+  draftComponent: {
+    requirement: 'read',
+    args: async ({ world }) => ({ dataType: 'XdString', ctId: await ownerComponent(world, 'XdString') }),
+    expect: (ctx, args) => (stranger(ctx) ? notYoursInGraphQL : data(has({ ctId: args.ctId, dataType: 'XdString' }))),
+  },
+  createDraftComponent: {
+    requirement: 'build',
+    args: () => ({ input: { dataType: 'XdCount', label: 'Matrix count', units: 'items' } }),
+    charges: () => MINT_CREDITS,
+    expect: () => data(has({ __typename: 'DraftComponentMint', estimatedCostCredits: MINT_CREDITS })),
+  },
+  updateDraftComponent: {
+    requirement: 'build',
+    args: async ({ world }) => ({ dataType: 'XdString', ctId: await ownerComponent(world, 'XdString'), input: { enums: ['a', 'b'] } }),
+    expect: (ctx, args) => (stranger(ctx) ? notYoursInGraphQL : data(has({ ctId: args.ctId, enums: ['a', 'b'] }))),
+  },
+  draftClusters: { requirement: 'read', expect: graphqlPage },
+  draftCluster: {
+    requirement: 'read',
+    args: async ({ world }) => ({ ctId: await ownerCluster(world) }),
+    expect: (ctx, args) => (stranger(ctx) ? notYoursInGraphQL : data(has({ ctId: args.ctId }))),
+  },
+  createDraftCluster: {
+    requirement: 'build',
+    args: () => ({ input: { label: 'Matrix GraphQL cluster' } }),
+    expect: () => data(has({ __typename: 'DraftCluster', published: false })),
+  },
+  updateDraftCluster: {
+    requirement: 'build',
+    args: async ({ world }) => ({ ctId: await ownerCluster(world), input: { label: 'Matrix cluster' } }),
+    expect: (ctx, args) => (stranger(ctx) ? notYoursInGraphQL : data(has({ ctId: args.ctId, label: 'Matrix cluster' }))),
+  },
+  draftModels: { requirement: 'read', expect: graphqlPage },
+  draftModel: {
+    requirement: 'read',
+    args: async ({ world }) => ({ ctId: await ownerModel(world) }),
+    expect: (ctx, args) => (stranger(ctx) ? notYoursInGraphQL : data(has({ ctId: args.ctId, published: false }))),
+  },
+  createDraftModel: {
+    requirement: 'build',
+    args: async ({ world }) => ({ input: { title: 'Matrix GraphQL model', data: await libraryCluster(world), language: 'en-GB' } }),
+    expect: () => data(has({ __typename: 'DraftModel', rootClusterCtId: LIBRARY_ROOT, published: false })),
+  },
+  updateDraftModel: {
+    requirement: 'build',
+    args: async ({ world }) => ({ ctId: await ownerModel(world), input: { rights: 'CC0' } }),
+    expect: (ctx, args) => (stranger(ctx) ? notYoursInGraphQL : data(has({ ctId: args.ctId }))),
+  },
+  publishDraftModel: {
+    requirement: 'build',
+    args: async ({ world }) => ({ ctId: await newOwnerModel(world) }),
+    expect: (ctx, args) => (stranger(ctx) ? notYoursInGraphQL : data(has({ ctId: args.ctId, published: true }))),
+  },
+  semanticNamespaces: { requirement: 'read', expect: graphqlPage },
+  createSemanticNamespace: {
+    requirement: 'build',
+    args: () => ({ input: { abbrev: nextName('gq'), uri: 'https://example.org/matrix-graphql#' } }),
+    expect: () => data(has({ __typename: 'SemanticNamespace', uri: 'https://example.org/matrix-graphql#' })),
+  },
+  semanticPredicates: { requirement: 'read', expect: graphqlPage },
+  createSemanticPredicate: {
+    requirement: 'build',
+    args: () => ({ input: { nsAbbrev: 'skos', className: nextName('graphqlMatch') } }),
+    expect: () => data(has({ __typename: 'SemanticPredicate', nsPrefix: 'skos' })),
+  },
+  predObjs: { requirement: 'read', expect: graphqlPage },
+  createPredObj: {
+    requirement: 'build',
+    args: () => ({ input: { predicate: 1, objectUri: 'https://example.org/matrix/graphql' } }),
+    expect: () => data(has({ __typename: 'PredObj', predicateId: 1 })),
   },
 };
