@@ -201,6 +201,31 @@ describe('the desktop modeling tool draft flow', () => {
   });
 });
 
+describe('the drafts API in GraphQL', () => {
+  it('mints a component with an enumeration, edits it and clears the enumeration', async () => {
+    const { tool } = await modeler(1_000);
+    const created = await tool.graphql(
+      `mutation ($input: DraftComponentInput!) {
+        createDraftComponent(input: $input) { estimatedCostCredits balanceCredits component { ctId dataType enums enumDescr published } }
+      }`,
+      { input: { dataType: 'XdToken', label: 'Code', enums: ['A', 'B'], enumDescr: { A: 'Alpha' } } },
+    );
+    const minted = created.body.data.createDraftComponent;
+    expect(minted).toMatchObject({
+      estimatedCostCredits: 100,
+      balanceCredits: 900,
+      component: { dataType: 'XdToken', enums: ['A', 'B'], enumDescr: { A: 'Alpha' }, published: false },
+    });
+    const updated = await tool.graphql(
+      `mutation ($ctId: String!) { updateDraftComponent(dataType: "XdToken", ctId: $ctId, input: { label: "Code 2", enums: null }) { label enums enumDescr } }`,
+      { ctId: minted.component.ctId },
+    );
+    expect(updated.body.data.updateDraftComponent).toEqual({ label: 'Code 2', enums: [], enumDescr: {} });
+    const read = await tool.get(`/api/v1/dmgen/xd-tokens/${minted.component.ctId}/`);
+    expect(read.body).toMatchObject({ label: 'Code 2', enums: '', enum_descr: '' });
+  });
+});
+
 describe('refusals around minting and ownership', () => {
   it('a key without spend is refused with key_scope and creates nothing', async () => {
     const { user, tool, project } = await modeler(1_000, ['read', 'build']);
