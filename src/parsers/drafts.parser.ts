@@ -93,7 +93,8 @@ export interface ModelFields {
 export interface NewModelDraft extends ModelFields {
   title: string;
   projectCtId: string | null;
-  rootClusterCtId: string;
+  /** The root cluster by ct_id, or by the numeric `id` its create answered (what the desktop tool sends). */
+  rootCluster: string | number;
 }
 
 export interface NewNamespace {
@@ -309,14 +310,14 @@ export function parseModelFields(raw: unknown): ModelFields {
   return fields;
 }
 
-/** `data` names the root cluster by ct_id. */
+/** `data` names the root cluster by ct_id or by its numeric id. */
 export function parseNewModel(raw: unknown): NewModelDraft {
   const body = asBody(raw);
   return {
     ...parseModelFields(body),
     title: requiredText(body.title, 'title', MAX_LABEL),
     projectCtId: projectOf(body),
-    rootClusterCtId: ctId(body.data, 'data'),
+    rootCluster: typeof body.data === 'number' ? id(body.data, 'data') : ctId(body.data, 'data'),
   };
 }
 

@@ -97,8 +97,10 @@ export class DraftStructureService {
   async createModel(userId: number, input: NewModelDraft): Promise<ModelDraftView> {
     return transactionRetried(this.db, async (manager) => {
       const projectId = await ownProjectId(manager, userId, input.projectCtId);
-      const [root] = await query(manager, q.usableChildren(userId, 'clusters', [input.rootClusterCtId]));
-      if (!root) throw unknownChild('data', input.rootClusterCtId, 'cluster');
+      const named = input.rootCluster;
+      const rootCtId = typeof named === 'number' ? (await queryOne(manager, q.clusterCtId(named)))?.ct_id : named;
+      const [root] = rootCtId ? await query(manager, q.usableChildren(userId, 'clusters', [rootCtId])) : [];
+      if (!root) throw unknownChild('data', String(named), 'cluster');
       const minted = await this.catalog.createDataModel(manager, {
         title: input.title,
         description: input.description,

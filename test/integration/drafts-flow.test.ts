@@ -128,7 +128,7 @@ describe('the desktop modeling tool draft flow', () => {
     const dm = await tool.post('/api/v1/dmgen/dms/', {
       project,
       title: 'Clinic visit',
-      data: root.body.ct_id,
+      data: root.body.id, // the desktop tool roots the model by the cluster's numeric id
       description: 'A visit record',
       dc_subject: 'health',
       publisher: 'Example Clinic',
@@ -248,7 +248,9 @@ describe('refusals around minting and ownership', () => {
     const owner = await modeler(1_000);
     const other = await modeler(1_000);
     const ctId = (await mint(owner.tool, owner.project, 'xd-strings')).body.ct_id;
-    const cluster = (await owner.tool.post('/api/v1/dmgen/clusters/', { project: owner.project, label: 'Mine', xdstring: [ctId] })).body.ct_id;
+    const created = await owner.tool.post('/api/v1/dmgen/clusters/', { project: owner.project, label: 'Mine', xdstring: [ctId] });
+    const cluster = created.body.ct_id;
+    expect((await other.tool.post('/api/v1/dmgen/dms/', { title: 'Not theirs', data: created.body.id })).status).toBe(400);
     expect((await other.tool.get(`/api/v1/dmgen/xd-strings/${ctId}/`)).status).toBe(404);
     expect((await other.tool.patch(`/api/v1/dmgen/xd-strings/${ctId}/`, { label: 'Stolen' })).status).toBe(404);
     expect((await other.tool.get(`/api/v1/dmgen/clusters/${cluster}/`)).status).toBe(404);

@@ -165,6 +165,8 @@ export const usableChildren = (viewerId: number, table: 'components' | 'clusters
     [viewerId, ctIds],
   );
 
+export const clusterCtId = (id: number) => sql<{ ct_id: string }>('SELECT ct_id FROM clusters WHERE id = $1', [id]);
+
 export const ownProject = (viewerId: number, ctId: string) =>
   sql<{ id: string }>('SELECT id FROM projects WHERE ct_id = $2 AND owner_id = $1', [viewerId, ctId]);
 

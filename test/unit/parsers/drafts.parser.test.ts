@@ -113,9 +113,14 @@ describe('models', () => {
     expect(parseNewModel({ title: 'Visit', data: 'c1', dc_subject: 'health', publisher: ' Clinic ', rights: '', language: 'en-GB' })).toEqual({
       title: 'Visit',
       projectCtId: null,
-      rootClusterCtId: 'c1',
+      rootCluster: 'c1',
       dublinCore: { subject: 'health', publisher: 'Clinic', language: 'en-GB' },
     });
+  });
+
+  it('takes the root cluster by its numeric id too, as the desktop tool sends it', () => {
+    expect(parseNewModel({ title: 'Visit', data: 12 }).rootCluster).toBe(12);
+    expect(fieldOf(() => parseNewModel({ title: 'Visit', data: 0 }))).toBe('data');
   });
 
   it('refuses a model without a root and a language that is not a tag', () => {
