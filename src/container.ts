@@ -13,6 +13,7 @@ import { ModelBuilder } from './services/model-builder';
 import { CatalogService } from './services/catalog.service';
 import { ContextualService } from './services/contextual.service';
 import { DataSourcesService } from './services/data-sources.service';
+import { createDraftsServices, type DraftsServices } from './services/drafts.service';
 import { GenerationService } from './services/generation.service';
 import { systemClock, type Clock } from './services/clock';
 import { JobsService } from './services/jobs.service';
@@ -59,6 +60,8 @@ export interface Services {
   dataSources: DataSourcesService;
   generation: GenerationService;
   signing: SigningService;
+  /** The drafts API of modeling tools (components, clusters, models, semantic links). */
+  drafts: DraftsServices;
   /** Interface B: the generated application's API. */
   app: AppServices;
   /** The worker-thread pool for CPU-bound work. */
@@ -115,6 +118,7 @@ export function createServices(args: {
     dataSources,
     generation,
     signing: new SigningService(db, clock),
+    drafts: createDraftsServices(db, clock, catalog, ledger),
     app: createAppServices({ settings, db, queue, clock, logger, pool: cpu }),
     cpu,
   };

@@ -31,6 +31,12 @@ export function isDataType(value: unknown): value is DataType {
   return typeof value === 'string' && (DATA_TYPES as readonly string[]).includes(value);
 }
 
+/** A semantic link of a component or cluster (drafts API `pred_obj`): an RDF predicate IRI and its object IRI. */
+export interface SemanticLink {
+  predicate: string;
+  object: string;
+}
+
 export interface ComponentNode {
   kind: 'component';
   ctId: string;
@@ -38,6 +44,12 @@ export interface ComponentNode {
   dataType: DataType;
   description: string | null;
   units: string | null;
+  /** Enumerated values (XdString, XdToken: the value; XdOrdinal: the symbols, ordinals 1…n) with descriptions. */
+  enums?: string[];
+  enumDescr?: Record<string, string>;
+  /** XdTemporal: the xdtemporal-* parts allowed (e.g. `date`, `datetime`); absent or empty means all. */
+  temporalParts?: string[];
+  links?: SemanticLink[];
 }
 
 export interface ClusterNode {
@@ -46,6 +58,7 @@ export interface ClusterNode {
   label: string;
   description: string | null;
   children: TreeNode[];
+  links?: SemanticLink[];
 }
 
 export type TreeNode = ComponentNode | ClusterNode;
@@ -59,4 +72,6 @@ export interface DataModelDocument {
   author: string | null;
   created: Date;
   root: ClusterNode;
+  /** Dublin Core fields beyond title, description, creator and language (drafts API). */
+  dublinCore?: { subject?: string; publisher?: string; source?: string; rights?: string };
 }

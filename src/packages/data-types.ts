@@ -17,6 +17,8 @@ export interface ElementParticle {
   fixed?: string;
   defaultValue?: string;
   enumeration?: string[];
+  /** A description of some enumerated values, written as each value's xsd:documentation. */
+  enumerationDocs?: Record<string, string>;
   /** An inline complex type restricting `base` to these particles (type is then null). */
   restriction?: { base: string; particles: ElementParticle[] };
   /** What the example instance writes; absent: an optional element the example leaves out. */
@@ -141,6 +143,49 @@ function valueParticle(type: DataType, xsdType: string): ElementParticle {
   return el(TYPE_INFO[type].valueElement, xsdType, 1, { sample: { text: SAMPLES[type] ?? '' } });
 }
 
+/** The value element of a component with enumerated values (drafts API `enums`), else the free one. */
+function enumeratedValue(component: PackageComponent, xsdType: string): ElementParticle {
+  const { dataType, enums, enumDescr } = component.node;
+  if (!enums?.length) return valueParticle(dataType, xsdType);
+  return el(TYPE_INFO[dataType].valueElement, xsdType, 1, {
+    enumeration: enums,
+    ...(enumDescr ? { enumerationDocs: enumDescr } : {}),
+    sample: { text: enums[0] },
+  });
+}
+
+/** An XdOrdinal with symbols: ordinals 1…n in the symbols' order. */
+function ordinalParticles(component: PackageComponent): Particle[] {
+  const { enums, enumDescr } = component.node;
+  if (!enums?.length) {
+    return [el('ordinal', 'xsd:decimal', 1, { sample: { text: '1' } }), el('symbol', 'xsd:string', 1, { sample: { text: 'first' } })];
+  }
+  return [
+    el('ordinal', 'xsd:decimal', 1, { enumeration: enums.map((_, i) => String(i + 1)), sample: { text: '1' } }),
+    el('symbol', 'xsd:string', 1, { enumeration: enums, ...(enumDescr ? { enumerationDocs: enumDescr } : {}), sample: { text: enums[0] } }),
+  ];
+}
+
+/** The xdtemporal-* element of each part a temporal may allow (drafts API `allow_<part>`). */
+const TEMPORAL_ELEMENTS: Record<string, string> = {
+  date: 'xdtemporal-date',
+  time: 'xdtemporal-time',
+  datetime: 'xdtemporal-datetime',
+  duration: 'xdtemporal-duration',
+  year: 'xdtemporal-year',
+  year_month: 'xdtemporal-year-month',
+  month: 'xdtemporal-month',
+  month_day: 'xdtemporal-month-day',
+  day: 'xdtemporal-day',
+};
+
+function allowedTemporal(component: PackageComponent, choice: ElementParticle[]): ElementParticle[] {
+  const parts = component.node.temporalParts;
+  if (!parts?.length) return choice;
+  const allowed = new Set(parts.map((part) => TEMPORAL_ELEMENTS[part]));
+  return choice.filter((p) => allowed.has(p.element));
+}
+
 function intervalParticles(component: PackageComponent): Particle[] {
   const bounds = ['lower_included', 'upper_included', 'lower_bounded', 'upper_bounded'].map((name) =>
     el(name, 'xsd:boolean', 1, { sample: { text: 'true' } }),
@@ -175,9 +220,9 @@ function ownParticles(component: PackageComponent, createdDate: string): Particl
   const type = component.node.dataType;
   switch (type) {
     case 'XdString':
-      return [valueParticle(type, 'xsd:string'), el('xdstring-language', 'xsd:language', 0)];
+      return [enumeratedValue(component, 'xsd:string'), el('xdstring-language', 'xsd:language', 0)];
     case 'XdToken':
-      return [valueParticle(type, 'xsd:token'), el('xdtoken-language', 'xsd:language', 0)];
+      return [enumeratedValue(component, 'xsd:token'), el('xdtoken-language', 'xsd:language', 0)];
     case 'XdBoolean':
       return [
         {
@@ -216,11 +261,11 @@ function ownParticles(component: PackageComponent, createdDate: string): Particl
         },
       ];
     case 'XdOrdinal':
-      return [el('ordinal', 'xsd:decimal', 1, { sample: { text: '1' } }), el('symbol', 'xsd:string', 1, { sample: { text: 'first' } })];
+      return ordinalParticles(component);
     case 'XdTemporal':
       return [
         {
-          choice: [
+          choice: allowedTemporal(component, [
             el('xdtemporal-date', 'xsd:date', 1, { sample: { text: createdDate } }),
             el('xdtemporal-time', 'xsd:time', 1, { sample: { text: '12:00:00' } }),
             el('xdtemporal-datetime', 'xsd:dateTime', 1, { sample: { text: `${createdDate}T12:00:00Z` } }),
@@ -230,7 +275,7 @@ function ownParticles(component: PackageComponent, createdDate: string): Particl
             el('xdtemporal-month', 'xsd:gMonth', 1, { sample: { text: `--${createdDate.slice(5, 7)}` } }),
             el('xdtemporal-month-day', 'xsd:gMonthDay', 1, { sample: { text: `--${createdDate.slice(5, 10)}` } }),
             el('xdtemporal-day', 'xsd:gDay', 1, { sample: { text: `---${createdDate.slice(8, 10)}` } }),
-          ],
+          ]),
           min: 1,
           pick: 0,
         },

@@ -39,16 +39,19 @@ export function modelTriples(pm: PackageModel): Triple[] {
   add(dm, 'dc:language', text(m.language));
   add(dm, 'dc:format', text('text/xml'));
   add(dm, 'dc:type', text('SDC Data Model (DM)'));
+  for (const [field, value] of Object.entries(m.dublinCore ?? {})) if (value) add(dm, `dc:${field}`, text(value));
   const dmType = component(m.ctId, 'DMType', m.title, m.description);
   add(dm, 'sdc4:hasDataItem', iri(`sdc4:mc-${pm.root.node.ctId}`));
   add(dmType, 'sdc4:hasDataItem', iri(`sdc4:mc-${pm.root.node.ctId}`));
 
   for (const cluster of pm.clusters) {
     const s = component(cluster.node.ctId, 'ClusterType', cluster.node.label, cluster.node.description);
+    for (const link of cluster.node.links ?? []) add(s, link.predicate, iri(link.object));
     for (const child of cluster.children) add(s, 'sdc4:hasItems', iri(childMc(child)));
   }
   for (const c of pm.components) {
     const s = component(c.node.ctId, `${c.node.dataType}Type`, c.node.label, c.node.description);
+    for (const link of c.node.links ?? []) add(s, link.predicate, iri(link.object));
     if (!c.units) continue;
     add(s, 'sdc4-meta:hasUnit', iri(`sdc4:mc-${c.units.ctId}`));
     const units = component(c.units.ctId, 'XdStringType', c.units.label, null);

@@ -33,6 +33,10 @@ function headerLines(pm: PackageModel): string[] {
     dc('title', m.title),
     ...(m.author ? [dc('creator', m.author)] : []),
     ...(m.description ? [dc('description', m.description)] : []),
+    ...(m.dublinCore?.subject ? [dc('subject', m.dublinCore.subject)] : []),
+    ...(m.dublinCore?.publisher ? [dc('publisher', m.dublinCore.publisher)] : []),
+    ...(m.dublinCore?.source ? [dc('source', m.dublinCore.source)] : []),
+    ...(m.dublinCore?.rights ? [dc('rights', m.dublinCore.rights)] : []),
     dc('type', 'SDC Data Model (DM)'),
     dc('identifier', `dm-${m.ctId}`),
     dc('date', m.created.toISOString()),
@@ -79,6 +83,7 @@ function componentLines(pm: PackageModel, c: PackageComponent): string[] {
     label: node.label,
     comment: node.description,
     unitsCtId: c.units?.ctId,
+    links: node.links,
   });
   const sequence = componentParticles(c, pm.createdDate).flatMap(particleLines);
   const lines = [
@@ -137,7 +142,7 @@ function childElementName(child: PackageChild): string {
 
 function clusterLines(cluster: PackageCluster): string[] {
   const node = cluster.node;
-  const annotation = rdfAnnotationLines({ ctId: node.ctId, rmType: 'ClusterType', label: node.label, comment: node.description });
+  const annotation = rdfAnnotationLines({ ctId: node.ctId, rmType: 'ClusterType', label: node.label, comment: node.description, links: node.links });
   // The items sit in an optional inner sequence so the whole maps onto the base's `sdc4:Item*` (MapAndSum):
   // a flat list of optional refs is not a valid restriction for a strict processor (the studio's own packages fail).
   const items = cluster.children.map((child) => `  <xsd:element maxOccurs="1" minOccurs="0" ref="sdc4:${childElementName(child)}"/>`);

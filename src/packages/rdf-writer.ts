@@ -81,11 +81,16 @@ export function toTurtle(triples: Triple[], header: string[] = []): string {
   return [...header, ...turtlePrefixLines(), '', blocks.join('\n\n'), ''].join('\n');
 }
 
-/** Splits an IRI into a declared namespace prefix and an XML-safe local name (RDF/XML needs both). */
-function qname(iri: string): string {
+const XML_LOCAL = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
+
+/** Splits an IRI into a namespace prefix and an XML-safe local name (RDF/XML needs both): a declared prefix, else
+ * `po` declared on the element itself (a semantic link's predicate, split after its last # or /). */
+function qname(iri: string): { name: string; declaration: string } {
   for (const [prefix, ns] of Object.entries(PREFIXES)) {
-    if (iri.startsWith(ns) && /^[A-Za-z_][A-Za-z0-9_.-]*$/.test(iri.slice(ns.length))) return `${prefix}:${iri.slice(ns.length)}`;
+    if (iri.startsWith(ns) && XML_LOCAL.test(iri.slice(ns.length))) return { name: `${prefix}:${iri.slice(ns.length)}`, declaration: '' };
   }
+  const cut = Math.max(iri.lastIndexOf('#'), iri.lastIndexOf('/')) + 1;
+  if (cut > 0 && XML_LOCAL.test(iri.slice(cut))) return { name: `po:${iri.slice(cut)}`, declaration: ` xmlns:po="${xmlAttr(iri.slice(0, cut))}"` };
   throw new Error(`No RDF/XML element name for predicate <${iri}>`);
 }
 
@@ -95,12 +100,12 @@ export function toRdfXml(triples: Triple[]): string {
   for (const [subject, predicates] of groupBySubject(triples)) {
     descriptions.push(`  <rdf:Description rdf:about="${xmlAttr(expand(subject))}">`);
     for (const [predicate, objects] of predicates) {
-      const name = qname(expand(predicate));
+      const { name, declaration } = qname(expand(predicate));
       for (const o of objects) {
-        if ('iri' in o) descriptions.push(`    <${name} rdf:resource="${xmlAttr(expand(o.iri))}"/>`);
+        if ('iri' in o) descriptions.push(`    <${name}${declaration} rdf:resource="${xmlAttr(expand(o.iri))}"/>`);
         else {
           const datatype = o.datatype ? ` rdf:datatype="${xmlAttr(expand(o.datatype))}"` : '';
-          descriptions.push(`    <${name}${datatype}>${xmlText(o.literal)}</${name}>`);
+          descriptions.push(`    <${name}${declaration}${datatype}>${xmlText(o.literal)}</${name}>`);
         }
       }
     }

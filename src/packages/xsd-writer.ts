@@ -1,4 +1,5 @@
 import { xmlAttr, xmlSafe, xmlText } from './escape';
+import type { SemanticLink } from '../domain/model-tree';
 import type { ElementParticle, Particle } from './data-types';
 import { SDC4_META_NS, SDC4_NS } from './package-model';
 
@@ -25,7 +26,7 @@ function elementLines(p: ElementParticle): string[] {
       `${open}>`,
       '  <xsd:simpleType>',
       `    <xsd:restriction base="${p.type}">`,
-      ...p.enumeration.map((value) => `      <xsd:enumeration value="${xmlAttr(value)}"/>`),
+      ...p.enumeration.flatMap((value) => enumerationLines(value, p.enumerationDocs?.[value])),
       '    </xsd:restriction>',
       '  </xsd:simpleType>',
       '</xsd:element>',
@@ -49,6 +50,15 @@ function elementLines(p: ElementParticle): string[] {
   return [`${open}/>`];
 }
 
+function enumerationLines(value: string, documentation: string | undefined): string[] {
+  if (documentation === undefined) return [`      <xsd:enumeration value="${xmlAttr(value)}"/>`];
+  return [
+    `      <xsd:enumeration value="${xmlAttr(value)}">`,
+    `        <xsd:annotation><xsd:documentation>${xmlText(xmlSafe(documentation))}</xsd:documentation></xsd:annotation>`,
+    '      </xsd:enumeration>',
+  ];
+}
+
 export function particleLines(p: Particle): string[] {
   if ('ref' in p) return [`<xsd:element ${occurs(p.min, p.max)} ref="${p.ref}"/>`];
   if ('choice' in p) {
@@ -63,6 +73,16 @@ export interface RdfAnnotation {
   label: string;
   comment: string | null;
   unitsCtId?: string | null;
+  /** Semantic links: each an RDF statement about the component, its predicate a full IRI. */
+  links?: SemanticLink[];
+}
+
+/** `<prefix:local xmlns:prefix="ns" rdf:resource="object"/>`: the predicate IRI split after its last # or /. */
+function linkLine(link: SemanticLink): string {
+  const cut = Math.max(link.predicate.lastIndexOf('#'), link.predicate.lastIndexOf('/')) + 1;
+  const ns = link.predicate.slice(0, cut);
+  const local = link.predicate.slice(cut);
+  return `      <po:${local} xmlns:po="${xmlAttr(ns)}" rdf:resource="${xmlAttr(link.object)}"/>`;
 }
 
 /** The appinfo each mc- type carries, as in the studio's packages but with absolute IRIs (valid RDF). */
@@ -76,6 +96,7 @@ export function rdfAnnotationLines(a: RdfAnnotation): string[] {
     `      <rdfs:label>${xmlText(a.label)}</rdfs:label>`,
     ...(a.comment ? [`      <rdfs:comment>${xmlText(a.comment)}</rdfs:comment>`] : []),
     ...(a.unitsCtId ? [`      <sdc4-meta:hasUnit rdf:resource="${SDC4_NS}mc-${a.unitsCtId}"/>`] : []),
+    ...(a.links ?? []).map(linkLine),
     '    </rdf:Description>',
     '  </xsd:appinfo>',
     '</xsd:annotation>',

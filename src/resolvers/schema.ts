@@ -7,6 +7,7 @@ import { AppResolver, appCallerOf } from './app.resolver';
 import { ArtefactsResolver } from './artefacts.resolver';
 import { AuthResolver } from './auth.resolver';
 import { CatalogResolver } from './catalog.resolver';
+import { DraftsResolver } from './drafts.resolver';
 import type { GraphQLContext } from './context';
 import { JobsResolver } from './jobs.resolver';
 import { AssemblyResolver } from './assembly.resolver';
@@ -22,6 +23,7 @@ export const RESOLVERS: NonEmptyArray<new () => object> = [
   ProjectsResolver,
   AppResolver,
   ArtefactsResolver,
+  DraftsResolver,
 ];
 
 /** Same rule as REST: the services' authorize(); it throws the typed error the client sees. */

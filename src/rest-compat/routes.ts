@@ -5,6 +5,7 @@ import { authRoutes } from './studio/auth.routes';
 import { generationRoutes } from './studio/generation.routes';
 import { jobsRoutes } from './studio/jobs.routes';
 import { catalogRoutes } from './studio/catalog.routes';
+import { draftsRoutes } from './studio/drafts.routes';
 import { ontologyRoutes } from './studio/ontology.routes';
 import { projectsRoutes } from './studio/projects.routes';
 import { signingRoutes } from './studio/signing.routes';
@@ -21,6 +22,7 @@ export const STUDIO_ROUTES: StudioRoute[] = [
   ...jobsRoutes,
   ...generationRoutes,
   ...signingRoutes,
+  ...draftsRoutes,
 ];
 
 /** Every route of Interface B (the generated application's API; ROLE=app serves these alone). */

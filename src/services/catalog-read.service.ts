@@ -99,11 +99,13 @@ export class CatalogReader {
   async loadModelDocument(dmCtId: string, manager: EntityManager | DataSource = this.db): Promise<DataModelDocument> {
     const model = await queryOne(manager, modelDocument(dmCtId));
     if (!model) throw notFound('Data model');
+    const { language, ...dublinCore } = model.dublin_core ?? {};
     return {
       ctId: model.ct_id,
       title: model.title,
       description: model.description,
-      language: 'en-US',
+      language: language ?? 'en-US',
+      ...(Object.keys(dublinCore).length ? { dublinCore } : {}),
       author: model.author || null,
       created: model.created_at,
       root: await loadClusterTree(manager, Number(model.root_cluster_id)),

@@ -28,14 +28,32 @@ export interface TreeRow {
   data_type: string | null;
   description: string | null;
   units: string | null;
+  enums: string[] | null;
+  enum_descr: Record<string, string> | null;
+  details: { allow?: string[] } | null;
+  links: SemanticLinkRow[] | null;
+  cluster_links: SemanticLinkRow[];
 }
+
+export interface SemanticLinkRow {
+  predicate: string;
+  object: string;
+}
+
+/** The semantic links (predicate IRI, object IRI) of the entry \`entry\` through the link table. */
+const linksOf = (table: string, column: string, entry: string) =>
+  `(SELECT coalesce(jsonb_agg(jsonb_build_object('predicate', n.uri || pr.class_name, 'object', po.object_uri) ORDER BY po.id), '[]'::jsonb)
+      FROM ${table} l JOIN pred_objs po ON po.id = l.pred_obj_id JOIN predicates pr ON pr.id = po.predicate_id
+      JOIN namespaces n ON n.id = pr.namespace_id WHERE l.${column} = ${entry}.id)`;
 
 export const treeRows = (rootClusterId: number) =>
   sql<TreeRow>(
     `${CLUSTER_TREE}
      SELECT cl.id AS cluster_id, cl.ct_id AS cluster_ct_id, cl.label AS cluster_label, cl.description AS cluster_description,
             cc.position, cc.child_cluster_id,
-            co.ct_id, co.label, co.data_type, co.description, co.units
+            co.ct_id, co.label, co.data_type, co.description, co.units, co.enums, co.enum_descr, co.details,
+            CASE WHEN co.id IS NULL THEN NULL ELSE ${linksOf('component_pred_objs', 'component_id', 'co')} END AS links,
+            ${linksOf('cluster_pred_objs', 'cluster_id', 'cl')} AS cluster_links
        FROM tree t JOIN clusters cl ON cl.id = t.id
        LEFT JOIN cluster_children cc ON cc.cluster_id = cl.id
        LEFT JOIN components co ON co.id = cc.component_id
@@ -63,11 +81,12 @@ export interface ModelDocumentRow {
   root_cluster_id: string;
   created_at: Date;
   author: string | null;
+  dublin_core: { subject?: string; publisher?: string; source?: string; rights?: string; language?: string };
 }
 
 export const modelDocument = (dmCtId: string) =>
   sql<ModelDocumentRow>(
-    `SELECT dm.ct_id, dm.title, dm.description, dm.root_cluster_id, dm.created_at, u.name AS author
+    `SELECT dm.ct_id, dm.title, dm.description, dm.root_cluster_id, dm.created_at, u.name AS author, dm.dublin_core
        FROM data_models dm LEFT JOIN users u ON u.id = dm.owner_id WHERE dm.ct_id = $1`,
     [dmCtId],
   );

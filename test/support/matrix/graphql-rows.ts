@@ -14,6 +14,7 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import type { Requirement } from '../../../src/services/auth.service';
+import { DRAFTS_GRAPHQL_SCENARIOS } from './drafts-rows';
 import type { Expected } from './oracle';
 import { draftHidden, foreign, keyFor, notFound, userOf, type CellContext } from './studio-rows';
 import type { GraphQLRequest, UploadFile } from './transport';
@@ -329,4 +330,5 @@ export const GRAPHQL_SCENARIOS: Record<string, GraphQLScenario> = {
     requirement: 'public',
     expect: () => data(any(Array)),
   },
+  ...DRAFTS_GRAPHQL_SCENARIOS,
 };

@@ -2,6 +2,7 @@ import type { Requirement } from '../../../src/services/auth.service';
 import type { CallerSpec } from './callers';
 import type { Expected } from './oracle';
 import type { Payload } from './transport';
+import { DRAFTS_SCENARIOS } from './drafts-rows';
 import { nextName, type World } from './world';
 
 /** What a cell knows while it is built: its caller, whether the oracle lets it through, the fixtures. */
@@ -252,4 +253,5 @@ export const STUDIO_SCENARIOS: Record<string, StudioScenario> = {
   'GET /api/v1/catalog/dms/:ctId/artifacts/zip/': publicArtifact('application/zip'),
   'GET /api/v1/catalog/dm/:ctId/sha1/': publicArtifact('text/plain'),
   'GET /dmlib/:file': publicArtifact('application/xml', (world) => ({ file: `dm-${world.publishedDm}.xsd` })),
+  ...DRAFTS_SCENARIOS,
 };

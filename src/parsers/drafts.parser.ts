@@ -1,0 +1,388 @@
+import type { DataType } from '../domain/model-tree';
+import { codePointLength, isUnstorable } from '../lib/text';
+import { invalid, positiveInt, type PageRequest } from './catalog.parser';
+
+/** The drafts API of modeling tools (`/dmgen/xd-*`, `/clusters/`, `/dms/`, `/namespaces/`, `/predicates/`,
+ * `/pred-objs/`), pure: JSON bodies and GraphQL inputs become these typed values, or a 400 naming the field. */
+
+/** The REST slug of each component type the drafts API creates (`../shared/spec/clients.md`). */
+export const COMPONENT_SLUGS = {
+  'xd-strings': 'XdString',
+  'xd-booleans': 'XdBoolean',
+  'xd-tokens': 'XdToken',
+  'xd-links': 'XdLink',
+  'xd-files': 'XdFile',
+  'xd-counts': 'XdCount',
+  'xd-quantities': 'XdQuantity',
+  'xd-floats': 'XdFloat',
+  'xd-doubles': 'XdDouble',
+  'xd-ordinals': 'XdOrdinal',
+  'xd-temporals': 'XdTemporal',
+} as const satisfies Record<string, DataType>;
+
+export type ComponentSlug = keyof typeof COMPONENT_SLUGS;
+export type DraftDataType = (typeof COMPONENT_SLUGS)[ComponentSlug];
+export const DRAFT_DATA_TYPES = Object.values(COMPONENT_SLUGS) as DraftDataType[];
+
+/** The parts of a date and time an XdTemporal may allow, each the `allow_<part>` field of its body. */
+export const TEMPORAL_PARTS = ['date', 'time', 'datetime', 'duration', 'year', 'year_month', 'month', 'month_day', 'day'] as const;
+export type TemporalPart = (typeof TEMPORAL_PARTS)[number];
+
+const MAX_LABEL = 255;
+const MAX_DESCRIPTION = 10_000;
+const MAX_ENUMS = 500;
+const MAX_ENUM = 255;
+const MAX_REFS = 500;
+const MAX_URI = 2000;
+
+/** Type-specific fields, stored as they are typed here. */
+export interface ComponentDetails {
+  /** XdTemporal: the parts allowed; empty means all. */
+  allow?: TemporalPart[];
+  /** ct_ids of reference ranges the tool names (kept with the component; not yet emitted in the XSD). */
+  referenceRanges?: string[];
+}
+
+export interface ComponentFields {
+  label?: string;
+  description?: string | null;
+  units?: string | null;
+  enums?: string[];
+  enumDescr?: Record<string, string>;
+  predObjIds?: number[];
+  details?: ComponentDetails;
+}
+
+export interface NewComponentDraft extends ComponentFields {
+  dataType: DraftDataType;
+  label: string;
+  projectCtId: string | null;
+}
+
+export interface ClusterFields {
+  label?: string;
+  description?: string | null;
+  predObjIds?: number[];
+}
+
+/** A cluster's children in the order the body names them: components (with the type the field named, or null
+ * for the generic `components`) and clusters. */
+export type ClusterChildDraft = { kind: 'component'; ctId: string; dataType: DraftDataType | null } | { kind: 'cluster'; ctId: string };
+
+export interface NewClusterDraft extends ClusterFields {
+  label: string;
+  projectCtId: string | null;
+  children: ClusterChildDraft[];
+}
+
+/** Dublin Core fields of a model beside its title and description. */
+export interface DublinCore {
+  subject?: string;
+  publisher?: string;
+  source?: string;
+  rights?: string;
+  language?: string;
+}
+
+export interface ModelFields {
+  title?: string;
+  description?: string | null;
+  dublinCore?: DublinCore;
+}
+
+export interface NewModelDraft extends ModelFields {
+  title: string;
+  projectCtId: string | null;
+  /** The root cluster by ct_id, or by the numeric `id` its create answered (what the desktop tool sends). */
+  rootCluster: string | number;
+}
+
+export interface NewNamespace {
+  abbrev: string;
+  uri: string;
+}
+
+export interface NewPredicate {
+  /** A namespace id, or its abbreviation. */
+  namespace: number | string;
+  className: string;
+}
+
+export interface NewPredObj {
+  predicateId: number;
+  objectUri: string;
+  poName: string | null;
+  projectCtId: string | null;
+}
+
+type Body = Record<string, unknown>;
+
+export function asBody(value: unknown): Body {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw invalid('body', 'The body must be a JSON object.');
+  return value as Body;
+}
+
+const has = (body: Body, field: string) => body[field] !== undefined;
+
+function text(value: unknown, field: string, max: number): string {
+  if (typeof value !== 'string') throw invalid(field, `${field} must be text.`);
+  const trimmed = value.trim();
+  if (isUnstorable(trimmed)) throw invalid(field, `${field} contains characters that cannot be stored.`);
+  if (codePointLength(trimmed) > max) throw invalid(field, `${field} must have at most ${max} characters.`);
+  return trimmed;
+}
+
+function requiredText(value: unknown, field: string, max: number): string {
+  const found = value === undefined || value === null ? '' : text(value, field, max);
+  if (!found) throw invalid(field, `${field} is required.`);
+  return found;
+}
+
+/** "" and null mean none. */
+function optionalText(value: unknown, field: string, max: number): string | null {
+  if (value === undefined || value === null) return null;
+  const found = text(value, field, max);
+  return found === '' ? null : found;
+}
+
+const CT_ID = /^[A-Za-z0-9_.-]{1,64}$/;
+
+function ctId(value: unknown, field: string): string {
+  if (typeof value !== 'string' || !CT_ID.test(value)) throw invalid(field, `${field} must be a ct_id.`);
+  return value;
+}
+
+function ctIds(value: unknown, field: string): string[] {
+  if (!Array.isArray(value)) throw invalid(field, `${field} must be a list of ct_ids.`);
+  if (value.length > MAX_REFS) throw invalid(field, `${field} may name at most ${MAX_REFS} entries.`);
+  return value.map((item, i) => ctId(item, `${field}[${i}]`));
+}
+
+function id(value: unknown, field: string): number {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(n) || n < 1) throw invalid(field, `${field} must be a positive integer id.`);
+  return n;
+}
+
+function booleanField(value: unknown, field: string): boolean {
+  if (typeof value !== 'boolean') throw invalid(field, `${field} must be true or false.`);
+  return value;
+}
+
+/** Characters XML 1.0 cannot carry (an enumerated value is written as is into the XSD). */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/;
+
+/** `enums`: newline-joined text (what the tools send) or a list; blank lines dropped, duplicates refused. */
+export function parseEnums(value: unknown): string[] {
+  const items = typeof value === 'string' ? value.split(/\r?\n/) : Array.isArray(value) ? value : null;
+  if (items === null) throw invalid('enums', 'enums must be newline-joined text or a list of text.');
+  const enums = items.map((item, i) => text(item, `enums[${i}]`, MAX_ENUM)).filter((item) => item !== '');
+  if (enums.some((item) => CONTROL.test(item))) throw invalid('enums', 'enums may not contain control characters.');
+  if (enums.length > MAX_ENUMS) throw invalid('enums', `enums may list at most ${MAX_ENUMS} values.`);
+  const duplicate = enums.find((item, i) => enums.indexOf(item) !== i);
+  if (duplicate !== undefined) throw invalid('enums', `enums lists "${duplicate}" twice.`);
+  return enums;
+}
+
+/** `enum_descr`: "value: description" lines (what the tools send) or an object value → description. */
+export function parseEnumDescr(value: unknown): Record<string, string> {
+  const pairs: Array<[string, unknown]> = [];
+  if (typeof value === 'string') {
+    for (const line of value.split(/\r?\n/)) {
+      if (line.trim() === '') continue;
+      const colon = line.indexOf(':');
+      if (colon <= 0) throw invalid('enum_descr', `enum_descr lines must read "value: description"; got "${line.trim()}".`);
+      pairs.push([line.slice(0, colon), line.slice(colon + 1)]);
+    }
+  } else if (value !== null && typeof value === 'object' && !Array.isArray(value)) pairs.push(...Object.entries(value));
+  else throw invalid('enum_descr', 'enum_descr must be "value: description" lines or an object.');
+  if (pairs.length > MAX_ENUMS) throw invalid('enum_descr', `enum_descr may describe at most ${MAX_ENUMS} values.`);
+  const described: Record<string, string> = {};
+  for (const [key, description] of pairs) described[text(key, 'enum_descr', MAX_ENUM)] = text(description, 'enum_descr', MAX_DESCRIPTION);
+  return described;
+}
+
+/** `pred_obj`: the ids of predicate-object pairs (numbers or numeric text); replaces the component's set. */
+export function parsePredObjIds(value: unknown): number[] {
+  if (!Array.isArray(value)) throw invalid('pred_obj', 'pred_obj must be a list of pred-obj ids.');
+  if (value.length > MAX_REFS) throw invalid('pred_obj', `pred_obj may name at most ${MAX_REFS} ids.`);
+  return [...new Set(value.map((item, i) => id(item, `pred_obj[${i}]`)))];
+}
+
+function parseDetails(body: Body, dataType: DraftDataType | null): ComponentDetails | undefined {
+  const details: ComponentDetails = {};
+  const allowFields = TEMPORAL_PARTS.filter((part) => has(body, `allow_${part}`));
+  if (allowFields.length) {
+    if (dataType !== null && dataType !== 'XdTemporal') throw invalid(`allow_${allowFields[0]}`, 'allow_* fields belong to xd-temporals.');
+    details.allow = allowFields.filter((part) => booleanField(body[`allow_${part}`], `allow_${part}`));
+    if (!details.allow.length) throw invalid(`allow_${allowFields[0]}`, 'An XdTemporal must allow at least one part.');
+  }
+  if (has(body, 'reference_ranges') && body.reference_ranges !== null) details.referenceRanges = ctIds(body.reference_ranges, 'reference_ranges');
+  return Object.keys(details).length ? details : undefined;
+}
+
+/** The editable fields of a component a body carries (a PATCH sends any of them). `dataType` is null on PATCH,
+ * where the stored type decides. */
+export function parseComponentFields(raw: unknown, dataType: DraftDataType | null): ComponentFields {
+  const body = asBody(raw);
+  const fields: ComponentFields = {};
+  if (has(body, 'label')) fields.label = requiredText(body.label, 'label', MAX_LABEL);
+  if (has(body, 'description')) fields.description = optionalText(body.description, 'description', MAX_DESCRIPTION);
+  if (has(body, 'units')) fields.units = optionalText(body.units, 'units', MAX_LABEL);
+  if (has(body, 'enums')) fields.enums = body.enums === null ? [] : parseEnums(body.enums);
+  if (has(body, 'enum_descr')) fields.enumDescr = body.enum_descr === null ? {} : parseEnumDescr(body.enum_descr);
+  if (has(body, 'pred_obj')) fields.predObjIds = body.pred_obj === null ? [] : parsePredObjIds(body.pred_obj);
+  const details = parseDetails(body, dataType);
+  if (details) fields.details = details;
+  return fields;
+}
+
+const projectOf = (body: Body) => (body.project === undefined || body.project === null || body.project === '' ? null : ctId(body.project, 'project'));
+
+export function parseNewComponent(slug: string, raw: unknown): NewComponentDraft {
+  return newComponentOf(parseComponentSlug(slug), raw);
+}
+
+/** GraphQL's form: the type named in the input rather than by the path. */
+export function parseNewComponentOfType(dataType: unknown, raw: unknown): NewComponentDraft {
+  return newComponentOf(parseDraftDataType(dataType), raw);
+}
+
+function newComponentOf(dataType: DraftDataType, raw: unknown): NewComponentDraft {
+  const body = asBody(raw);
+  const fields = parseComponentFields(body, dataType);
+  if (has(body, 'public') && body.public !== null) booleanField(body.public, 'public');
+  return { ...fields, dataType, label: requiredText(body.label, 'label', MAX_LABEL), projectCtId: projectOf(body) };
+}
+
+const TYPE_FIELDS = new Map<string, DraftDataType>(DRAFT_DATA_TYPES.map((t) => [t.toLowerCase(), t]));
+
+export function parseClusterFields(raw: unknown): ClusterFields {
+  const body = asBody(raw);
+  const fields: ClusterFields = {};
+  if (has(body, 'label')) fields.label = requiredText(body.label, 'label', MAX_LABEL);
+  if (has(body, 'description')) fields.description = optionalText(body.description, 'description', MAX_DESCRIPTION);
+  if (has(body, 'pred_obj')) fields.predObjIds = body.pred_obj === null ? [] : parsePredObjIds(body.pred_obj);
+  return fields;
+}
+
+/** Children come from the type fields (`xdstring: [...]`, …), `components` and `clusters`, in body order. */
+export function parseNewCluster(raw: unknown): NewClusterDraft {
+  const body = asBody(raw);
+  const children: ClusterChildDraft[] = [];
+  for (const [field, value] of Object.entries(body)) {
+    if (value === null || value === undefined) continue;
+    if (field === 'clusters') children.push(...ctIds(value, field).map((c) => ({ kind: 'cluster' as const, ctId: c })));
+    else if (field === 'components') children.push(...ctIds(value, field).map((c) => ({ kind: 'component' as const, ctId: c, dataType: null })));
+    else if (TYPE_FIELDS.has(field)) {
+      const dataType = TYPE_FIELDS.get(field)!;
+      children.push(...ctIds(value, field).map((c) => ({ kind: 'component' as const, ctId: c, dataType })));
+    }
+  }
+  if (children.length > MAX_REFS) throw invalid('clusters', `A cluster may hold at most ${MAX_REFS} children.`);
+  return { ...parseClusterFields(body), label: requiredText(body.label, 'label', MAX_LABEL), projectCtId: projectOf(body), children };
+}
+
+const LANGUAGE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/;
+
+export function parseModelFields(raw: unknown): ModelFields {
+  const body = asBody(raw);
+  const fields: ModelFields = {};
+  if (has(body, 'title')) fields.title = requiredText(body.title, 'title', MAX_LABEL);
+  if (has(body, 'description')) fields.description = optionalText(body.description, 'description', MAX_DESCRIPTION);
+  const dublinCore: DublinCore = {};
+  for (const [field, key] of [
+    ['dc_subject', 'subject'],
+    ['publisher', 'publisher'],
+    ['source', 'source'],
+    ['rights', 'rights'],
+  ] as const) {
+    const value = has(body, field) ? optionalText(body[field], field, MAX_LABEL) : null;
+    if (value !== null) dublinCore[key] = value;
+  }
+  const language = has(body, 'language') ? optionalText(body.language, 'language', 35) : null;
+  if (language !== null) {
+    if (!LANGUAGE.test(language)) throw invalid('language', 'language must be a BCP 47 tag such as en-US.');
+    dublinCore.language = language;
+  }
+  if (Object.keys(dublinCore).length) fields.dublinCore = dublinCore;
+  return fields;
+}
+
+/** `data` names the root cluster by ct_id or by its numeric id. */
+export function parseNewModel(raw: unknown): NewModelDraft {
+  const body = asBody(raw);
+  return {
+    ...parseModelFields(body),
+    title: requiredText(body.title, 'title', MAX_LABEL),
+    projectCtId: projectOf(body),
+    rootCluster: typeof body.data === 'number' ? id(body.data, 'data') : ctId(body.data, 'data'),
+  };
+}
+
+const NCNAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
+
+function absoluteUri(value: unknown, field: string): string {
+  const uri = requiredText(value, field, MAX_URI);
+  let parsed: URL;
+  try {
+    parsed = new URL(uri);
+  } catch {
+    throw invalid(field, `${field} must be an absolute URI.`);
+  }
+  if (!/^(https?|urn):$/.test(parsed.protocol) || /[\s<>"{}|\\^`]/.test(uri))
+    throw invalid(field, `${field} must be an absolute http(s) or urn URI.`);
+  return uri;
+}
+
+export function parseNewNamespace(raw: unknown): NewNamespace {
+  const body = asBody(raw);
+  const abbrev = requiredText(body.abbrev, 'abbrev', 40);
+  if (!NCNAME.test(abbrev) || abbrev.includes('.')) throw invalid('abbrev', 'abbrev must be a prefix name (letters, digits, _ and -).');
+  const uri = absoluteUri(body.uri, 'uri');
+  if (!/[#/]$/.test(uri)) throw invalid('uri', 'uri must end with # or / (a predicate IRI is the uri followed by a class name).');
+  return { abbrev, uri };
+}
+
+/** `ns_abbrev` is the namespace's id (what the enrichment scripts send) or its abbreviation. */
+export function parseNewPredicate(raw: unknown): NewPredicate {
+  const body = asBody(raw);
+  const ns = body.ns_abbrev ?? body.namespace;
+  const namespace = typeof ns === 'number' || (typeof ns === 'string' && /^\d+$/.test(ns)) ? id(ns, 'ns_abbrev') : requiredText(ns, 'ns_abbrev', 40);
+  const className = requiredText(body.class_name, 'class_name', MAX_LABEL);
+  if (!NCNAME.test(className)) throw invalid('class_name', 'class_name must be an XML name (it becomes an RDF predicate).');
+  return { namespace, className };
+}
+
+export function parseNewPredObj(raw: unknown): NewPredObj {
+  const body = asBody(raw);
+  return {
+    predicateId: id(body.predicate, 'predicate'),
+    objectUri: absoluteUri(body.object_uri, 'object_uri'),
+    poName: has(body, 'po_name') ? optionalText(body.po_name, 'po_name', MAX_LABEL) : null,
+    projectCtId: projectOf(body),
+  };
+}
+
+const DRAFT_PAGE_SIZE = 50;
+const MAX_DRAFT_PAGE = 200;
+
+/** The drafts lists: `page` and `page_size` (the enrichment scripts ask for 200 at once). */
+export function parseDraftPage(raw: { page?: unknown; pageSize?: unknown }): PageRequest {
+  return { page: positiveInt(raw.page, 'page', 1), pageSize: positiveInt(raw.pageSize, 'page_size', DRAFT_PAGE_SIZE, MAX_DRAFT_PAGE) };
+}
+
+export function parseComponentSlug(slug: string): DraftDataType {
+  const dataType = COMPONENT_SLUGS[slug as ComponentSlug];
+  if (!dataType) throw invalid('type', `Unknown component type "${slug}".`);
+  return dataType;
+}
+
+/** A component type as GraphQL names it: `XdString`, `xdstring` or the REST slug `xd-strings`. */
+export function parseDraftDataType(value: unknown): DraftDataType {
+  const name = typeof value === 'string' ? value.trim() : '';
+  const found = DRAFT_DATA_TYPES.find((t) => t.toLowerCase() === name.toLowerCase()) ?? COMPONENT_SLUGS[name as ComponentSlug];
+  if (!found) throw invalid('dataType', `dataType must be one of ${DRAFT_DATA_TYPES.join(', ')}.`);
+  return found;
+}

@@ -1,0 +1,172 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import * as q from '../db/queries/drafts.sql';
+import { query, queryOne } from '../db/sql';
+import { transactionRetried } from '../db/transaction';
+import { DomainError } from '../lib/errors';
+import type { PageRequest } from '../parsers/catalog.parser';
+import type { ClusterFields, ModelFields, NewClusterDraft, NewModelDraft } from '../parsers/drafts.parser';
+import type { PageView } from '../presenters/catalog.presenter';
+import { clusterDraftView, modelDraftView, type ClusterDraftView, type ModelDraftView } from '../presenters/drafts.presenter';
+import type { CatalogService } from './catalog.service';
+import type { ClusterChildRef } from './catalog-mint.service';
+import type { Clock } from './clock';
+import { draftNotFound, immutable } from './drafts-components.service';
+import { ownProjectId, pageOf, setPredObjs } from './drafts-semantics.service';
+
+/** Clusters and models of the drafts API (scope `build`, nothing charged): built from the caller's components and
+ * clusters (or published ones), read and edited while drafts; publishing a model publishes its tree bottom-up,
+ * as the assembly pipeline does. */
+
+const offset = (page: PageRequest) => (page.page - 1) * page.pageSize;
+
+export class DraftStructureService {
+  constructor(
+    private readonly db: DataSource,
+    private readonly clock: Clock,
+    private readonly catalog: Pick<CatalogService, 'createCluster' | 'createDataModel' | 'publishModelTree'>,
+  ) {}
+
+  /** Every child must be one of the caller's entries or a published one; a type field must name that type. */
+  private async children(manager: EntityManager, userId: number, input: NewClusterDraft): Promise<ClusterChildRef[]> {
+    const want = (kind: 'component' | 'cluster') => input.children.filter((c) => c.kind === kind).map((c) => c.ctId);
+    const [components, clusters] = await Promise.all([
+      query(manager, q.usableChildren(userId, 'components', want('component'))),
+      query(manager, q.usableChildren(userId, 'clusters', want('cluster'))),
+    ]);
+    const componentsBy = new Map(components.map((r) => [r.ct_id, r]));
+    const clustersBy = new Map(clusters.map((r) => [r.ct_id, r]));
+    return input.children.map((child) => {
+      if (child.kind === 'cluster') {
+        const found = clustersBy.get(child.ctId);
+        if (!found) throw unknownChild('clusters', child.ctId, 'cluster');
+        return { clusterId: Number(found.id) };
+      }
+      const found = componentsBy.get(child.ctId);
+      const field = child.dataType?.toLowerCase() ?? 'components';
+      if (!found) throw unknownChild(field, child.ctId, 'component');
+      if (child.dataType !== null && found.data_type !== child.dataType) {
+        throw new DomainError(400, 'invalid_request', `${child.ctId} is an ${found.data_type}, not an ${child.dataType}.`, {
+          details: { [field]: [`${child.ctId} is an ${found.data_type}.`] },
+        });
+      }
+      return { componentId: Number(found.id) };
+    });
+  }
+
+  async createCluster(userId: number, input: NewClusterDraft): Promise<ClusterDraftView> {
+    return transactionRetried(this.db, async (manager) => {
+      const projectId = await ownProjectId(manager, userId, input.projectCtId);
+      const children = await this.children(manager, userId, input);
+      const minted = await this.catalog.createCluster(manager, {
+        label: input.label,
+        description: input.description,
+        status: 'draft',
+        ownerId: userId,
+        projectId,
+        children,
+      });
+      if (input.predObjIds?.length) await setPredObjs(manager, 'cluster_pred_objs', minted.id, userId, input.predObjIds);
+      return this.readCluster(manager, userId, minted.ctId);
+    });
+  }
+
+  getCluster(userId: number, ctId: string): Promise<ClusterDraftView> {
+    return this.readCluster(this.db.manager, userId, ctId);
+  }
+
+  listClusters(userId: number, page: PageRequest): Promise<PageView<ClusterDraftView>> {
+    return pageOf(this.db, q.ownClusters(userId, page.pageSize, offset(page)), page, clusterDraftView);
+  }
+
+  async updateCluster(userId: number, ctId: string, fields: ClusterFields): Promise<ClusterDraftView> {
+    return transactionRetried(this.db, async (manager) => {
+      const row = await queryOne(manager, q.clusterDraft(userId, ctId, true));
+      if (!row) throw draftNotFound('cluster', ctId);
+      if (row.status !== 'draft') throw immutable(ctId, row.status);
+      if (!row.owned) throw draftNotFound('cluster', ctId);
+      const columns: Record<string, unknown> = {};
+      if (fields.label !== undefined) columns.label = fields.label;
+      if (fields.description !== undefined) columns.description = fields.description;
+      await queryOne(manager, q.updateEntry('clusters', Number(row.id), columns, this.clock.now()));
+      if (fields.predObjIds !== undefined) await setPredObjs(manager, 'cluster_pred_objs', Number(row.id), userId, fields.predObjIds);
+      return this.readCluster(manager, userId, ctId);
+    });
+  }
+
+  /** A model from a root cluster of the caller's (or a published one) and its Dublin Core fields. */
+  async createModel(userId: number, input: NewModelDraft): Promise<ModelDraftView> {
+    return transactionRetried(this.db, async (manager) => {
+      const projectId = await ownProjectId(manager, userId, input.projectCtId);
+      const named = input.rootCluster;
+      const rootCtId = typeof named === 'number' ? (await queryOne(manager, q.clusterCtId(named)))?.ct_id : named;
+      const [root] = rootCtId ? await query(manager, q.usableChildren(userId, 'clusters', [rootCtId])) : [];
+      if (!root) throw unknownChild('data', String(named), 'cluster');
+      const minted = await this.catalog.createDataModel(manager, {
+        title: input.title,
+        description: input.description,
+        rootClusterId: Number(root.id),
+        published: false,
+        ownerId: userId,
+        projectId,
+      });
+      if (input.dublinCore) {
+        await queryOne(manager, q.updateEntry('data_models', minted.id, { dublin_core: JSON.stringify(input.dublinCore) }, this.clock.now()));
+      }
+      return this.readModel(manager, userId, minted.ctId);
+    });
+  }
+
+  getModel(userId: number, ctId: string): Promise<ModelDraftView> {
+    return this.readModel(this.db.manager, userId, ctId);
+  }
+
+  listModels(userId: number, page: PageRequest): Promise<PageView<ModelDraftView>> {
+    return pageOf(this.db, q.ownModels(userId, page.pageSize, offset(page)), page, modelDraftView);
+  }
+
+  async updateModel(userId: number, ctId: string, fields: ModelFields): Promise<ModelDraftView> {
+    return transactionRetried(this.db, async (manager) => {
+      const row = await this.ownDraftModel(manager, userId, ctId);
+      const columns: Record<string, unknown> = {};
+      if (fields.title !== undefined) columns.title = fields.title;
+      if (fields.description !== undefined) columns.description = fields.description;
+      if (fields.dublinCore !== undefined) columns.dublin_core = JSON.stringify({ ...row.dublin_core, ...fields.dublinCore });
+      await queryOne(manager, q.updateEntry('data_models', Number(row.id), columns, this.clock.now()));
+      return this.readModel(manager, userId, ctId);
+    });
+  }
+
+  /** Publishes the model's draft components, then clusters, then the model, in one transaction. */
+  async publishModel(userId: number, ctId: string): Promise<ModelDraftView> {
+    return transactionRetried(this.db, async (manager) => {
+      await this.ownDraftModel(manager, userId, ctId);
+      await this.catalog.publishModelTree(manager, ctId);
+      return this.readModel(manager, userId, ctId);
+    });
+  }
+
+  private async ownDraftModel(manager: EntityManager, userId: number, ctId: string) {
+    const row = await queryOne(manager, q.modelDraft(userId, ctId, true));
+    if (!row) throw draftNotFound('data model', ctId);
+    if (row.published) throw immutable(ctId, 'published');
+    if (!row.owned) throw draftNotFound('data model', ctId);
+    return row;
+  }
+
+  private async readCluster(manager: EntityManager, userId: number, ctId: string): Promise<ClusterDraftView> {
+    const row = await queryOne(manager, q.clusterDraft(userId, ctId));
+    if (!row) throw draftNotFound('cluster', ctId);
+    return clusterDraftView(row);
+  }
+
+  private async readModel(manager: EntityManager, userId: number, ctId: string): Promise<ModelDraftView> {
+    const row = await queryOne(manager, q.modelDraft(userId, ctId));
+    if (!row) throw draftNotFound('data model', ctId);
+    return modelDraftView(row);
+  }
+}
+
+const unknownChild = (field: string, ctId: string, kind: string) =>
+  new DomainError(400, 'invalid_request', `No ${kind} of yours and no published ${kind} has ct_id ${ctId}.`, {
+    details: { [field]: [`Unknown ${kind} ${ctId}.`] },
+  });

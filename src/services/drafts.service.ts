@@ -1,0 +1,23 @@
+import type { DataSource } from 'typeorm';
+import type { CatalogService } from './catalog.service';
+import type { Clock } from './clock';
+import { DraftComponentsService } from './drafts-components.service';
+import { DraftSemanticsService } from './drafts-semantics.service';
+import { DraftStructureService } from './drafts-structure.service';
+import type { LedgerService } from './ledger.service';
+
+/** The drafts API that modeling tools write with, by role: components (minting charges), clusters and models
+ * (with publishing), and the semantic links the package carries. */
+export interface DraftsServices {
+  components: DraftComponentsService;
+  structure: DraftStructureService;
+  semantics: DraftSemanticsService;
+}
+
+export function createDraftsServices(db: DataSource, clock: Clock, catalog: CatalogService, ledger: LedgerService): DraftsServices {
+  return {
+    components: new DraftComponentsService(db, clock, catalog, ledger),
+    structure: new DraftStructureService(db, clock, catalog),
+    semantics: new DraftSemanticsService(db),
+  };
+}
