@@ -177,6 +177,8 @@ describe('the toolkit assembly flow', () => {
     const xsd = await studio.get(new URL(done.artifacts.xsd).pathname);
     expect(xsd.status).toBe(200);
     expect(xsd.text).toContain('<xsd:element maxOccurs="1" minOccurs="1" name="xdcount-value" type="xsd:integer"/>');
+    expect(xsd.text).toMatch(/<xsd:enumeration value="1">\s*<xsd:annotation><xsd:documentation>Acceptable<\/xsd:documentation><\/xsd:annotation>/);
+    expect(xsd.text).toMatch(/<xsd:enumeration value="9">\s*<xsd:annotation><xsd:documentation>Not assessed<\/xsd:documentation>/);
   });
 
   it('gets 402 with the dollar headers and every body field the toolkit reads, and nothing is charged', async () => {
