@@ -56,7 +56,7 @@ export const artefactsRoutes = [
       path: `/api/v1/catalog/dm/:ctId/${kind}/`,
       requirement: 'public',
       doc: {
-        summary: `The model\'s ${kind} file`,
+        summary: `The model’s ${kind} file`,
         tag: 'Artefacts',
         responses: { 200: { description: 'The file, in its own media type.', contentType: '*/*' } },
       },
