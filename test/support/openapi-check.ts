@@ -105,6 +105,6 @@ export function validateRecordedResponses(dir: string | undefined): void {
   }
   throw new Error(
     `OpenAPI check: ${problems.length} problem(s) in ${checked} REST responses; document each in the route's \`doc\` ` +
-      `(README: OpenAPI):\n  - ${problems.join('\n  - ')}`,
+      `(README: API description and metrics):\n  - ${problems.join('\n  - ')}`,
   );
 }
