@@ -23,6 +23,7 @@ module.exports = {
       transform,
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+      setupFiles: ['<rootDir>/test/support/openapi-recorder.ts'],
     },
   ],
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],

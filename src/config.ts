@@ -67,6 +67,9 @@ export interface Settings {
   maxConcurrentRequestsPerCaller: number;
   /** Database connections one GraphQL operation may hold at once. */
   graphqlMaxDbConnections: number;
+  /** `/metrics` (README: Metrics): off, open, or only with METRICS_TOKEN as a Bearer token. */
+  metrics: 'off' | 'on' | 'token';
+  metricsToken: string | null;
 }
 
 export interface WebSocketSettings {
@@ -114,6 +117,12 @@ function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], 
   if (raw === undefined || raw === '') return fallback;
   if (!(allowed as readonly string[]).includes(raw)) throw new Error(`${name} must be one of ${allowed.join(', ')}`);
   return raw as T;
+}
+
+function metricsMode(env: Env): Settings['metrics'] {
+  const mode = oneOf(env, 'METRICS', ['off', 'on', 'token'] as const, 'on');
+  if (mode === 'token' && !env.METRICS_TOKEN) throw new Error('METRICS=token needs METRICS_TOKEN');
+  return mode;
 }
 
 export function loadSettings(env: Env = process.env): Settings {
@@ -197,5 +206,7 @@ export function loadSettings(env: Env = process.env): Settings {
     sparqlMaxRows: int(env, 'SPARQL_MAX_ROWS', 10_000),
     maxConcurrentRequestsPerCaller: int(env, 'MAX_CONCURRENT_REQUESTS_PER_CALLER', 32),
     graphqlMaxDbConnections: int(env, 'GRAPHQL_MAX_DB_CONNECTIONS', 2),
+    metrics: metricsMode(env),
+    metricsToken: env.METRICS_TOKEN || null,
   };
 }

@@ -26,6 +26,8 @@ import { OpenSockets } from './http/open-sockets';
 import { buildGatewaySchema } from './resolvers/schema';
 import { storableTextRule } from './resolvers/storable-text';
 import { APP_API_ROUTES, ROUTES } from './rest-compat/routes';
+import { openApiRouter } from './openapi/router';
+import { landingRouter } from './landing/landing';
 import { appApiNotFound, buildRestRouter, credentialsOf } from './rest-compat/router';
 import type { Caller } from './services/auth.service';
 
@@ -70,6 +72,8 @@ const databaseOutageStatus: ApolloServerPlugin<GraphQLContext> = {
 async function startAppServer(services: Services, options: { port: number; host?: string }): Promise<RunningServer> {
   const { app, httpServer } = createBaseApp(services);
   app.use(buildAdminRouter(services));
+  app.use(openApiRouter(APP_API_ROUTES, { serverUrl: services.settings.publicBaseUrl, appOnly: true }));
+  app.use(landingRouter(services.settings));
   app.use(buildRestRouter(services, APP_API_ROUTES));
   app.use(appApiNotFound);
   const url = await listen(httpServer, options.port, options.host);
@@ -112,6 +116,8 @@ export async function startHttpServer(services: Services, options: { port: numbe
   await apollo.start();
 
   app.use(buildAdminRouter(services));
+  app.use(openApiRouter(ROUTES, { serverUrl: services.settings.publicBaseUrl, appOnly: false }));
+  app.use(landingRouter(services.settings));
   app.use(buildRestRouter(services, ROUTES));
   app.use(graphiqlRouter());
   app.use(

@@ -7,6 +7,7 @@ import type { Services } from '../container';
 import { pendingMigrations } from '../db/migrate';
 import { parseCookies } from '../lib/cookies';
 import { requestLogOptions } from '../lib/logger';
+import { mountMetrics } from '../metrics/metrics';
 
 /** What every role's HTTP server starts with: timeouts, malformed-request answers, request ids and structured
  * logs, cookies, and the health endpoints. */
@@ -31,6 +32,7 @@ export function createBaseApp(services: Services): { app: Express; httpServer: h
       autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
     }),
   );
+  mountMetrics(app, services);
   app.use((req, _res, next) => {
     req.cookies = parseCookies(req.headers.cookie);
     next();

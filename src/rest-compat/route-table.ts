@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import type { Services } from '../container';
 import type { Caller, Requirement } from '../services/auth.service';
 import type { APP_KEY, AppCaller } from '../services/app-keys.service';
+import type { JsonSchema } from '../lib/json-schema';
 
 export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 
@@ -47,6 +48,27 @@ export function fileResult(
   };
 }
 
+/** One documented answer: a JSON body's schema, or another media type (a file, a page) with an optional schema. */
+export interface ResponseDoc {
+  description: string;
+  schema?: JsonSchema;
+  /** application/json unless said; `*\/*` for a file answered in its own media type. */
+  contentType?: string;
+  /** Other media types the same status may answer (content negotiation), each with its schema (`{}`: any). */
+  alternatives?: Record<string, JsonSchema>;
+}
+
+/** What the OpenAPI document (`/api/openapi.json`, src/openapi) says of a route. Error answers (4XX/5XX) are
+ * documented once per interface; list here every success or redirect status the handler answers. */
+export interface RouteDoc {
+  summary: string;
+  tag: string;
+  description?: string;
+  query?: Record<string, JsonSchema>;
+  requestBody?: { contentType: string; schema: JsonSchema; required?: boolean };
+  responses: Record<number, ResponseDoc>;
+}
+
 /** A REST route of either interface. `requirement` is declarative: the glue enforces it before the handler runs,
  * and a test fails if a route declares none. */
 export interface Route<R extends RouteRequirement = RouteRequirement> {
@@ -58,6 +80,8 @@ export interface Route<R extends RouteRequirement = RouteRequirement> {
   /** A POST that charges or enqueues: a retry with the same Idempotency-Key answers the first response. */
   idempotent?: boolean;
   handle: (ctx: RouteContext<CallerFor<R>>) => Promise<RouteResult>;
+  /** Its OpenAPI description; the response-validation check fails for a status a route does not document. */
+  doc?: RouteDoc;
 }
 
 export type StudioRoute = Route<Requirement>;

@@ -76,6 +76,12 @@ export class CpuPool {
     }
   }
 
+  /** For /metrics: threads, waiting tasks, tasks done and utilisation (0..1); null until first used. */
+  get stats(): { threads: number; queued: number; completed: number; utilization: number } | null {
+    const pool = this.started;
+    return pool && { threads: pool.threads.length, queued: pool.queueSize, completed: pool.completed, utilization: pool.utilization };
+  }
+
   async close(): Promise<void> {
     await this.started?.destroy();
     this.started = null;

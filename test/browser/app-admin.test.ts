@@ -66,6 +66,10 @@ describe('admin page /admin/api/apikey/ in Chromium', () => {
     expect(await row.textContent()).toContain('browser@org.test');
 
     await row.locator('button', { hasText: 'Deactivate' }).click();
+    // The confirmation step: nothing changes until it is confirmed.
+    expect(await page.textContent('h1')).toMatch(/^Deactivate key \d+\?$/);
+    expect((await whoami(plaintext)).status).toBe(200);
+    await page.click('[data-testid=confirm]');
     await page.waitForSelector('p.notice');
     expect(await page.locator('tr', { hasText: 'Browser Org' }).locator('.active').textContent()).toBe('no');
 
@@ -82,6 +86,7 @@ describe('admin page /admin/api/apikey/ in Chromium', () => {
     await signIn(page, staff.email, PASSWORD);
     await page.waitForURL(`${app.url}/admin/api/apikey/`);
     await page.locator(`tr[data-key-id="${old.id}"]`).locator('button', { hasText: 'Rotate' }).click();
+    await page.click('[data-testid=confirm]');
     const replacement = (await page.textContent('[data-testid=plaintext-key]'))!.trim();
     expect(replacement).not.toBe(oldPlaintext);
     expect((await whoami(oldPlaintext)).status).toBe(401);

@@ -9,6 +9,8 @@ import { TEMPLATE_DATABASE } from './database';
 /** One Postgres per run: the embedded one unless DATABASE_URL names another. Migrate a template database once;
  * each test file clones it (test/support/database.ts). */
 export default async function globalSetup(): Promise<void> {
+  // Every REST response the suites read is recorded there and checked against the OpenAPI document at teardown.
+  process.env.OPENAPI_RECORD_DIR = await mkdtemp(path.join(os.tmpdir(), 'sdc-gateway-openapi-'));
   let adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'sdc-gateway-test-'));

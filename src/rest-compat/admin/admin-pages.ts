@@ -6,18 +6,23 @@ export function escapeHtml(value: string | number | null | undefined): string {
 
 const STYLE = `
 body{font:15px/1.45 system-ui,sans-serif;margin:0;color:#1d2329;background:#f6f7f9}
-header{background:#264b5d;color:#fff;padding:10px 24px;display:flex;justify-content:space-between;align-items:center}
+header{background:#264b5d;color:#fff;padding:10px 24px;display:flex;flex-wrap:wrap;gap:8px;justify-content:space-between;align-items:center}
 header a,header button{color:#fff;background:transparent;border:1px solid #fff;border-radius:3px;cursor:pointer}
 main{padding:24px;max-width:1100px}
+.table-scroll{overflow-x:auto;max-width:100%}
 table{border-collapse:collapse;width:100%;background:#fff}
 th,td{border-bottom:1px solid #dde1e6;padding:6px 8px;text-align:left;vertical-align:middle}
 th{background:#eef1f4}
+td.actions{white-space:nowrap}
 form.inline{display:inline}
 .notice{background:#fff7d6;border:1px solid #e5c84a;padding:12px;margin:0 0 16px}
 .error{background:#fde8e8;border:1px solid #d66;padding:12px;margin:0 0 16px}
-code.key{font-size:16px;background:#fff;padding:4px 6px;border:1px solid #ccc;user-select:all}
-fieldset{background:#fff;border:1px solid #dde1e6;margin:16px 0;padding:12px}
+code.key{font-size:16px;background:#fff;padding:4px 6px;border:1px solid #ccc;user-select:all;overflow-wrap:anywhere}
+fieldset{background:#fff;border:1px solid #dde1e6;margin:16px 0;padding:12px;min-width:0}
 label{display:inline-block;min-width:140px}
+input{max-width:100%;box-sizing:border-box}
+.danger{background:#b3261e;color:#fff;border:1px solid #8c1d18;border-radius:3px;padding:4px 10px;cursor:pointer}
+@media (max-width:600px){main{padding:12px}header{padding:8px 12px}label{min-width:0;display:block}}
 `;
 
 function layout(title: string, body: string, signedInAs: string | null, csrfToken: string | null): string {
@@ -74,10 +79,10 @@ export function keysPage(opts: KeysPageOptions): string {
   <td>${k.id}</td><td><code>${escapeHtml(k.prefix)}…</code></td><td>${escapeHtml(k.organization)}</td><td>${escapeHtml(k.contactEmail)}</td>
   <td class="active">${k.isActive ? 'yes' : 'no'}</td><td class="request-count">${k.requestCount}</td>
   <td>${k.lastUsed ? escapeHtml(k.lastUsed) : '—'}</td><td>${escapeHtml(k.createdAt)}</td>
-  <td>${
+  <td class="actions">${
     k.isActive
-      ? `<form class="inline" method="post" action="/admin/api/apikey/${k.id}/deactivate/">${csrf}<button type="submit">Deactivate</button></form>
-         <form class="inline" method="post" action="/admin/api/apikey/${k.id}/rotate/">${csrf}<button type="submit">Rotate</button></form>`
+      ? `<form class="inline" method="post" action="/admin/api/apikey/${k.id}/deactivate/">${csrf}<button type="submit">Deactivate…</button></form>
+         <form class="inline" method="post" action="/admin/api/apikey/${k.id}/rotate/">${csrf}<button type="submit">Rotate…</button></form>`
       : ''
   }</td></tr>`,
     )
@@ -93,8 +98,34 @@ ${issued}
   <p><label for="id_contact_email">Contact email</label> <input id="id_contact_email" name="contact_email" type="email" required maxlength="254"></p>
   <p><button type="submit">Create key</button></p>
 </form></fieldset>
-<table><thead><tr><th>ID</th><th>Prefix</th><th>Organisation</th><th>Contact</th><th>Active</th><th>Requests</th><th>Last used</th><th>Created</th><th></th></tr></thead>
-<tbody>${rows || '<tr><td colspan="9">No keys yet.</td></tr>'}</tbody></table>`,
+<div class="table-scroll"><table><thead><tr><th>ID</th><th>Prefix</th><th>Organisation</th><th>Contact</th><th>Active</th><th>Requests</th><th>Last used</th><th>Created</th><th></th></tr></thead>
+<tbody>${rows || '<tr><td colspan="9">No keys yet.</td></tr>'}</tbody></table></div>`,
+    opts.staffEmail,
+    opts.csrfToken,
+  );
+}
+
+export type KeyAction = 'deactivate' | 'rotate';
+
+const CONSEQUENCES: Record<KeyAction, string> = {
+  deactivate: 'The key stops working at once: every request that sends it is refused. This cannot be undone.',
+  rotate: 'A new key is issued and shown once; this key stops working at once. Clients must switch to the new key.',
+};
+
+/** The confirmation step before Deactivate or Rotate: a page of its own, so it works without JavaScript. */
+export function confirmPage(opts: { action: KeyAction; key: AppKeyView; csrfToken: string; staffEmail: string }): string {
+  const { action, key } = opts;
+  const verb = action === 'deactivate' ? 'Deactivate' : 'Rotate';
+  return layout(
+    `${verb} key ${key.id}?`,
+    `<p class="notice" role="alert">${CONSEQUENCES[action]}</p>
+<p>Key <code>${escapeHtml(key.prefix)}…</code> of <strong>${escapeHtml(key.organization)}</strong> (${escapeHtml(key.contactEmail)}),
+${key.requestCount} requests so far.</p>
+<form method="post" action="/admin/api/apikey/${key.id}/${action}/">
+  <input type="hidden" name="csrfmiddlewaretoken" value="${escapeHtml(opts.csrfToken)}">
+  <input type="hidden" name="confirm" value="yes">
+  <p><button type="submit" class="danger" data-testid="confirm">Yes, ${verb.toLowerCase()} it</button> <a href="/admin/api/apikey/">Cancel</a></p>
+</form>`,
     opts.staffEmail,
     opts.csrfToken,
   );

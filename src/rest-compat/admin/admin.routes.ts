@@ -6,7 +6,7 @@ import { clearSessionCookies, readCookie, SESSION_COOKIE, setSessionCookies } fr
 import { parseLogin } from '../../parsers/auth.parser';
 import { parseNewAppKey } from '../../parsers/app.parser';
 import type { Caller } from '../../services/auth.service';
-import { forbiddenPage, keysPage, loginPage, type KeysPageOptions } from './admin-pages';
+import { confirmPage, forbiddenPage, keysPage, loginPage, type KeyAction, type KeysPageOptions } from './admin-pages';
 
 const LOGIN_CSRF_COOKIE = 'admin_login_csrf';
 const KEYS_PATH = '/admin/api/apikey/';
@@ -126,7 +126,19 @@ export function buildAdminRouter(services: Services): Router {
     }
   });
 
-  router.post(`${KEYS_PATH}:id/deactivate/`, form, staff, async (req, res) => {
+  /** Deactivate and rotate act only with `confirm=yes`; without it they answer the confirmation page. */
+  const confirmed = (action: KeyAction) => async (req: Request, res: Response, next: NextFunction) => {
+    if ((req.body as Record<string, unknown>).confirm === 'yes') return next();
+    const caller = res.locals.caller as Caller;
+    try {
+      const key = await services.app.keys.get(Number(req.params.id));
+      res.type('html').send(confirmPage({ action, key, csrfToken: caller.session!.csrfToken, staffEmail: caller.user.email }));
+    } catch (error) {
+      await failure(res, error);
+    }
+  };
+
+  router.post(`${KEYS_PATH}:id/deactivate/`, form, staff, confirmed('deactivate'), async (req, res) => {
     try {
       const key = await services.app.keys.deactivate(Number(req.params.id));
       await render(res, 200, { message: `Key ${key.id} (${key.prefix}…, ${key.organization}) is deactivated.` });
@@ -135,7 +147,7 @@ export function buildAdminRouter(services: Services): Router {
     }
   });
 
-  router.post(`${KEYS_PATH}:id/rotate/`, form, staff, async (req, res) => {
+  router.post(`${KEYS_PATH}:id/rotate/`, form, staff, confirmed('rotate'), async (req, res) => {
     try {
       const id = Number(req.params.id);
       const issued = await services.app.keys.rotate(id);

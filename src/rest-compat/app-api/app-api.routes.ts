@@ -9,6 +9,26 @@ import { renderValidation } from '../../presenters/validation.presenter';
 import type { AppCaller } from '../../services/app-keys.service';
 import { route, type AppApiRoute, type RouteContext } from '../route-table';
 import { singleFile, withMultipart } from './multipart-input';
+import { bool, obj, str } from '../../lib/json-schema';
+import { appSuccessSchema } from '../../presenters/app-api.schema';
+import { instanceSchema } from '../../presenters/instance.schema';
+import { rdfUploadSchema, schemaUploadSchema, storedFileSchema } from '../../presenters/upload.schema';
+import { validationSchema } from '../../presenters/validation.schema';
+
+const fileUpload = (field: string, many = false) => ({
+  contentType: 'multipart/form-data',
+  schema: obj({
+    [field]: many
+      ? { type: 'array', items: str({ contentMediaType: 'application/octet-stream' }) }
+      : str({ contentMediaType: 'application/octet-stream' }),
+  }),
+});
+const sparqlDoc = {
+  summary: 'SPARQL query over the stored instances (GET ?query=, or a form / application/sparql-query POST)',
+  tag: 'Interface B',
+  query: { query: str() },
+  responses: { 200: { description: 'SPARQL results in the negotiated format (Accept).', contentType: '*/*' } },
+};
 
 export const APP_API_PREFIX = '/api/v1';
 
@@ -73,6 +93,12 @@ export const appApiRoutes: AppApiRoute[] = [
     method: 'post',
     path: `${APP_API_PREFIX}/upload/zip/`,
     requirement: 'app_key',
+    doc: {
+      summary: 'Upload the model package ZIP',
+      tag: 'Interface B',
+      requestBody: fileUpload('file'),
+      responses: { 201: { description: 'Stored.', schema: appSuccessSchema(storedFileSchema) } },
+    },
     handle: async ({ req, services }) =>
       withMultipart(req, services, MAX_SINGLE_FILE_PARTS, async (body) =>
         success(201, renderStoredFile(await services.app.uploads.uploadZip(singleFile(body, 'file')))),
@@ -82,6 +108,12 @@ export const appApiRoutes: AppApiRoute[] = [
     method: 'post',
     path: `${APP_API_PREFIX}/upload/schema/`,
     requirement: 'app_key',
+    doc: {
+      summary: 'Upload model schemas (.xsd, .html, .owl)',
+      tag: 'Interface B',
+      requestBody: fileUpload('files', true),
+      responses: { 201: { description: 'What was stored, and why each other file was not.', schema: appSuccessSchema(schemaUploadSchema) } },
+    },
     handle: async ({ req, services }) =>
       withMultipart(req, services, MAX_SCHEMA_FILES, async (body) =>
         success(201, renderSchemaUpload(await services.app.uploads.uploadSchemas(body.files.filter((f) => f.fieldName === 'files')))),
@@ -91,25 +123,56 @@ export const appApiRoutes: AppApiRoute[] = [
     method: 'post',
     path: `${APP_API_PREFIX}/upload/rdf/`,
     requirement: 'app_key',
+    doc: {
+      summary: 'Upload the model RDF',
+      tag: 'Interface B',
+      requestBody: fileUpload('file'),
+      responses: { 201: { description: 'Stored and sent to the triplestore.', schema: appSuccessSchema(rdfUploadSchema) } },
+    },
     handle: async ({ req, services }) =>
       withMultipart(req, services, MAX_SINGLE_FILE_PARTS, async (body) =>
         success(201, renderRdfUpload(await services.app.uploads.uploadRdf(singleFile(body, 'file')))),
       ),
   }),
-  route({ method: 'post', path: `${APP_API_PREFIX}/validate/xml/`, requirement: 'app_key', handle: validateXml }),
+  route({
+    method: 'post',
+    path: `${APP_API_PREFIX}/validate/xml/`,
+    requirement: 'app_key',
+    doc: {
+      summary: 'Validate an instance (multipart `file` or `xml_content`, or JSON `xml_content`) and store it',
+      tag: 'Interface B',
+      query: { generate_instance_id: bool, sync_triplestore: bool },
+      requestBody: {
+        contentType: 'application/json',
+        schema: obj({ xml_content: str(), generate_instance_id: bool, sync_triplestore: bool }, ['generate_instance_id', 'sync_triplestore']),
+      },
+      responses: { 201: { description: 'The validation result.', schema: appSuccessSchema(validationSchema) } },
+    },
+    handle: validateXml,
+  }),
   route({
     method: 'get',
     path: `${APP_API_PREFIX}/instances/:instanceId/`,
     requirement: 'app_key',
+    doc: {
+      summary: 'A stored instance',
+      tag: 'Interface B',
+      responses: { 200: { description: 'The instance.', schema: appSuccessSchema(instanceSchema) } },
+    },
     handle: async ({ services, params }) => success(200, renderInstance(await services.app.instances.get(String(params.instanceId)))),
   }),
-  route({ method: 'get', path: `${APP_API_PREFIX}/sparql`, requirement: 'app_key', handle: sparql }),
-  route({ method: 'post', path: `${APP_API_PREFIX}/sparql`, requirement: 'app_key', handle: sparql }),
+  route({ method: 'get', path: `${APP_API_PREFIX}/sparql`, requirement: 'app_key', handle: sparql, doc: sparqlDoc }),
+  route({ method: 'post', path: `${APP_API_PREFIX}/sparql`, requirement: 'app_key', handle: sparql, doc: sparqlDoc }),
   // An authenticated no-op: which organisation a key belongs to (also the benchmark's baseline).
   route({
     method: 'get',
     path: `${APP_API_PREFIX}/whoami/`,
     requirement: 'app_key',
+    doc: {
+      summary: 'The organisation of the key',
+      tag: 'Interface B',
+      responses: { 200: { description: 'The organisation.', schema: appSuccessSchema(obj({ organization: str() })) } },
+    },
     handle: async ({ caller }) => success(200, { organization: caller.organization }),
   }),
 ];

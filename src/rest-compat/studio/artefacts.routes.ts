@@ -5,6 +5,8 @@ import { renderSchemaVersions, schemaEtag } from '../../presenters/schema-hostin
 import { renderSkeleton } from '../../presenters/skeleton.presenter';
 import { fileResult, route, type RouteContext } from '../route-table';
 import { publicReader } from './catalog.routes';
+import { skeletonSchema } from '../../presenters/skeleton.schema';
+import { schemaVersionsSchema } from '../../presenters/schema-hosting.schema';
 
 /** Public artefact reads: the skeleton and its field mapping, the package's other files, the package ZIP and the
  * published schemas at `/dmlib/`. Anonymous callers see published models; a caller also sees their own drafts. */
@@ -36,6 +38,11 @@ export const artefactsRoutes = [
     method: 'get',
     path: '/api/v1/catalog/dm/:ctId/skeleton/',
     requirement: 'public',
+    doc: {
+      summary: 'The instance skeleton (XML, or JSON with its field mapping)',
+      tag: 'Artefacts',
+      responses: { 200: { description: 'The skeleton.', schema: skeletonSchema, alternatives: { 'application/xml': {} } } },
+    },
     handle: async (ctx) => {
       const { services, params, req } = ctx;
       const skeleton = await services.packages.skeleton(params.ctId, await publicReader(ctx));
@@ -48,6 +55,11 @@ export const artefactsRoutes = [
       method: 'get',
       path: `/api/v1/catalog/dm/:ctId/${kind}/`,
       requirement: 'public',
+      doc: {
+        summary: `The model’s ${kind} file`,
+        tag: 'Artefacts',
+        responses: { 200: { description: 'The file, in its own media type.', contentType: '*/*' } },
+      },
       handle: async (ctx) => {
         const artifact = await ctx.services.packages.artifact(ctx.params.ctId, kind, await publicReader(ctx));
         return fileResult(artifact, artifact.contentType);
@@ -58,6 +70,7 @@ export const artefactsRoutes = [
     method: 'get',
     path: '/api/v1/catalog/dms/:ctId/artifacts/zip/',
     requirement: 'public',
+    doc: { summary: 'Every artefact as one ZIP', tag: 'Artefacts', responses: { 200: { description: 'The ZIP.', contentType: 'application/zip' } } },
     handle: async (ctx) => {
       return fileResult(await ctx.services.packages.packageZip(ctx.params.ctId, await publicReader(ctx)), 'application/zip', 'attachment');
     },
@@ -66,11 +79,30 @@ export const artefactsRoutes = [
     method: 'get',
     path: '/api/v1/catalog/dm/:ctId/sha1/',
     requirement: 'public',
+    doc: {
+      summary: "The package ZIP's sha1sum line",
+      tag: 'Artefacts',
+      responses: { 200: { description: '`<sha1>  <file name>`.', contentType: 'text/plain' } },
+    },
     handle: async (ctx) => {
       const stored = await ctx.services.packages.packageZip(ctx.params.ctId, await publicReader(ctx));
       // sha1sum's line, so `sha1sum -c` checks a downloaded package against it.
       return { status: 200, raw: `${sha1Hex(stored.content)}  ${stored.fileName}\n`, headers: { 'Content-Type': 'text/plain; charset=utf-8' } };
     },
   }),
-  route({ method: 'get', path: '/dmlib/:file', requirement: 'public', handle: dmlib }),
+  route({
+    method: 'get',
+    path: '/dmlib/:file',
+    requirement: 'public',
+    doc: {
+      summary: 'A published model schema (dm-<ct_id>.xsd) or its versions (dm-<ct_id>.versions.json)',
+      tag: 'Artefacts',
+      query: { version: { type: 'string' } },
+      responses: {
+        200: { description: 'The XSD, or the versions list.', schema: schemaVersionsSchema, alternatives: { 'application/xml': {} } },
+        304: { description: 'Not modified (ETag).' },
+      },
+    },
+    handle: dmlib,
+  }),
 ];

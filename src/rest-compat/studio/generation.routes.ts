@@ -9,6 +9,19 @@ import { renderGeneration, type ChargeView } from '../../presenters/generation.p
 import { renderJob } from '../../presenters/job.presenter';
 import type { Caller } from '../../services/auth.service';
 import { route, type RouteContext } from '../route-table';
+import { generationBodySchema } from '../../parsers/generation.schema';
+import { generationSchema } from '../../presenters/generation.schema';
+import { jobSchema } from '../../presenters/job.schema';
+import { bool, int, obj, str, type JsonSchema } from '../../lib/json-schema';
+
+const acceptedJob: JsonSchema = obj({ job_ct_id: str(), job_url: str(), task_id: { type: ['string', 'null'] }, job: jobSchema });
+const generateDoc = (summary: string) => ({
+  summary,
+  tag: 'Generation',
+  query: { profile: str(), async: bool },
+  requestBody: { contentType: 'application/json', schema: generationBodySchema, required: false },
+  responses: { 200: { description: 'Generated inline.', schema: generationSchema }, 202: { description: 'Queued (async).', schema: acceptedJob } },
+});
 
 /** An application download charges: its answers carry the X-SDC headers like every charging answer. */
 const moneyHeaders = (charge: ChargeView | null | undefined) => (charge ? chargeHeaders(charge.estimatedCostCredits, charge.balanceCredits) : {});
@@ -27,12 +40,37 @@ const generate = (kind: GenerationKind) => async (ctx: RouteContext<Caller>) => 
 };
 
 export const generationRoutes = [
-  route({ method: 'post', path: '/api/v1/dmgen/dms/:ctId/generate/', requirement: 'build', idempotent: true, handle: generate('generate_package') }),
-  route({ method: 'post', path: '/api/v1/dmgen/dms/:ctId/generate_app/', requirement: 'spend', idempotent: true, handle: generate('generate_app') }),
+  route({
+    method: 'post',
+    path: '/api/v1/dmgen/dms/:ctId/generate/',
+    requirement: 'build',
+    idempotent: true,
+    handle: generate('generate_package'),
+    doc: generateDoc('Generate the model package'),
+  }),
+  route({
+    method: 'post',
+    path: '/api/v1/dmgen/dms/:ctId/generate_app/',
+    requirement: 'spend',
+    idempotent: true,
+    handle: generate('generate_app'),
+    doc: generateDoc('Generate the application package (charged)'),
+  }),
   route({
     method: 'post',
     path: '/api/v1/uploader/api/data-sources/',
     requirement: 'build',
+    doc: {
+      summary: 'Upload a CSV data source (queues its processing)',
+      tag: 'Generation',
+      requestBody: { contentType: 'multipart/form-data', schema: obj({ file: str({ contentMediaType: 'text/csv' }) }) },
+      responses: {
+        202: {
+          description: 'Stored and queued.',
+          schema: obj({ data_source: obj({ ct_id: str(), filename: str(), size: int(), created: str() }), data_source_ct_id: str(), job: jobSchema }),
+        },
+      },
+    },
     raw: true,
     idempotent: true,
     handle: async ({ services, caller, req, idempotently }) => {

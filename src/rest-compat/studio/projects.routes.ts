@@ -2,6 +2,9 @@ import { parseDmgenComponentQuery, parseProjectPage } from '../../parsers/catalo
 import { renderDmgenComponent, renderLinkedPage } from '../../presenters/catalog.presenter';
 import { renderModeler, renderProject } from '../../presenters/projects.presenter';
 import { route, type RouteContext } from '../route-table';
+import { int, str } from '../../lib/json-schema';
+import { dmgenComponentSchema, linkedPageSchema } from '../../presenters/catalog.schema';
+import { modelerSchema, projectSchema } from '../../presenters/projects.schema';
 
 /** The URL of another page of the same list: the request's query with `page` replaced. */
 const pageUrlOf = (ctx: Pick<RouteContext, 'req' | 'services'>) => (page: number) => {
@@ -16,12 +19,23 @@ export const projectsRoutes = [
     method: 'get',
     path: '/api/v1/auth/modeler/',
     requirement: 'read',
+    doc: {
+      summary: 'The modeler and their default project',
+      tag: 'Projects',
+      responses: { 200: { description: 'The modeler.', schema: modelerSchema } },
+    },
     handle: async ({ services, caller }) => ({ status: 200, body: renderModeler(await services.projects.modeler(caller.user.id)) }),
   }),
   route({
     method: 'get',
     path: '/api/v1/dmgen/projects/',
     requirement: 'read',
+    doc: {
+      summary: 'Your projects',
+      tag: 'Projects',
+      query: { page: int(), page_size: int() },
+      responses: { 200: { description: 'One page of projects.', schema: linkedPageSchema(projectSchema) } },
+    },
     handle: async (ctx) => {
       const found = await ctx.services.projects.list(ctx.caller.user.id, parseProjectPage({ page: ctx.query.page, pageSize: ctx.query.page_size }));
       return { status: 200, body: renderLinkedPage(found, renderProject, pageUrlOf(ctx)) };
@@ -31,6 +45,12 @@ export const projectsRoutes = [
     method: 'get',
     path: '/api/v1/dmgen/components/',
     requirement: 'read',
+    doc: {
+      summary: 'Components for the studio',
+      tag: 'Projects',
+      query: { type: str(), project: str(), search: str(), status: str(), scope: str(), page: int(), page_size: int() },
+      responses: { 200: { description: 'One page of components.', schema: linkedPageSchema(dmgenComponentSchema) } },
+    },
     handle: async (ctx) => {
       const { type, project, search, status, page, page_size: pageSize, scope } = ctx.query;
       const parsed = parseDmgenComponentQuery({ type, project, search, status, page, pageSize, scope });

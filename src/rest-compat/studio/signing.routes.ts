@@ -1,6 +1,8 @@
 import { parseSigningKeyQuery } from '../../parsers/signing.parser';
 import { renderJwk, renderJwkSet, renderPem } from '../../presenters/signing.presenter';
 import { route } from '../route-table';
+import { jwkSchema, jwkSetSchema } from '../../presenters/signing.schema';
+import { str } from '../../lib/json-schema';
 
 /** Public keys change only on rotation; a short cache keeps verifiers from asking on every instance. */
 const CACHE = { 'Cache-Control': 'public, max-age=300' };
@@ -11,12 +13,23 @@ export const signingRoutes = [
     method: 'get',
     path: '/.well-known/sdcstudio-signing-keys.json',
     requirement: 'public',
+    doc: {
+      summary: "The studio's public signing keys (JWK set)",
+      tag: 'Signing',
+      responses: { 200: { description: 'Every signing key, current and retired.', schema: jwkSetSchema } },
+    },
     handle: async (ctx) => ({ status: 200, body: renderJwkSet(await ctx.services.signing.keys()), headers: CACHE }),
   }),
   route({
     method: 'get',
     path: '/.well-known/sdc-signing-key',
     requirement: 'public',
+    doc: {
+      summary: 'One public signing key (PEM, or JWK with format=jwk)',
+      tag: 'Signing',
+      query: { kid: str(), format: str() },
+      responses: { 200: { description: 'The key.', schema: jwkSchema, alternatives: { 'application/x-pem-file': {} } } },
+    },
     handle: async (ctx) => {
       const query = parseSigningKeyQuery(ctx.query);
       const key = query.kid === null ? await ctx.services.signing.currentKey() : await ctx.services.signing.key(query.kid);

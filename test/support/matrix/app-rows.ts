@@ -135,11 +135,13 @@ export const ADMIN_SCENARIOS: Record<string, AdminScenario> = {
   'POST /admin/api/apikey/:id/deactivate/': {
     requirement: 'staff',
     params: async (ctx) => ({ id: await appKeyFor(ctx) }),
+    form: () => ({ confirm: 'yes' }),
     expect: () => ({ status: 200, text: 'is deactivated.' }),
   },
   'POST /admin/api/apikey/:id/rotate/': {
     requirement: 'staff',
     params: async (ctx) => ({ id: await appKeyFor(ctx) }),
+    form: () => ({ confirm: 'yes' }),
     expect: () => ({ status: 201, text: 'sdcapp_' }),
   },
 };

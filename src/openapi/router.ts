@@ -1,0 +1,48 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import express, { type Router } from 'express';
+import type { AnyRoute } from '../rest-compat/route-table';
+import { API_DOCS_PATH, buildOpenApiDocument, OPENAPI_PATH, type OpenApiOptions } from './document';
+
+const SWAGGER_UI_DIR = path.dirname(require.resolve('swagger-ui-dist/package.json'));
+
+/** The service's version: the nearest package.json above this module (from src/ and from dist/). */
+function packageVersion(): string {
+  for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const file = path.join(dir, 'package.json');
+    if (existsSync(file)) return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+  }
+  return '0.0.0';
+}
+
+/** `/api/openapi.json` and its rendered page at `/api/docs/` (Swagger UI from node_modules: works offline). */
+export function openApiRouter(routes: AnyRoute[], options: Omit<OpenApiOptions, 'version'>): Router {
+  const document = JSON.stringify(buildOpenApiDocument(routes, { ...options, version: packageVersion() }));
+  const router = express.Router();
+  router.get(OPENAPI_PATH, (_req, res) => {
+    res.type('application/json').send(document);
+  });
+  router.use('/api/docs/assets', express.static(SWAGGER_UI_DIR, { index: false }));
+  router.get(['/api/docs', API_DOCS_PATH], (req, res) => {
+    if (req.path === '/api/docs') return res.redirect(301, API_DOCS_PATH);
+    res.type('html').send(DOCS_PAGE);
+  });
+  return router;
+}
+
+const DOCS_PAGE = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>sdc-gateway · REST API</title>
+  <link rel="stylesheet" href="/api/docs/assets/swagger-ui.css">
+</head>
+<body>
+  <div id="swagger-ui">Loading the API description…</div>
+  <script src="/api/docs/assets/swagger-ui-bundle.js"></script>
+  <script>
+    window.ui = SwaggerUIBundle({ url: '${OPENAPI_PATH}', dom_id: '#swagger-ui', deepLinking: true });
+  </script>
+</body>
+</html>`;

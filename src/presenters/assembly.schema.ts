@@ -1,0 +1,31 @@
+import { arr, bool, int, nullable, obj, str, strEnum } from '../lib/json-schema';
+import { modelSchemaProperties } from './catalog.schema';
+
+/** renderEstimate's body. */
+export const estimateSchema = obj({
+  estimate_id: str(),
+  mode: strEnum('reuse', 'mixed'),
+  reuse: arr(obj({ path: str(), ct_id: str(), label: nullable(str()), type: str() })),
+  mint: arr(obj({ path: str(), label: nullable(str()), data_type: nullable(str()) })),
+  problems: arr(obj({ path: str(), ct_id: nullable(str()), problem: str(), message: str() })),
+  model_credits: int(),
+  mint_credits: int(),
+  total_credits: int(),
+  total_usd: str(),
+  wallet: obj({ balance_credits: int(), can_pay: bool }),
+  key: nullable(obj({ scopes: arr(str()), can_spend: bool })),
+});
+
+/** renderBuiltModel's body (200): the model, then what finishing it did. */
+export const builtModelSchema = obj({ ...modelSchemaProperties, model_url: str(), finalize_error: str() }, ['finalize_error']);
+
+/** renderAssemblyJob's body (202). */
+export const assemblyJobSchema = obj({
+  job_ct_id: str(),
+  job_url: str(),
+  task_id: nullable(str()),
+  data_source_ct_id: nullable(str()),
+  mode: strEnum('mixed'),
+  status: str(),
+  estimated_cost_credits: int(),
+});
