@@ -25,6 +25,8 @@ import { SchemaArchive } from './services/schema-archive';
 import { SchemaHostingService } from './services/schema-hosting.service';
 import { SigningService } from './services/signing.service';
 import { UsersService } from './services/users.service';
+import { createVaasService } from './services/vaas.services';
+import type { VaasService } from './services/vaas.service';
 import { CpuPool } from './workers/pool';
 import { applyLimits } from './workers/thread-setup';
 
@@ -59,6 +61,8 @@ export interface Services {
   dataSources: DataSourcesService;
   generation: GenerationService;
   signing: SigningService;
+  /** Validation as a service (POST /api/v1/vaas/validate/). */
+  vaas: VaasService;
   /** Interface B: the generated application's API. */
   app: AppServices;
   /** The worker-thread pool for CPU-bound work. */
@@ -89,6 +93,9 @@ export function createServices(args: {
   const pipeline = new PipelineService(db, jobs, assembly, builder, catalog, packages, ledger, links, logger);
   const dataSources = new DataSourcesService(db, jobs, builder, pipeline, clock);
   const generation = new GenerationService(db, catalog, packages, jobs, ledger, links, () => settings.appDownloadCredits);
+  const schemas = new SchemaHostingService(db, schemaArchive, packages, links);
+  const signing = new SigningService(db, clock);
+  const vaas = createVaasService({ settings, db, clock, links, logger, cpu, catalog, hosting: schemas, packages, ledger, signing });
   return {
     settings,
     db,
@@ -108,13 +115,14 @@ export function createServices(args: {
     readLimits: new ReadRateLimiter(db, clock, settings),
     packages,
     contextual,
-    schemas: new SchemaHostingService(db, schemaArchive, packages, links),
+    schemas,
     assembly,
     builder,
     pipeline,
     dataSources,
     generation,
-    signing: new SigningService(db, clock),
+    signing,
+    vaas,
     app: createAppServices({ settings, db, queue, clock, logger, pool: cpu }),
     cpu,
   };

@@ -8,6 +8,7 @@ import { catalogRoutes } from './studio/catalog.routes';
 import { ontologyRoutes } from './studio/ontology.routes';
 import { projectsRoutes } from './studio/projects.routes';
 import { signingRoutes } from './studio/signing.routes';
+import { vaasRoutes } from './studio/vaas.routes';
 import type { AnyRoute, AppApiRoute, StudioRoute } from './route-table';
 
 /** Every REST-compat route of Interface A. */
@@ -21,6 +22,7 @@ export const STUDIO_ROUTES: StudioRoute[] = [
   ...jobsRoutes,
   ...generationRoutes,
   ...signingRoutes,
+  ...vaasRoutes,
 ];
 
 /** Every route of Interface B (the generated application's API; ROLE=app serves these alone). */
