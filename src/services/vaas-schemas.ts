@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { currentSchemaSha } from '../db/queries/vaas.sql';
+import type { DataModel } from '../entities/data-model.entity';
 import { queryOne } from '../db/sql';
 import { DomainError } from '../lib/errors';
 import type { VaasSchemaSet } from '../workers/vaas.task';
@@ -37,8 +38,13 @@ export class VaasSchemas {
     private readonly resolver: SchemaResolver,
   ) {}
 
-  async forInstance(dmCtId: string, userId: number): Promise<VaasModel> {
-    const model = await this.catalog.requireVisibleModel(dmCtId, { userId });
+  /** The model the instance names, if the caller may validate against it (404 otherwise). */
+  model(dmCtId: string, userId: number): Promise<DataModel> {
+    return this.catalog.requireVisibleModel(dmCtId, { userId });
+  }
+
+  async schemaOf(model: DataModel): Promise<VaasModel> {
+    const dmCtId = model.ctId;
     let set: { xsd: string; schema: VaasSchemaSet };
     if (model.published) {
       const current = await queryOne(this.db, currentSchemaSha(dmCtId));

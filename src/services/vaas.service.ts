@@ -56,8 +56,9 @@ export class VaasService {
       });
     }
     const { dmCtId, xml } = await this.run<Uint8Array | string, { dmCtId: string; xml: string }>('vaasRoot', input.xml);
-    const model = await this.schemas.forInstance(dmCtId, caller.user.id);
+    const found = await this.schemas.model(dmCtId, caller.user.id);
     await this.ledger.assertCanPay(caller, this.price(input));
+    const model = await this.schemas.schemaOf(found);
 
     const task: VaasValidateTask = { xml, schema: model.schema, recover: input.mode === 'recover', countEvs: input.sign };
     const result = await this.run<VaasValidateTask, VaasValidation>('vaasValidate', task);
