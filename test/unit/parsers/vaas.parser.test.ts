@@ -4,16 +4,28 @@ import { refusal } from './refusal';
 describe('the VaaS query', () => {
   it.each<[Record<string, unknown>, unknown]>([
     [{}, { mode: 'strict', package: false, sign: false }],
-    [{ mode: 'recover', package: 'true' }, { mode: 'recover', package: true, sign: false }],
-    [{ mode: 'report', package: 'false' }, { mode: 'strict', package: false, sign: false }],
-    [{ mode: 'STRICT', package: '1' }, { mode: 'strict', package: true, sign: false }],
+    [
+      { mode: 'recover', package: 'true' },
+      { mode: 'recover', package: true, sign: false },
+    ],
+    [
+      { mode: 'report', package: 'false' },
+      { mode: 'strict', package: false, sign: false },
+    ],
+    [
+      { mode: 'STRICT', package: '1' },
+      { mode: 'strict', package: true, sign: false },
+    ],
   ])('of validate %j is %j', (query, expected) => {
     expect(parseValidateQuery(query)).toEqual(expected);
   });
 
   it.each<[Record<string, unknown>, unknown]>([
     [{}, { mode: 'recover', package: false, sign: true }],
-    [{ recover: 'false', package: 'true' }, { mode: 'strict', package: true, sign: true }],
+    [
+      { recover: 'false', package: 'true' },
+      { mode: 'strict', package: true, sign: true },
+    ],
   ])('of sign %j is %j', (query, expected) => {
     expect(parseSignQuery(query)).toEqual(expected);
   });
