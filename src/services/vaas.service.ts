@@ -90,7 +90,7 @@ export class VaasService {
       packageUrl: stored?.url ?? null,
       packageExpiresAt: stored?.expiresAt.toISOString() ?? null,
       chargedCredits: charged,
-      balanceRemainingCredits: await this.available(caller),
+      balanceRemainingCredits: paid.balanceCredits,
     };
   }
 
@@ -129,12 +129,6 @@ export class VaasService {
         { name: `${base}-instance.nt`, content: ntriples },
       ],
     });
-  }
-
-  /** What the wallet can still spend (its balance less open holds). */
-  private async available(caller: Caller): Promise<number> {
-    const wallet = await this.ledger.wallet(caller.user.id);
-    return wallet.balanceCredits - wallet.heldCredits;
   }
 
   private async run<I, O>(name: string, input: I): Promise<O> {
