@@ -213,6 +213,30 @@ describe("the toolkit's validate_instance, replayed", () => {
   });
 });
 
+describe('the model an instance names', () => {
+  it("validates against the caller's own draft; anyone else gets 404", async () => {
+    const { client } = await signedIn(app.url, app.services, { credits: 5000 });
+    const ownerToken = (await issueKey(client)).key;
+    const assembled = await client.post('/api/v1/dmgen/assemble/', {
+      title: 'VaaS draft',
+      publish: false,
+      generate: false,
+      data: { label: 'VaaS draft data', components: [{ ct_id: 'poq4ywx89zvijxwoqz8djrxj' }] },
+    });
+    expect(assembled.status).toBe(200);
+    const draft: string = assembled.body.ct_id;
+    const skeleton = await client.get(`/api/v1/catalog/dm/${draft}/skeleton/`);
+    expect(skeleton.status).toBe(200);
+
+    const own = await post('/api/v1/vaas/validate/?mode=strict&package=false', skeleton.text, {}, ownerToken);
+    const others = await validateInstance(skeleton.text, 'strict');
+
+    expect(own.status).toBe(200);
+    expect(own.body).toMatchObject({ schema: { ct_id: draft, title: 'VaaS draft' }, mode: 'strict' });
+    expect([others.status, others.body.error_type]).toEqual([404, 'not_found']);
+  });
+});
+
 describe("the toolkit's sign_instance, replayed", () => {
   it('signs a recovered instance that verifies with the CLI (signature and schema) and the standard-tool recipe', async () => {
     const before = await balance();
@@ -303,6 +327,17 @@ describe('a batch against a small wallet', () => {
     expect(replayed).toHaveLength(60);
     expect([await balance(user.id), await charges(user.id)]).toEqual([60, 100]);
   }, 180_000);
+});
+
+describe('concurrent validations racing for the last credits', () => {
+  it('charge exactly what the wallet holds and refuse the rest with 402, uncharged', async () => {
+    const { client, user } = await signedIn(app.url, app.services, { credits: 5 });
+    const key = (await issueKey(client)).key;
+    const answers = await Promise.all(Array.from({ length: 10 }, () => post('/api/v1/vaas/validate/', statePopulationXml(), {}, key)));
+
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 200, 200, 402, 402, 402, 402, 402]);
+    expect([await balance(user.id), await charges(user.id)]).toEqual([0, 5]);
+  }, 60_000);
 });
 
 describe('GraphQL', () => {
