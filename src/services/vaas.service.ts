@@ -5,8 +5,9 @@ import type { Links } from '../lib/links';
 import type { VaasRequest } from '../parsers/vaas.parser';
 import type { VaasSignView, VaasView } from '../presenters/vaas.presenter';
 import type { CpuPool } from '../workers/pool';
-import type { VaasRenderTask, VaasValidateTask, VaasValidation } from '../workers/vaas.task';
+import type { VaasRenderTask, VaasSignTask, VaasValidateTask, VaasValidation } from '../workers/vaas.task';
 import type { Caller } from './auth.service';
+import type { Clock } from './clock';
 import type { LedgerService } from './ledger.service';
 import type { SigningService } from './signing.service';
 import { packageZip, type VaasPackages } from './vaas-packages';
@@ -40,6 +41,7 @@ export class VaasService {
     private readonly signing: SigningService,
     private readonly packages: VaasPackages,
     private readonly links: Links,
+    private readonly clock: Clock,
     private readonly prices: VaasPrices,
   ) {}
 
@@ -101,7 +103,15 @@ export class VaasService {
 
   private async signed(xml: string, model: VaasModel, result: VaasValidation): Promise<VaasSignView> {
     if (!result.valid) return { signed: false, signedXml: null, signature: null, verification: null };
-    const made = await this.signing.sign(xml, { schemaCtId: model.dmCtId, evCount: result.evCount, issuer: new URL(this.links.base).host });
+    const signer = await this.signing.currentSigner();
+    const properties = {
+      issuer: new URL(this.links.base).host,
+      timestamp: this.clock.now().toISOString(),
+      schemaCtId: model.dmCtId,
+      evCount: result.evCount,
+    };
+    const signedXml = await this.run<VaasSignTask, string>('vaasSign', { xml, kid: signer.kid, privateKeyPem: signer.privateKeyPem, properties });
+    const made = { signedXml, signature: { algorithm: 'Ed25519', ...properties, keyId: signer.kid } };
     const keys = `${this.links.base}/.well-known/sdcstudio-signing-keys.json`;
     return {
       signed: true,

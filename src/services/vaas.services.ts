@@ -40,7 +40,7 @@ export function createVaasService(args: {
   });
   const schemas = new VaasSchemas(db, args.catalog, args.hosting, args.packages, resolver);
   const packages = new VaasPackages(db, args.clock, args.links, settings.storageDir, settings.vaas.packageTtlSeconds);
-  return new VaasService(args.cpu, schemas, args.ledger, args.signing, packages, args.links, {
+  return new VaasService(args.cpu, schemas, args.ledger, args.signing, packages, args.links, args.clock, {
     validationCredits: settings.vaas.validationCredits,
     signatureCredits: settings.vaas.signatureCredits,
     maxXmlBytes: settings.cpu.thread.xml.maxBytes,

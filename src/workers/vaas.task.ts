@@ -1,3 +1,4 @@
+import { createPrivateKey } from 'node:crypto';
 import { DomainError } from '../lib/errors';
 import { childElements, type XDocument, type XElement } from '../xml/dom';
 import { validateWithCorrection, type EvCorrection } from '../xml/ev';
@@ -10,6 +11,7 @@ import { compileSchemaSet } from '../xml/schema-compiler';
 import { qkey, type SchemaModel } from '../xml/schema-model';
 import { gatherSchemaSet } from '../xml/schema-set';
 import { EXCEPTIONAL_VALUE_TYPE } from '../xml/sdc4';
+import { signXml, type SignedProperties } from '../xml/signature';
 import { XmlParseError, XmlValidationError, type XmlError } from '../xml/xml-errors';
 import { settle, type Outcome } from './outcome';
 import { applyThreadSettings } from './thread-setup';
@@ -113,6 +115,24 @@ export function vaasRender(task: VaasRenderTask): Promise<Outcome<{ json: string
     const document = parseXmlDom(task.xml);
     const rdf = extractInstanceRdf({ document, instanceId: task.instanceId, dmCtId: task.dmCtId, modelXsd: task.modelXsd });
     return { json: `${JSON.stringify(instanceToJson(document), null, 2)}\n`, ntriples: rdf.ntriples };
+  });
+}
+
+export interface VaasSignTask {
+  xml: string;
+  kid: string;
+  privateKeyPem: string;
+  properties: SignedProperties;
+}
+
+/** The enveloped Ed25519 XML Signature of a validated instance (src/xml/signature.ts). */
+export function vaasSign(task: VaasSignTask): Promise<Outcome<string>> {
+  return settle(() => {
+    try {
+      return signXml(task.xml, { privateKey: createPrivateKey(task.privateKeyPem), kid: task.kid }, task.properties);
+    } catch (error) {
+      throw new DomainError(400, 'invalid_request', `The instance cannot be signed: ${(error as Error).message}.`, {}, { cause: error });
+    }
   });
 }
 
