@@ -265,6 +265,17 @@ describe("the toolkit's sign_instance, replayed", () => {
     expect(await recipeVerify(changed)).not.toBe(0);
   });
 
+  it('packages the signed instance when asked', async () => {
+    const res = await signInstance(statePopulationXml(), true, true);
+    const zip = await fetch(res.headers.get('x-package-url')!, { headers: { authorization: `Token ${token}` } });
+    const zipFile = path.join(workDir, 'signed-package.zip');
+    await writeFile(zipFile, Buffer.from(await zip.arrayBuffer()));
+    const entries = new Map((await readPackageFiles(zipFile, true)).map((f) => [f.name, (f.content as Buffer).toString('utf8')]));
+
+    expect(res.body).toMatchObject({ signed: true, package_url: res.headers.get('x-package-url') });
+    expect(entries.get(`dm-${DM}.xml`)).toBe(res.body.signed_xml);
+  });
+
   it('does not sign an invalid instance and charges only its validation', async () => {
     const before = await balance();
     const res = await signInstance(brokenXml(), false);
