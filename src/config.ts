@@ -17,6 +17,8 @@ export interface Settings {
   sessionTtlHours: number;
   cookieSecure: boolean;
   appDownloadCredits: number;
+  /** Validation as a service: credits per validation and per signature, and how long a package is offered. */
+  vaas: { validationCredits: number; signatureCredits: number; packageTtlSeconds: number };
   maxUploadBytes: number;
   storageDir: string;
   schemaCatalogDir: string;
@@ -140,6 +142,11 @@ export function loadSettings(env: Env = process.env): Settings {
     sessionTtlHours: int(env, 'SESSION_TTL_HOURS', 336),
     cookieSecure: bool(env, 'COOKIE_SECURE', false),
     appDownloadCredits: int(env, 'APP_DOWNLOAD_CREDITS', 0),
+    vaas: {
+      validationCredits: int(env, 'VAAS_VALIDATION_CREDITS', 1),
+      signatureCredits: int(env, 'VAAS_SIGNATURE_CREDITS', 5),
+      packageTtlSeconds: int(env, 'VAAS_PACKAGE_TTL_SECONDS', 86_400),
+    },
     maxUploadBytes: int(env, 'MAX_UPLOAD_BYTES', 20 * 1024 * 1024),
     storageDir: path.resolve(root, env.STORAGE_DIR || '.data/storage'),
     schemaCatalogDir: path.resolve(root, env.SCHEMA_CATALOG_DIR || 'schemas'),

@@ -26,6 +26,8 @@ import { SchemaArchive } from './services/schema-archive';
 import { SchemaHostingService } from './services/schema-hosting.service';
 import { SigningService } from './services/signing.service';
 import { UsersService } from './services/users.service';
+import { createVaasService } from './services/vaas.services';
+import type { VaasService } from './services/vaas.service';
 import { CpuPool } from './workers/pool';
 import { applyLimits } from './workers/thread-setup';
 
@@ -62,6 +64,8 @@ export interface Services {
   signing: SigningService;
   /** The drafts API of modeling tools (components, clusters, models, semantic links). */
   drafts: DraftsServices;
+  /** Validation as a service (POST /api/v1/vaas/validate/). */
+  vaas: VaasService;
   /** Interface B: the generated application's API. */
   app: AppServices;
   /** The worker-thread pool for CPU-bound work. */
@@ -92,6 +96,9 @@ export function createServices(args: {
   const pipeline = new PipelineService(db, jobs, assembly, builder, catalog, packages, ledger, links, logger);
   const dataSources = new DataSourcesService(db, jobs, builder, pipeline, clock);
   const generation = new GenerationService(db, catalog, packages, jobs, ledger, links, () => settings.appDownloadCredits);
+  const schemas = new SchemaHostingService(db, schemaArchive, packages, links);
+  const signing = new SigningService(db, clock);
+  const vaas = createVaasService({ settings, db, clock, links, logger, cpu, catalog, hosting: schemas, packages, ledger, signing });
   return {
     settings,
     db,
@@ -111,14 +118,15 @@ export function createServices(args: {
     readLimits: new ReadRateLimiter(db, clock, settings),
     packages,
     contextual,
-    schemas: new SchemaHostingService(db, schemaArchive, packages, links),
+    schemas,
     assembly,
     builder,
     pipeline,
     dataSources,
     generation,
-    signing: new SigningService(db, clock),
     drafts: createDraftsServices(db, clock, catalog, ledger),
+    signing,
+    vaas,
     app: createAppServices({ settings, db, queue, clock, logger, pool: cpu }),
     cpu,
   };

@@ -13,6 +13,7 @@ import { JobsResolver } from './jobs.resolver';
 import { AssemblyResolver } from './assembly.resolver';
 import { GenerationResolver } from './generation.resolver';
 import { ProjectsResolver } from './projects.resolver';
+import { VaasResolver } from './vaas.resolver';
 
 export const RESOLVERS: NonEmptyArray<new () => object> = [
   AuthResolver,
@@ -24,6 +25,7 @@ export const RESOLVERS: NonEmptyArray<new () => object> = [
   AppResolver,
   ArtefactsResolver,
   DraftsResolver,
+  VaasResolver,
 ];
 
 /** Same rule as REST: the services' authorize(); it throws the typed error the client sees. */

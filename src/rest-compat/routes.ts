@@ -9,6 +9,7 @@ import { draftsRoutes } from './studio/drafts.routes';
 import { ontologyRoutes } from './studio/ontology.routes';
 import { projectsRoutes } from './studio/projects.routes';
 import { signingRoutes } from './studio/signing.routes';
+import { vaasRoutes } from './studio/vaas.routes';
 import type { AnyRoute, AppApiRoute, StudioRoute } from './route-table';
 
 /** Every REST-compat route of Interface A. */
@@ -23,6 +24,7 @@ export const STUDIO_ROUTES: StudioRoute[] = [
   ...generationRoutes,
   ...signingRoutes,
   ...draftsRoutes,
+  ...vaasRoutes,
 ];
 
 /** Every route of Interface B (the generated application's API; ROLE=app serves these alone). */

@@ -84,6 +84,12 @@ export class SigningService {
     };
   }
 
+  /** The current key's id and private key (PKCS#8 PEM), for signing in a worker thread (signWith). */
+  async currentSigner(): Promise<{ kid: string; privateKeyPem: string }> {
+    const key = await this.current();
+    return { kid: key.kid, privateKeyPem: key.private_key_pem };
+  }
+
   verify(signedXml: string, keys: readonly SigningKeyView[]): Verification {
     return verifyXml(signedXml, new Map<string, KeyObject>(keys.map((k) => [k.kid, ed25519PublicKey(k.x)])));
   }

@@ -7,6 +7,7 @@ import { buildGatewaySchema, RESOLVERS } from '../../src/resolvers/schema';
 import { APP_API_ROUTES, STUDIO_ROUTES } from '../../src/rest-compat/routes';
 import type { Requirement } from '../../src/services/auth.service';
 import { startTestApp, type TestApp } from '../support/app';
+import { SDC4_REFERENCE_DIR } from '../unit/xml/fixtures';
 import { ADMIN_SCENARIOS, APP_SCENARIOS, routerRoutes, type RouterRoute } from '../support/matrix/app-rows';
 import { CALLERS, type LiveCaller } from '../support/matrix/callers';
 import { runCells, type Cell } from '../support/matrix/cells';
@@ -36,7 +37,7 @@ let appRoutes: RouterRoute[];
 let adminRoutes: RouterRoute[];
 
 beforeAll(async () => {
-  app = await startTestApp({ appDownloadCredits: APP_DOWNLOAD_CREDITS }, { workers: false });
+  app = await startTestApp({ appDownloadCredits: APP_DOWNLOAD_CREDITS, schemaCatalogDir: SDC4_REFERENCE_DIR }, { workers: false });
   world = await buildWorld(app);
   schema = await buildGatewaySchema();
   appRoutes = APP_API_ROUTES.map((r) => ({ method: r.method.toUpperCase(), path: r.path }));

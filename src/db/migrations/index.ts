@@ -9,6 +9,7 @@ import { moneyHolds } from './0008-money-holds';
 import { projects } from './0010-projects';
 import { contextualAndSchemas } from './0011-contextual-and-schemas';
 import { drafts } from './0012-drafts';
+import { vaasPackages } from './0013-vaas-packages';
 import type { Migration } from './migration';
 
 /** Applied in order; never edit one that has shipped, add the next number. 0004 and 0005 belong to the
@@ -25,4 +26,5 @@ export const MIGRATIONS: Migration[] = [
   projects,
   contextualAndSchemas,
   drafts,
+  vaasPackages,
 ];

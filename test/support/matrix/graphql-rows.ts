@@ -266,6 +266,18 @@ export const GRAPHQL_SCENARIOS: Record<string, GraphQLScenario> = {
     expect: (ctx) =>
       ctx.caller.who === 'other' ? generationForbidden : data(has({ __typename: 'Job', kind: 'generate_package', status: 'queued' })),
   },
+  validateInstance: {
+    requirement: 'spend',
+    args: ({ world }) => ({ xml: `<sdc4:dm-${world.publishedDm} xmlns:sdc4="https://semanticdatacharter.com/ns/sdc4/"/>` }),
+    charges: (world) => world.app.services.settings.vaas.validationCredits,
+    expect: () => data(has({ __typename: 'VaasResult', valid: false, mode: 'strict', chargedCredits: 1 })),
+  },
+  signInstance: {
+    requirement: 'spend',
+    args: ({ world }) => ({ xml: `<sdc4:dm-${world.publishedDm} xmlns:sdc4="https://semanticdatacharter.com/ns/sdc4/"/>` }),
+    charges: (world) => world.app.services.settings.vaas.validationCredits + world.app.services.settings.vaas.signatureCredits,
+    expect: () => data(has({ __typename: 'VaasResult', valid: false, mode: 'recover', chargedCredits: 1 })),
+  },
   generateApp: {
     requirement: 'spend',
     args: ({ world }) => ({ dmCtId: world.publishedDm }),

@@ -69,6 +69,9 @@ const publicArtifact = (contentType: string, params?: (world: World) => Record<s
 
 const CSV = 'name,age\nAda,36\n';
 
+/** An instance of the published model with nothing in it: invalid, so validated (and charged) but never signed. */
+const emptyInstance = (world: World) => `<sdc4:dm-${world.publishedDm} xmlns:sdc4="https://semanticdatacharter.com/ns/sdc4/"/>`;
+
 /** One scenario per REST route of Interface A, keyed `METHOD path` exactly as in STUDIO_ROUTES. */
 export const STUDIO_SCENARIOS: Record<string, StudioScenario> = {
   'POST /api/v1/auth/login/': {
@@ -254,4 +257,25 @@ export const STUDIO_SCENARIOS: Record<string, StudioScenario> = {
   'GET /api/v1/catalog/dm/:ctId/sha1/': publicArtifact('text/plain'),
   'GET /dmlib/:file': publicArtifact('application/xml', (world) => ({ file: `dm-${world.publishedDm}.xsd` })),
   ...DRAFTS_SCENARIOS,
+  'POST /api/v1/vaas/validate/': {
+    requirement: 'spend',
+    query: '?mode=strict',
+    body: ({ world }) => ({ xml: emptyInstance(world) }),
+    charges: (world) => world.app.services.settings.vaas.validationCredits,
+    expect: ({ world }) => ok(200, has({ valid: false, schema: has({ ct_id: world.publishedDm }), structural_errors: any(Number) })),
+  },
+  'POST /api/v1/vaas/validate/sign/': {
+    requirement: 'spend',
+    body: ({ world }) => ({ xml: emptyInstance(world) }),
+    charges: (world) => world.app.services.settings.vaas.validationCredits + world.app.services.settings.vaas.signatureCredits,
+    expect: ({ world }) => ok(200, has({ valid: false, signed: false, schema: has({ ct_id: world.publishedDm }) })),
+  },
+  'GET /api/v1/vaas/packages/:id/': {
+    requirement: 'read',
+    params: () => ({ id: 'nosuchpackage0000000' }),
+    expect: () => ({
+      status: 404,
+      body: { error: 'Package not found (packages expire; validate again with package=true).', error_type: 'not_found' },
+    }),
+  },
 };

@@ -11,7 +11,7 @@ export interface Observation {
   text?: string;
 }
 
-export type Payload = { json: unknown } | { form: FormData } | { urlencoded: Record<string, string> };
+export type Payload = { json: unknown } | { form: FormData } | { urlencoded: Record<string, string> } | { xml: string };
 
 export interface UploadFile {
   name: string;
@@ -64,6 +64,9 @@ export async function sendHttp(
   else if (payload && 'urlencoded' in payload) {
     headers['content-type'] = 'application/x-www-form-urlencoded';
     body = new URLSearchParams(payload.urlencoded).toString();
+  } else if (payload && 'xml' in payload) {
+    headers['content-type'] = 'application/xml';
+    body = payload.xml;
   }
   return observe(await fetch(baseUrl + path, { method, headers, body, redirect: 'manual' }));
 }

@@ -1,0 +1,36 @@
+import { sql } from '../sql';
+
+/** Validation as a service: the current schema of a model by its sha256, and the stored packages (0013). */
+
+export const currentSchemaSha = (dmCtId: string) =>
+  sql<{ sha256: string }>('SELECT sha256 FROM published_schemas WHERE dm_ct_id = $1 AND archived_at IS NULL', [dmCtId]);
+
+export interface VaasPackageRow {
+  id: string;
+  user_id: string;
+  dm_ct_id: string;
+  file_name: string;
+  storage_path: string;
+  size: number;
+  sha256: string;
+  expires_at: Date;
+}
+
+export const insertPackage = (row: Omit<VaasPackageRow, 'user_id'> & { user_id: number }) =>
+  sql(
+    `INSERT INTO vaas_packages (id, user_id, dm_ct_id, file_name, storage_path, size, sha256, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    [row.id, row.user_id, row.dm_ct_id, row.file_name, row.storage_path, row.size, row.sha256, row.expires_at],
+  );
+
+/** A package of this user, not yet expired. */
+export const livePackage = (id: string, userId: number, now: Date) =>
+  sql<VaasPackageRow>('SELECT * FROM vaas_packages WHERE id = $1 AND user_id = $2 AND expires_at > $3', [id, userId, now]);
+
+/** Expired packages, removed from the table; the caller deletes their files. */
+export const takeExpiredPackages = (now: Date, limit: number) =>
+  sql<{ storage_path: string }>(
+    `DELETE FROM vaas_packages WHERE id IN (SELECT id FROM vaas_packages WHERE expires_at <= $1 ORDER BY expires_at LIMIT $2)
+     RETURNING storage_path`,
+    [now, limit],
+  );

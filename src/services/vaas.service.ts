@@ -1,0 +1,151 @@
+import { createId } from '@paralleldrive/cuid2';
+import { asStudioError } from '../lib/cpu-errors';
+import { DomainError } from '../lib/errors';
+import type { Links } from '../lib/links';
+import type { VaasRequest } from '../parsers/vaas.parser';
+import type { VaasSignView, VaasView } from '../presenters/vaas.presenter';
+import type { CpuPool } from '../workers/pool';
+import type { VaasRenderTask, VaasSignTask, VaasValidateTask, VaasValidation } from '../workers/vaas.task';
+import type { Caller } from './auth.service';
+import type { Clock } from './clock';
+import type { LedgerService } from './ledger.service';
+import type { SigningService } from './signing.service';
+import { packageZip, type VaasPackages } from './vaas-packages';
+import type { VaasModel, VaasSchemas } from './vaas-schemas';
+
+export interface VaasPrices {
+  /** VAAS_VALIDATION_CREDITS: every validation, valid or not. */
+  validationCredits: number;
+  /** VAAS_SIGNATURE_CREDITS: every signature made (only valid instances are signed). */
+  signatureCredits: number;
+  /** The XML body limit (the worker threads' XML_MAX_BYTES): larger is 413. */
+  maxXmlBytes: number;
+}
+
+export interface VaasInput extends VaasRequest {
+  xml: Uint8Array | string;
+}
+
+/**
+ * Validation as a service: the instance's root names a published model (or one of the caller's own); its stored
+ * schema validates it in the worker pool (strict, or with EV correction), a valid one is signed on request, and
+ * the files are packaged on request. Money: everything that refuses (400 malformed, 404 model, 413, 402, 403
+ * key limit) happens before any charge; the price is checked against the available balance before the CPU work
+ * and charged in one conditional debit after it, so a request is charged only when it answers 200.
+ */
+export class VaasService {
+  constructor(
+    private readonly pool: CpuPool,
+    private readonly schemas: VaasSchemas,
+    private readonly ledger: LedgerService,
+    private readonly signing: SigningService,
+    private readonly packages: VaasPackages,
+    private readonly links: Links,
+    private readonly clock: Clock,
+    private readonly prices: VaasPrices,
+  ) {}
+
+  /** The most a request can cost (validation, plus the signature when it signs). */
+  price(request: Pick<VaasRequest, 'sign'>): number {
+    return this.prices.validationCredits + (request.sign ? this.prices.signatureCredits : 0);
+  }
+
+  async validate(caller: Caller, input: VaasInput): Promise<VaasView> {
+    const size = typeof input.xml === 'string' ? Buffer.byteLength(input.xml) : input.xml.byteLength;
+    if (size > this.prices.maxXmlBytes) {
+      throw new DomainError(413, 'payload_too_large', `The instance is larger than ${this.prices.maxXmlBytes} bytes.`, {
+        max_bytes: this.prices.maxXmlBytes,
+      });
+    }
+    const { dmCtId, xml } = await this.run<Uint8Array | string, { dmCtId: string; xml: string }>('vaasRoot', input.xml);
+    const found = await this.schemas.model(dmCtId, caller.user.id);
+    await this.ledger.assertCanPay(caller, this.price(input));
+    const model = await this.schemas.schemaOf(found);
+
+    const task: VaasValidateTask = { xml, schema: model.schema, recover: input.mode === 'recover', countEvs: input.sign };
+    const result = await this.run<VaasValidateTask, VaasValidation>('vaasValidate', task);
+    const instance = result.recoveredXml ?? xml;
+    const sign = input.sign ? await this.signed(instance, model, result) : null;
+    const zip = input.package ? await this.zip(model, sign?.signedXml ?? instance) : null;
+
+    const charged = this.prices.validationCredits + (sign?.signed ? this.prices.signatureCredits : 0);
+    const reason = `vaas ${sign?.signed ? 'validate+sign' : 'validate'}: dm-${dmCtId}`;
+    const paid = await this.ledger.charge({ userId: caller.user.id, amount: charged, reason, apiKeyId: caller.key?.id ?? null });
+    let stored = null;
+    try {
+      stored = zip ? await this.packages.save(caller.user.id, dmCtId, zip) : null;
+    } catch (error) {
+      if (paid.ledgerEntryId) await this.ledger.refund(paid.ledgerEntryId, `refund: the package of dm-${dmCtId} could not be stored`);
+      throw error;
+    }
+    return {
+      valid: result.valid,
+      mode: input.mode,
+      schema: { ctId: dmCtId, title: model.title },
+      structuralErrors: result.structuralErrors,
+      semanticErrors: result.semanticErrors,
+      recovered: result.recoveredXml !== null,
+      recoveredXml: result.recoveredXml,
+      errors: result.errors,
+      corrections: result.corrections,
+      sign,
+      packageUrl: stored?.url ?? null,
+      packageExpiresAt: stored?.expiresAt.toISOString() ?? null,
+      chargedCredits: charged,
+      balanceRemainingCredits: paid.balanceCredits,
+    };
+  }
+
+  /** A package the caller made, until it expires. */
+  packageFile(caller: Caller, id: string): Promise<{ fileName: string; content: Buffer }> {
+    return this.packages.get(id, caller.user.id);
+  }
+
+  private async signed(xml: string, model: VaasModel, result: VaasValidation): Promise<VaasSignView> {
+    if (!result.valid) return { signed: false, signedXml: null, signature: null, verification: null };
+    const signer = await this.signing.currentSigner();
+    const properties = {
+      issuer: new URL(this.links.base).host,
+      timestamp: this.clock.now().toISOString(),
+      schemaCtId: model.dmCtId,
+      evCount: result.evCount,
+    };
+    const signedXml = await this.run<VaasSignTask, string>('vaasSign', { xml, kid: signer.kid, privateKeyPem: signer.privateKeyPem, properties });
+    const made = { signedXml, signature: { algorithm: 'Ed25519', ...properties, keyId: signer.kid } };
+    const keys = `${this.links.base}/.well-known/sdcstudio-signing-keys.json`;
+    return {
+      signed: true,
+      signedXml: made.signedXml,
+      signature: made.signature,
+      verification: {
+        publicKeyUrl: `${this.links.base}/.well-known/sdc-signing-key?kid=${encodeURIComponent(made.signature.keyId)}`,
+        verifyCommand: `npm run cli -- vaas verify dm-${model.dmCtId}.signed.xml --keys ${keys}`,
+      },
+    };
+  }
+
+  /** The (recovered or signed) instance, the model's XSD, the instance's JSON and N-Triples, and the manifest. */
+  private async zip(model: VaasModel, xml: string): Promise<Buffer> {
+    const render: VaasRenderTask = { xml, dmCtId: model.dmCtId, instanceId: `i-${createId()}`, modelXsd: model.xsd };
+    const { json, ntriples } = await this.run<VaasRenderTask, { json: string; ntriples: string }>('vaasRender', render);
+    const base = `dm-${model.dmCtId}`;
+    return packageZip({
+      dmCtId: model.dmCtId,
+      title: model.title,
+      files: [
+        { name: `${base}.xml`, content: xml },
+        { name: `${base}.xsd`, content: model.xsd },
+        { name: `${base}-instance.json`, content: json },
+        { name: `${base}-instance.nt`, content: ntriples },
+      ],
+    });
+  }
+
+  private async run<I, O>(name: string, input: I): Promise<O> {
+    try {
+      return await this.pool.run<I, O>('vaas', name, input);
+    } catch (error) {
+      throw asStudioError(error);
+    }
+  }
+}

@@ -1,0 +1,48 @@
+import type { DataSource } from 'typeorm';
+import type { Settings } from '../config';
+import type { Links } from '../lib/links';
+import type { Logger } from '../lib/logger';
+import type { CpuPool } from '../workers/pool';
+import { ReferenceSchemaStore } from '../xml/reference-schemas';
+import { catalogResolver } from '../xml/schema';
+import type { CatalogService } from './catalog.service';
+import type { Clock } from './clock';
+import type { LedgerService } from './ledger.service';
+import type { PackageService } from './package.service';
+import type { SchemaHostingService } from './schema-hosting.service';
+import type { SigningService } from './signing.service';
+import { VaasPackages } from './vaas-packages';
+import { VaasSchemas } from './vaas-schemas';
+import { VaasService } from './vaas.service';
+
+/** Validation as a service, wired from the studio's services. Includes of model schemas (sdc4.xsd) resolve as
+ * Interface B's do: SCHEMA_CATALOG_DIR, then the stored reference schemas, the network only with SCHEMA_FETCH. */
+export function createVaasService(args: {
+  settings: Settings;
+  db: DataSource;
+  clock: Clock;
+  links: Links;
+  logger: Logger;
+  cpu: CpuPool;
+  catalog: CatalogService;
+  hosting: SchemaHostingService;
+  packages: PackageService;
+  ledger: LedgerService;
+  signing: SigningService;
+}): VaasService {
+  const { settings, db } = args;
+  const references = new ReferenceSchemaStore(db, settings.referenceSchemas, args.logger);
+  const resolver = catalogResolver({
+    dmlib: async () => null,
+    catalogDir: settings.schemaCatalogDir,
+    fetchAllowed: settings.schemaFetch,
+    reference: (url) => references.get(url),
+  });
+  const schemas = new VaasSchemas(db, args.catalog, args.hosting, args.packages, resolver);
+  const packages = new VaasPackages(db, args.clock, args.links, settings.storageDir, settings.vaas.packageTtlSeconds);
+  return new VaasService(args.cpu, schemas, args.ledger, args.signing, packages, args.links, args.clock, {
+    validationCredits: settings.vaas.validationCredits,
+    signatureCredits: settings.vaas.signatureCredits,
+    maxXmlBytes: settings.cpu.thread.xml.maxBytes,
+  });
+}

@@ -1,0 +1,184 @@
+import { createPrivateKey } from 'node:crypto';
+import { DomainError } from '../lib/errors';
+import { childElements, type XDocument, type XElement } from '../xml/dom';
+import { validateWithCorrection, type EvCorrection } from '../xml/ev';
+import { instanceToJson } from '../xml/instance-json';
+import { extractInstanceRdf } from '../xml/instance-rdf';
+import { decodeXmlBytes, inspectInstance } from '../xml/instance';
+import { parseXmlDom } from '../xml/safe-parse';
+import { SchemaCompileError, type CompiledSchema } from '../xml/schema';
+import { compileSchemaSet } from '../xml/schema-compiler';
+import { qkey, type SchemaModel } from '../xml/schema-model';
+import { gatherSchemaSet } from '../xml/schema-set';
+import { EXCEPTIONAL_VALUE_TYPE } from '../xml/sdc4';
+import { signXml, type SignedProperties } from '../xml/signature';
+import { XmlParseError, XmlValidationError, type XmlError } from '../xml/xml-errors';
+import { settle, type Outcome } from './outcome';
+import { applyThreadSettings } from './thread-setup';
+
+applyThreadSettings();
+
+/** The studio's validation as a service (POST /api/v1/vaas/validate/): CPU work only, errors as DomainErrors. */
+
+/** A model's schema set as plain data (main document first), with its content key. */
+export interface VaasSchemaSet {
+  key: string;
+  documents: Array<{ location: string; name: string; text: string }>;
+}
+
+export interface VaasValidateTask {
+  xml: string;
+  schema: VaasSchemaSet;
+  /** strict: report; recover: EV correction as Interface B does it. */
+  recover: boolean;
+  /** Count the ExceptionalValue elements of the answer's instance (signing records it). */
+  countEvs: boolean;
+}
+
+export interface VaasValidation {
+  valid: boolean;
+  /** libxml2's schema errors (XSD 1.0 structure and datatypes) not sitting on an EV-tagged value. */
+  structuralErrors: number;
+  /** XSD 1.1 assertion failures (fontoxpath) and errors on values their component tags with an ExceptionalValue. */
+  semanticErrors: number;
+  errors: XmlError[];
+  /** The EV-corrected text, when recover changed something. */
+  recoveredXml: string | null;
+  corrections: EvCorrection[];
+  evCount: number;
+}
+
+export interface VaasRenderTask {
+  xml: string;
+  dmCtId: string;
+  instanceId: string;
+  modelXsd: string;
+}
+
+const MAX_COMPILED = 32;
+const compiled = new Map<string, Promise<CompiledSchema>>();
+
+const malformed = (error: XmlParseError) =>
+  new DomainError(400, 'invalid_xml', `The XML cannot be parsed: ${error.message}`, error.line ? { line: error.line } : {});
+
+/** The ct_id the `dm-{ct_id}` root names, or 400 when the body is not a well-formed SDC4 instance. */
+export function vaasRoot(xml: string | Uint8Array): Promise<Outcome<{ dmCtId: string; xml: string }>> {
+  return settle(() => {
+    try {
+      const text = typeof xml === 'string' ? xml : decodeXmlBytes(xml);
+      const inspection = inspectInstance(text);
+      if (inspection.dmCtId === null) {
+        throw new DomainError(
+          400,
+          'invalid_xml',
+          `Invalid root element <${inspection.rootTag}>: expected dm-{ct_id} in the SDC4 namespace https://semanticdatacharter.com/ns/sdc4/.`,
+          { root: inspection.rootTag },
+        );
+      }
+      return { dmCtId: inspection.dmCtId, xml: text };
+    } catch (error) {
+      if (error instanceof XmlParseError) throw malformed(error);
+      throw error;
+    }
+  });
+}
+
+export function vaasValidate(task: VaasValidateTask): Promise<Outcome<VaasValidation>> {
+  return settle(async () => {
+    const schema = await compiledSchema(task.schema);
+    try {
+      const outcome = validateWithCorrection(task.xml, schema);
+      if (outcome.corrections.length > 0 && !task.recover) return invalid(schema.validate(task.xml));
+      const recoveredXml = outcome.corrections.length > 0 ? outcome.correctedXml : null;
+      const document = task.countEvs ? (outcome.correctedDocument ?? parseXmlDom(outcome.correctedXml)) : null;
+      const assertionFailures = outcome.remainingErrors.filter(isAssertion).length;
+      return {
+        valid: assertionFailures === 0,
+        structuralErrors: 0,
+        semanticErrors: outcome.remainingErrors.length,
+        errors: outcome.remainingErrors,
+        recoveredXml,
+        corrections: outcome.corrections,
+        evCount: document ? countEvs(document, schema.model) : 0,
+      };
+    } catch (error) {
+      if (error instanceof XmlValidationError) return invalid(error.errors);
+      if (error instanceof XmlParseError) throw malformed(error);
+      throw error;
+    }
+  });
+}
+
+/** The instance's JSON rendering and its triples (N-Triples) for a package. */
+export function vaasRender(task: VaasRenderTask): Promise<Outcome<{ json: string; ntriples: string }>> {
+  return settle(() => {
+    const document = parseXmlDom(task.xml);
+    const rdf = extractInstanceRdf({ document, instanceId: task.instanceId, dmCtId: task.dmCtId, modelXsd: task.modelXsd });
+    return { json: `${JSON.stringify(instanceToJson(document), null, 2)}\n`, ntriples: rdf.ntriples };
+  });
+}
+
+export interface VaasSignTask {
+  xml: string;
+  kid: string;
+  privateKeyPem: string;
+  properties: SignedProperties;
+}
+
+/** The enveloped Ed25519 XML Signature of a validated instance (src/xml/signature.ts). */
+export function vaasSign(task: VaasSignTask): Promise<Outcome<string>> {
+  return settle(() => {
+    try {
+      return signXml(task.xml, { privateKey: createPrivateKey(task.privateKeyPem), kid: task.kid }, task.properties);
+    } catch (error) {
+      throw new DomainError(400, 'invalid_request', `The instance cannot be signed: ${(error as Error).message}.`, {}, { cause: error });
+    }
+  });
+}
+
+/** Assertion failures are written by src/xml/assertions.ts in one recognisable form. */
+const isAssertion = (error: XmlError) => /^Element '[^']*': The assertion '/.test(error.message);
+
+function invalid(errors: XmlError[]): VaasValidation {
+  const semantic = errors.filter(isAssertion).length;
+  return {
+    valid: false,
+    structuralErrors: errors.length - semantic,
+    semanticErrors: semantic,
+    errors: errors.map(({ line, message }) => ({ line, message })),
+    recoveredXml: null,
+    corrections: [],
+    evCount: 0,
+  };
+}
+
+function countEvs(document: XDocument, model: SchemaModel): number {
+  let count = 0;
+  const visit = (element: XElement) => {
+    const declaration = model.elements.get(qkey(element.namespaceURI, element.localName));
+    if (declaration && model.derivesFrom(declaration.typeKey, EXCEPTIONAL_VALUE_TYPE)) count++;
+    for (const child of childElements(element)) visit(child);
+  };
+  if (document.documentElement) visit(document.documentElement);
+  return count;
+}
+
+/** This thread's compiled schemas by content key (a changed schema has a new key, so nothing goes stale). */
+function compiledSchema(set: VaasSchemaSet): Promise<CompiledSchema> {
+  let entry = compiled.get(set.key);
+  if (entry) compiled.delete(set.key);
+  else {
+    const byLocation = new Map(set.documents.map((d) => [d.location, d.text]));
+    const [main] = set.documents;
+    entry = gatherSchemaSet({ name: main.name, content: main.text }, async (location) => byLocation.get(location) ?? null).then(compileSchemaSet);
+    entry.catch(() => undefined);
+  }
+  compiled.set(set.key, entry);
+  while (compiled.size > MAX_COMPILED) compiled.delete(compiled.keys().next().value as string);
+  return entry.catch((error: unknown) => {
+    if (!(error instanceof SchemaCompileError)) throw error;
+    throw new DomainError(422, 'schema_invalid', `The model's schema does not compile: ${error.problems.map((p) => p.message).join('; ')}`, {
+      errors: error.problems.map((p) => ({ line: p.line, message: p.message, file: p.file })),
+    });
+  });
+}
