@@ -83,7 +83,8 @@ export function createServices(args: {
   const jobs = new JobsService(db, queue, ledger, links, clock);
   const contextual = new ContextualService(db);
   const schemaArchive = new SchemaArchive(clock);
-  const packages = new PackageService(db, catalog, clock, settings, links, contextual, schemaArchive);
+  const app = createAppServices({ settings, db, queue, clock, logger, pool: cpu });
+  const packages = new PackageService(db, catalog, clock, app.storage, links, contextual, schemaArchive);
   const builder = new ModelBuilder(catalog);
   const assembly = new AssemblyService(db, catalog, ledger, jobs, clock, links, builder);
   const pipeline = new PipelineService(db, jobs, assembly, builder, catalog, packages, ledger, links, logger);
@@ -115,7 +116,7 @@ export function createServices(args: {
     dataSources,
     generation,
     signing: new SigningService(db, clock),
-    app: createAppServices({ settings, db, queue, clock, logger, pool: cpu }),
+    app,
     cpu,
   };
 }
