@@ -56,7 +56,7 @@ export class FileStorage implements Storage {
     const file = this.locate(area, name);
     return guarded(async () => {
       const info = await stat(file).catch((error: NodeJS.ErrnoException) => {
-        if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return null;
+        if (error.code === 'ENOENT') return null;
         throw error;
       });
       return info?.isFile() ? createReadStream(file) : null;

@@ -137,7 +137,7 @@ describe('stateless nodes on one PostgreSQL', () => {
     expect((await uploadSchema(0, `dm-${SP_CT_ID}.xsd`, SP_XSD)).status).toBe(201);
     await waitFor(
       () => validate(1),
-      (res) => res.status === 200,
+      (res) => res.status === 201,
       1000,
       'gateway 2 to take the restored schema',
     );
