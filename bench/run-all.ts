@@ -12,6 +12,7 @@ import { benchRdfSync } from './rdf-sync';
 import { recordResults } from './results';
 import { resultsMarkdown, type FeatureOutcome } from './results-table';
 import { benchValidate } from './validate';
+import { benchStorage } from './storage';
 
 /** Every per-feature benchmark, under the name it records in bench/results.json; `full` runs the issue's lengths. */
 const FEATURES: Record<string, (full: boolean) => Promise<Record<string, unknown>>> = {
@@ -22,6 +23,7 @@ const FEATURES: Record<string, (full: boolean) => Promise<Record<string, unknown
   validate: (full) => benchValidate(full ? 20 : 5),
   rdfSync: (full) => benchRdfSync({ quick: !full }),
   package: () => benchPackage(),
+  storage: (full) => benchStorage(full ? 20 : 5),
 };
 
 const MARKDOWN = path.resolve(__dirname, '../../bench/results.md');

@@ -250,6 +250,9 @@ describe('stateless nodes on one PostgreSQL', () => {
       60_000,
       'a few acknowledged uploads',
     );
+    // Killed while an upload is streaming into the shared storage (its first chunk is in, its name is not).
+    const pendingNow = async () => (await db.query(`SELECT count(*)::int AS n FROM storage_chunks WHERE blob LIKE 'pending:%'`)).rows[0].n as number;
+    await waitFor(pendingNow, (n) => n > 0, 60_000, 'an upload streaming into the storage');
     const killed = gateways[1].process;
     killed.kill('SIGKILL');
     expect(await exitOf(killed)).toEqual({ code: null, signal: 'SIGKILL' });
@@ -265,9 +268,10 @@ describe('stateless nodes on one PostgreSQL', () => {
     );
     for (const row of chunks.rows) expect(row.present).toBe(row.chunk_count);
     // What the killed uploads had streamed in is only pending chunks, which a collection removes.
-    const pending = (await db.query(`SELECT count(*)::int AS n FROM storage_chunks WHERE blob LIKE 'pending:%'`)).rows[0].n as number;
+    const pending = await pendingNow();
+    expect(pending).toBeGreaterThan(0);
     expect((await runCli(['storage', 'gc', '--grace-seconds', '0'], env)).code).toBe(0);
-    expect((await db.query(`SELECT count(*)::int AS n FROM storage_chunks WHERE blob LIKE 'pending:%'`)).rows[0].n).toBe(0);
+    expect(await pendingNow()).toBe(0);
     for (const [name, sha256] of acknowledged) expect(byName.get(name)).toBe(sha256);
     console.log(`SIGKILL mid-upload: ${acknowledged.size} acknowledged uploads all stored, ${failures} cut off, ${pending} pending chunks collected`);
 
