@@ -80,7 +80,7 @@ describe('postgres: storage', () => {
   });
 
   it('a replaced schema is dropped from the compiled-schema cache of this node', async () => {
-    const schemas = (app.services as Services).app.schemas;
+    const schemas = (app.services).app.schemas;
     const xsd = await readFile(path.join(STATE_POPULATION, `dm-${SP_CT_ID}.xsd`));
     await storage.put('dmlib', `dm-${SP_CT_ID}.xsd`, xsd);
     await schemas.forModel(SP_CT_ID);
