@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { Client } from 'pg';
-import type { Services } from '../../src/container';
 import { CHUNK_BYTES, PgStorage } from '../../src/storage/pg-storage';
 import { readAll, readBytes } from '../../src/storage/storage';
 import { startTestApp, type TestApp } from '../support/app';
@@ -80,7 +79,7 @@ describe('postgres: storage', () => {
   });
 
   it('a replaced schema is dropped from the compiled-schema cache of this node', async () => {
-    const schemas = (app.services).app.schemas;
+    const schemas = app.services.app.schemas;
     const xsd = await readFile(path.join(STATE_POPULATION, `dm-${SP_CT_ID}.xsd`));
     await storage.put('dmlib', `dm-${SP_CT_ID}.xsd`, xsd);
     await schemas.forModel(SP_CT_ID);
