@@ -13,6 +13,7 @@ import { recordResults } from './results';
 import { resultsMarkdown, type FeatureOutcome } from './results-table';
 import { benchValidate } from './validate';
 import { benchVaas } from './vaas';
+import { benchStorage } from './storage';
 
 /** Every per-feature benchmark, under the name it records in bench/results.json; `full` runs the issue's lengths. */
 const FEATURES: Record<string, (full: boolean) => Promise<Record<string, unknown>>> = {
@@ -24,6 +25,7 @@ const FEATURES: Record<string, (full: boolean) => Promise<Record<string, unknown
   rdfSync: (full) => benchRdfSync({ quick: !full }),
   package: () => benchPackage(),
   vaas: (full) => benchVaas(full ? 20 : 5),
+  storage: (full) => benchStorage(full ? 20 : 5),
 };
 
 const MARKDOWN = path.resolve(__dirname, '../../bench/results.md');

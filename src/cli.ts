@@ -5,6 +5,7 @@ import { registerAppKeyCommands } from './cli/app-key.cli';
 import { registerCatalogCommands } from './cli/catalog.cli';
 import { registerOntologyCommands } from './cli/ontology.cli';
 import { registerSigningCommands } from './cli/signing.cli';
+import { registerStorageCommands } from './cli/storage.cli';
 import { registerVaasCommands } from './cli/vaas.cli';
 import { registerUserCommands } from './cli/users.cli';
 import { output, withServices } from './cli-support';
@@ -76,6 +77,7 @@ export function buildCli(): Command {
   registerOntologyCommands(program);
   registerSigningCommands(program);
   registerVaasCommands(program);
+  registerStorageCommands(program);
 
   return program;
 }

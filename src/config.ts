@@ -21,6 +21,10 @@ export interface Settings {
   vaas: { validationCredits: number; signatureCredits: number; packageTtlSeconds: number };
   maxUploadBytes: number;
   storageDir: string;
+  /** STORAGE_URL: `postgres:` (blobs in the database, shared by every node) or `file:[<dir>]` (STORAGE_DIR). */
+  storageUrl: string;
+  /** STORAGE_GC_GRACE_SECONDS: an unreferenced blob (postgres:) is collected once untouched this long. */
+  storageGcGraceSeconds: number;
   schemaCatalogDir: string;
   schemaFetch: boolean;
   /** Reference schemas fetched once on first use and stored in Postgres: SDC4_SCHEMA_ALLOW (comma-separated URL
@@ -149,6 +153,9 @@ export function loadSettings(env: Env = process.env): Settings {
     },
     maxUploadBytes: int(env, 'MAX_UPLOAD_BYTES', 20 * 1024 * 1024),
     storageDir: path.resolve(root, env.STORAGE_DIR || '.data/storage'),
+    // A generated application (ROLE=app) ships its schema library as a mounted directory: file: by default.
+    storageUrl: env.STORAGE_URL || (env.DATABASE_URL && env.ROLE !== 'app' ? 'postgres:' : 'file:'),
+    storageGcGraceSeconds: int(env, 'STORAGE_GC_GRACE_SECONDS', 3600),
     schemaCatalogDir: path.resolve(root, env.SCHEMA_CATALOG_DIR || 'schemas'),
     schemaFetch: env.SCHEMA_FETCH === 'allow',
     referenceSchemas: { allow: list(env, 'SDC4_SCHEMA_ALLOW', [SDC4_NAMESPACE]), mirror: env.SDC4_SCHEMA_MIRROR || null },

@@ -90,7 +90,8 @@ export function createServices(args: {
   const jobs = new JobsService(db, queue, ledger, links, clock);
   const contextual = new ContextualService(db);
   const schemaArchive = new SchemaArchive(clock);
-  const packages = new PackageService(db, catalog, clock, settings, links, contextual, schemaArchive);
+  const app = createAppServices({ settings, db, queue, clock, logger, pool: cpu });
+  const packages = new PackageService(db, catalog, clock, app.storage, links, contextual, schemaArchive);
   const builder = new ModelBuilder(catalog);
   const assembly = new AssemblyService(db, catalog, ledger, jobs, clock, links, builder);
   const pipeline = new PipelineService(db, jobs, assembly, builder, catalog, packages, ledger, links, logger);
@@ -98,7 +99,20 @@ export function createServices(args: {
   const generation = new GenerationService(db, catalog, packages, jobs, ledger, links, () => settings.appDownloadCredits);
   const schemas = new SchemaHostingService(db, schemaArchive, packages, links);
   const signing = new SigningService(db, clock);
-  const vaas = createVaasService({ settings, db, clock, links, logger, cpu, catalog, hosting: schemas, packages, ledger, signing });
+  const vaas = createVaasService({
+    settings,
+    db,
+    clock,
+    links,
+    logger,
+    cpu,
+    catalog,
+    hosting: schemas,
+    packages,
+    ledger,
+    signing,
+    storage: app.storage,
+  });
   return {
     settings,
     db,
@@ -127,7 +141,7 @@ export function createServices(args: {
     drafts: createDraftsServices(db, clock, catalog, ledger),
     signing,
     vaas,
-    app: createAppServices({ settings, db, queue, clock, logger, pool: cpu }),
+    app,
     cpu,
   };
 }

@@ -14,6 +14,8 @@ import { createLogger, type Logger } from './lib/logger';
 import { loadAppConfig } from './packages/app-config';
 import { startHttpServer } from './server';
 
+const GC_INTERVAL_MS = 15 * 60 * 1000;
+
 /** What has been started so far, stopped in reverse order on a signal or a failed start. */
 const stops: Array<() => Promise<void>> = [];
 let stopping = false;
@@ -76,6 +78,10 @@ async function main(): Promise<void> {
     stops.push(() => events!.stop());
   }
   const services = createServices({ settings, db, logger, queue, events });
+  // Every node's caches of stored files hear of changes made by any node.
+  await services.app.storageEvents.start(database.url);
+  stops.push(() => services.app.storageEvents.stop());
+  if (settings.role === 'worker' || settings.role === 'all') stops.push(collectStorageGarbage(services, logger));
   const staged = await services.app.files.cleanStaging(false);
   if (staged) logger.info({ removed: staged }, 'staging files of interrupted uploads removed');
   stops.push(async () => void (await services.app.files.cleanStaging(true)));
@@ -94,6 +100,17 @@ async function main(): Promise<void> {
     stops.push(server.close);
     logger.info({ url: `http://localhost:${settings.port}`, role: settings.role }, 'listening');
   }
+}
+
+/** Workers collect blobs nothing references (postgres:) every quarter of an hour; returns the stop step. */
+function collectStorageGarbage(services: ReturnType<typeof createServices>, logger: Logger): () => Promise<void> {
+  const timer = setInterval(() => {
+    services.app.storage
+      .gc(services.settings.storageGcGraceSeconds * 1000)
+      .then((removed) => removed && logger.info({ removed }, 'unreferenced stored blobs collected'))
+      .catch((error: unknown) => logger.warn({ err: error }, 'storage collection failed'));
+  }, GC_INTERVAL_MS).unref();
+  return async () => clearInterval(timer);
 }
 
 main().catch(async (error: unknown) => {

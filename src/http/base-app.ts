@@ -88,12 +88,14 @@ async function databaseReadiness(services: Services): Promise<{ problem?: string
   }
 }
 
-/** Storage is ready when every area exists (or can be created now) and is writable. */
+/** Storage is ready when this node's staging directory is writable and the shared storage (STORAGE_URL) answers. */
 async function storageReadiness(services: Services): Promise<{ storage: string; storage_error?: string }> {
   try {
     await services.app.files.check();
+    await services.app.storage.check();
     return { storage: 'ok' };
   } catch (error) {
-    return { storage: 'unavailable', storage_error: (error as NodeJS.ErrnoException).code ?? 'unknown' };
+    const { code, message } = error as NodeJS.ErrnoException;
+    return { storage: 'unavailable', storage_error: `${services.app.storage.kind}: ${code ?? message ?? 'unknown'}` };
   }
 }

@@ -50,6 +50,10 @@ function appApiError(error: unknown, req: Request, logger: Logger): AppError | A
     logger.warn({ err: error, reqId: req.id }, 'database unavailable');
     return new AppGeneralError(503, 'SERVICE_UNAVAILABLE', normalised.error.message);
   }
+  if (normalised.kind === 'domain' && normalised.error.code === 'storage_unavailable') {
+    logger.warn({ err: error, reqId: req.id }, 'storage unavailable');
+    return new AppGeneralError(503, 'STORAGE_UNAVAILABLE', normalised.error.message, { storage: ['unavailable; try again shortly'] });
+  }
   logger.error({ err: error, reqId: req.id }, 'unhandled application API error');
   return new AppGeneralError(500, 'SERVER_ERROR', 'Internal server error.');
 }

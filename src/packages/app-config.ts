@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Settings } from '../config';
 import type { Logger } from '../lib/logger';
+import { parseStorageUrl } from '../lib/storage-url';
 
 /** What a generated application's `app.json` (APP_CONFIG) tells the service at start. */
 export interface AppConfig {
@@ -33,17 +34,20 @@ export async function loadAppConfig(settings: Settings, logger: Logger): Promise
   if (settings.app.name !== null && settings.app.name !== config.appName) {
     logger.warn({ appName: settings.app.name, configured: config.appName }, 'APP_NAME differs from app_name in APP_CONFIG');
   }
-  const listed = config.models.flatMap((model) => model.files);
+  const storage = parseStorageUrl(settings.storageUrl);
+  // postgres: the files are checked when a request needs them (the database is not open yet).
+  const listed = storage.kind === 'file' ? config.models.flatMap((model) => model.files) : [];
+  const root = storage.kind === 'file' ? (storage.dir ?? settings.storageDir) : settings.storageDir;
   const present = await Promise.all(
     listed.map((file) =>
-      stat(path.join(settings.storageDir, file)).then(
+      stat(path.join(root, file)).then(
         (info) => info.isFile(),
         () => false,
       ),
     ),
   );
   const missing = listed.filter((_, i) => !present[i]);
-  if (missing.length) logger.warn({ missing, storageDir: settings.storageDir }, 'model files listed in APP_CONFIG are not in the storage');
+  if (missing.length) logger.warn({ missing, storageDir: root }, 'model files listed in APP_CONFIG are not in the storage');
   logger.info({ app: settings.app.name ?? config.appName, models: config.models.map((model) => model.dmCtId) }, 'application configured');
   return config;
 }

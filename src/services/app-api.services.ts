@@ -11,6 +11,9 @@ import { AppGraphStore } from '../rdf/app-graph-store';
 import { AppKeysService } from './app-keys.service';
 import { CompiledSchemas } from '../xml/compiled-schemas';
 import { FileStore } from '../storage/file-store';
+import { createStorage } from '../storage/create-storage';
+import { readText, type Storage } from '../storage/storage';
+import { StorageEvents } from '../storage/storage-events';
 import { InstancesService } from './instances.service';
 import { SparqlService } from './sparql.service';
 import { UploadsService } from './uploads.service';
@@ -19,7 +22,12 @@ import { ValidationService } from './validation.service';
 /** Interface B (the generated application's API): every rule lives in these services. */
 export interface AppServices {
   keys: AppKeysService;
+  /** This node's staging directory for uploads in flight. */
   files: FileStore;
+  /** The stored files every node shares (STORAGE_URL). */
+  storage: Storage;
+  /** Storage changes from every node; `main` starts its LISTEN. */
+  storageEvents: StorageEvents;
   schemas: CompiledSchemas;
   uploads: UploadsService;
   validation: ValidationService;
@@ -38,21 +46,25 @@ export function createAppServices(args: {
 }): AppServices {
   const { settings, db, queue, clock, logger, pool } = args;
   const files = new FileStore(settings.storageDir);
+  const storageEvents = new StorageEvents(logger);
+  const storage = createStorage({ url: settings.storageUrl, storageDir: settings.storageDir, db, events: storageEvents, logger });
   const references = new ReferenceSchemaStore(db, settings.referenceSchemas, logger);
   const resolver = catalogResolver({
-    dmlib: (name) => files.readText('dmlib', name),
+    dmlib: (name) => readText(storage, 'dmlib', name),
     catalogDir: settings.schemaCatalogDir,
     fetchAllowed: settings.schemaFetch,
     reference: (url) => references.get(url),
   });
-  const schemas = new CompiledSchemas(files, resolver);
+  const schemas = new CompiledSchemas(storage, resolver, storageEvents);
   const triplestore = createTriplestoreClient(settings.triplestore);
   const graphs = new AppGraphStore(db, { timeoutMs: settings.sparqlTimeoutMs, maxRows: settings.sparqlMaxRows });
   return {
     keys: new AppKeysService(db, clock),
     files,
+    storage,
+    storageEvents,
     schemas,
-    uploads: new UploadsService(db, files, schemas, pool, triplestore, logger),
+    uploads: new UploadsService(db, files, storage, pool, triplestore, logger),
     validation: new ValidationService(db, queue, schemas, pool, triplestore !== null),
     instances: new InstancesService(db, queue, triplestore, clock, logger),
     graphs,

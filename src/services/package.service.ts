@@ -1,4 +1,5 @@
-import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { DataSource, EntityManager } from 'typeorm';
 import { ALL_ARTIFACTS, type ArtifactKind, type PackageArtifactKind } from '../packages/artifacts';
@@ -17,11 +18,13 @@ import type { CatalogService, ImportResult, Viewer } from './catalog.service';
 import type { Clock } from './clock';
 import type { ContextualService } from './contextual.service';
 import type { SchemaArchive } from './schema-archive';
+import { readBytes, splitStoredPath, type Storage, type StorageArea } from '../storage/storage';
 
 /** A model's files: the artefacts served one by one (generated from its tree and contextual components, the same
  * bytes each time; an imported model's own files, byte for byte), the package ZIP stored once under
- * STORAGE_DIR/packages/ (an imported package's own files), the application ZIP of each profile stored once under
- * STORAGE_DIR/apps/, and the import of real packages into the catalog. */
+ * packages/ in the storage (an imported package's own files), the application ZIP of each profile stored once under
+ * apps/, and the import of real packages into the catalog. The storage (STORAGE_URL) is every node's: a package a
+ * worker generated downloads through any gateway. */
 
 export interface Artifact {
   fileName: string;
@@ -34,10 +37,6 @@ export interface StoredFile {
   path: string;
 }
 
-export interface PackageSettings {
-  storageDir: string;
-}
-
 /** The catalog page of a model and the files under it, absolute (PUBLIC_BASE_URL); the catalog presenter's until it takes Links. */
 export function modelUrl(base: string, dmCtId: string, suffix = ''): string {
   return `${base}/api/v1/catalog/dm/${encodeURIComponent(dmCtId)}/${suffix ? `${suffix}/` : ''}`;
@@ -46,34 +45,9 @@ export function modelUrl(base: string, dmCtId: string, suffix = ''): string {
 const packageFileName = (dmCtId: string) => `dm-${dmCtId}.zip`;
 const appFileName = (dmCtId: string, profile: AppProfile) => `dm-${dmCtId}-app-${profile}.zip`;
 
-/** mkdir -p without `{recursive: true}`, which loops forever where mkdir answers ENOENT under an existing parent (/proc). */
-async function ensureDirectory(dir: string): Promise<void> {
-  const exists = (error: unknown) => (error as NodeJS.ErrnoException).code === 'EEXIST';
-  try {
-    await mkdir(dir);
-  } catch (error) {
-    if (exists(error)) return;
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || path.dirname(dir) === dir) throw error;
-    await ensureDirectory(path.dirname(dir));
-    await mkdir(dir).catch((again: unknown) => {
-      if (!exists(again)) throw again;
-    });
-  }
-}
-
-/** Written beside, then renamed: a reader never sees half a file. */
-async function writeAtomically(file: string, content: Buffer): Promise<void> {
-  await ensureDirectory(path.dirname(file));
-  const partial = `${file}.${process.pid}.${Date.now()}.partial`;
-  await writeFile(partial, content);
-  await rename(partial, file);
-}
-
-async function exists(file: string): Promise<boolean> {
-  return stat(file).then(
-    (info) => info.isFile(),
-    () => false,
-  );
+/** A stored path (`packages/dm-x.zip`, as data_models keeps it) as the storage's area and name. */
+function storedAt(relative: string | null | undefined): { area: StorageArea; name: string } | null {
+  return relative ? splitStoredPath(relative.split(path.sep).join('/')) : null;
 }
 
 export class PackageService {
@@ -81,7 +55,7 @@ export class PackageService {
     private readonly db: DataSource,
     private readonly catalog: CatalogService,
     private readonly clock: Clock,
-    private readonly settings: PackageSettings,
+    private readonly storage: Storage,
     private readonly links: Links,
     private readonly contextual: ContextualService,
     private readonly schemas: SchemaArchive,
@@ -101,25 +75,23 @@ export class PackageService {
     const model = await this.lockModel(manager, dmCtId);
     if (!model.published)
       throw conflict('not_published', 'A package is generated for a published model only: publish it first.', { dm_ct_id: dmCtId });
-    if (model.generated && model.packagePath) {
-      const stored = path.join(this.settings.storageDir, model.packagePath);
-      if (await exists(stored)) return { packageUrl: this.packageUrl(dmCtId), path: stored };
-    }
-    const relative = path.join('packages', packageFileName(dmCtId));
-    const file = path.join(this.settings.storageDir, relative);
+    const previous = model.generated ? storedAt(model.packagePath) : null;
+    if (previous && (await this.storage.exists(previous.area, previous.name)))
+      return { packageUrl: this.packageUrl(dmCtId), path: this.storage.locate(previous.area, previous.name) };
+    const relative = `packages/${packageFileName(dmCtId)}`;
     const document = await this.catalog.loadModelDocument(dmCtId, manager);
     const files = generateModelFiles(document, await this.contextual.forModel(dmCtId, manager));
-    await writeAtomically(file, await zipFiles(files));
+    await this.storage.put('packages', packageFileName(dmCtId), await zipFiles(files));
     await manager.update(DataModel, model.id, { generated: true, packagePath: relative, updatedAt: this.clock.now() });
     await this.schemas.record(manager, dmCtId, asBytes(fileNamed(files, `dm-${dmCtId}.xsd`)));
-    return { packageUrl: this.packageUrl(dmCtId), path: file };
+    return { packageUrl: this.packageUrl(dmCtId), path: this.storage.locate('packages', packageFileName(dmCtId)) };
   }
 
   /** The package URL when the package is stored, else null. */
   async isGenerated(dmCtId: string): Promise<string | null> {
     const model = await this.db.manager.findOneBy(DataModel, { ctId: dmCtId });
-    if (!model?.generated || !model.packagePath) return null;
-    return (await exists(path.join(this.settings.storageDir, model.packagePath))) ? this.packageUrl(dmCtId) : null;
+    const stored = model?.generated ? storedAt(model.packagePath) : null;
+    return stored && (await this.storage.exists(stored.area, stored.name)) ? this.packageUrl(dmCtId) : null;
   }
 
   /** One artefact of a model the viewer may see: an imported model's own file when its package has it. */
@@ -149,8 +121,8 @@ export class PackageService {
   async packageZip(dmCtId: string, viewer: Viewer): Promise<{ fileName: string; content: Buffer }> {
     await this.catalog.requireVisibleModel(dmCtId, viewer);
     const row = await queryOne(this.db, modelPackageRow(dmCtId));
-    const stored = row?.generated && row.package_path ? path.join(this.settings.storageDir, row.package_path) : null;
-    const content = stored && (await exists(stored)) ? await readFile(stored) : await zipFiles(await this.modelFiles(dmCtId));
+    const stored = row?.generated ? storedAt(row.package_path) : null;
+    const content = (stored && (await readBytes(this.storage, stored.area, stored.name))) ?? (await zipFiles(await this.modelFiles(dmCtId)));
     return { fileName: packageFileName(dmCtId), content };
   }
 
@@ -170,23 +142,25 @@ export class PackageService {
   private async storedFiles(dmCtId: string, manager?: EntityManager): Promise<PackageFile[] | null> {
     const row = await queryOne(manager ?? this.db, modelPackageRow(dmCtId));
     if (!row?.imported || !row.package_path) return null;
-    const stored = path.join(this.settings.storageDir, row.package_path);
+    const stored = storedAt(row.package_path);
+    const bytes = stored && (await readBytes(this.storage, stored.area, stored.name));
     // Regenerating an imported model's files would change its schema: a lost package is an error, not a fallback.
-    if (!(await exists(stored))) {
+    if (!bytes) {
       throw new DomainError(404, 'not_generated', 'The stored package of this imported model is missing: import it again.', { dm_ct_id: dmCtId });
     }
-    const files = await readPackageFiles(stored, true);
+    const files = await readZipBytes(bytes);
     return files.map((f) => ({ name: path.posix.basename(f.name), content: f.content }));
   }
 
   /** The stored package of a model the viewer may see; 404 until it has been generated. */
   async storedPackage(dmCtId: string, viewer: Viewer): Promise<StoredFile & { content: Buffer }> {
     const model = await this.catalog.requireVisibleModel(dmCtId, viewer);
-    const stored = model.generated && model.packagePath ? path.join(this.settings.storageDir, model.packagePath) : null;
-    if (!stored || !(await exists(stored))) {
+    const stored = model.generated ? storedAt(model.packagePath) : null;
+    const content = stored && (await readBytes(this.storage, stored.area, stored.name));
+    if (!stored || !content) {
       throw new DomainError(404, 'not_generated', 'The package of this model has not been generated yet.', { dm_ct_id: dmCtId });
     }
-    return { fileName: packageFileName(dmCtId), path: stored, content: await readFile(stored) };
+    return { fileName: packageFileName(dmCtId), path: this.storage.locate(stored.area, stored.name), content };
   }
 
   /** Builds and stores the application of a published model for one profile, once; its name is the model's title. */
@@ -195,15 +169,15 @@ export class PackageService {
       const model = await this.lockModel(manager, dmCtId);
       if (!model.published)
         throw conflict('not_published', 'An application is generated for a published model only: publish it first.', { dm_ct_id: dmCtId });
-      const relative = path.join('apps', appFileName(dmCtId, profile));
-      const file = path.join(this.settings.storageDir, relative);
-      if (!(await exists(file))) {
+      const name = appFileName(dmCtId, profile);
+      const relative = `apps/${name}`;
+      if (!(await this.storage.exists('apps', name))) {
         const document = await this.catalog.loadModelDocument(dmCtId, manager);
         const files = await this.modelFiles(dmCtId, manager);
-        await writeAtomically(file, await generateAppPackage({ appName: model.title, profile, models: [{ model: document, files }] }));
+        await this.storage.put('apps', name, await generateAppPackage({ appName: model.title, profile, models: [{ model: document, files }] }));
       }
       if (model.appPath !== relative) await manager.update(DataModel, model.id, { appPath: relative, updatedAt: this.clock.now() });
-      return { appName: model.title, appUrl: this.appUrl(dmCtId, profile), path: file };
+      return { appName: model.title, appUrl: this.appUrl(dmCtId, profile), path: this.storage.locate('apps', name) };
     });
   }
 
@@ -211,14 +185,15 @@ export class PackageService {
   async downloadApp(dmCtId: string, profile: AppProfile, viewer: Viewer & { isStaff: boolean }): Promise<StoredFile & { content: Buffer }> {
     const model = await this.catalog.requireVisibleModel(dmCtId, viewer);
     if (model.ownerId !== viewer.userId && !viewer.isStaff) throw forbidden('Only the model’s owner or staff can download its application.');
-    const file = path.join(this.settings.storageDir, 'apps', appFileName(dmCtId, profile));
-    if (!(await exists(file))) {
+    const name = appFileName(dmCtId, profile);
+    const content = await readBytes(this.storage, 'apps', name);
+    if (!content) {
       throw new DomainError(404, 'not_generated', `The ${profile} application of this model has not been generated yet.`, {
         dm_ct_id: dmCtId,
         profile,
       });
     }
-    return { fileName: appFileName(dmCtId, profile), path: file, content: await readFile(file) };
+    return { fileName: name, path: this.storage.locate('apps', name), content };
   }
 
   /** The row lock makes concurrent generations of one model wait for each other. */
@@ -239,14 +214,25 @@ export class PackageService {
       throw new DomainError(400, 'invalid_package', `Cannot import ${pathToZipOrDir}: ${(error as Error).message}`, {}, { cause: error });
     }
     const result = await this.catalog.registerImported(parsed.model);
-    const relative = path.join('packages', packageFileName(result.dmCtId));
-    await writeAtomically(path.join(this.settings.storageDir, relative), await zipFiles(parsed.files));
+    const relative = `packages/${packageFileName(result.dmCtId)}`;
+    await this.storage.put('packages', packageFileName(result.dmCtId), await zipFiles(parsed.files));
     const xsd = parsed.files.find((f) => f.name === parsed.xsdName)!;
     await this.db.transaction(async (manager) => {
       await query(manager, markImported(result.dmCtId, relative, this.clock.now()));
       await this.schemas.record(manager, result.dmCtId, asBytes(xsd));
     });
     return { ...result, xsdName: parsed.xsdName };
+  }
+}
+
+/** The files of a stored package ZIP (read through a private temporary file: the reader takes a path). */
+async function readZipBytes(bytes: Buffer): Promise<PackageFile[]> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'sdc-package-'));
+  try {
+    await writeFile(path.join(dir, 'package.zip'), bytes);
+    return await readPackageFiles(path.join(dir, 'package.zip'), true);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
   }
 }
 

@@ -1,10 +1,11 @@
+import { createReadStream } from 'node:fs';
 import type { DataSource } from 'typeorm';
 import type { Logger } from '../lib/logger';
 import type { TriplestoreClient } from '../rdf/triplestore';
 import { fileRequired, filesRequired, invalidFilename, invalidFileType } from '../lib/app-api-errors';
 import { saveGraph } from '../rdf/app-graph-store';
-import type { CompiledSchemas } from '../xml/compiled-schemas';
-import type { FileStore, StoredFile } from '../storage/file-store';
+import type { FileStore } from '../storage/file-store';
+import { readText, type Storage, type StoreArea, type StoredFile } from '../storage/storage';
 import { checkRdfFilename, checkSchemaFilename, isZipFilename, RDF_EXTENSIONS, schemaGraphUri, storedZipName } from '../storage/filenames';
 import { discardAll, readIncoming, type IncomingFile } from '../storage/incoming-file';
 import type { RdfFormat } from '../rdf/rdf-parse';
@@ -16,12 +17,13 @@ import type { RdfUploadView, SchemaUploadView, TriplestoreStatus } from '../pres
 
 const RDF_FORMAT: Record<string, RdfFormat> = { '.ttl': 'text/turtle', '.rdf': 'application/rdf+xml' };
 
-/** The three upload endpoints. Each takes staged files and always removes what it does not store. */
+/** The three upload endpoints. Each takes files staged on this node, puts what it accepts into the storage (every
+ * node's caches hear of it) and always removes the staged files. */
 export class UploadsService {
   constructor(
     private readonly db: DataSource,
     private readonly files: FileStore,
-    private readonly schemas: CompiledSchemas,
+    private readonly storage: Storage,
     private readonly pool: CpuPool,
     private readonly triplestore: TriplestoreClient | null,
     private readonly logger: Logger,
@@ -33,7 +35,7 @@ export class UploadsService {
     try {
       if (!isZipFilename(file.filename)) throw invalidFileType(file.filename, ['.zip']);
       await inspectZip(file.tempPath);
-      return await this.files.commit(file.tempPath, 'zip', storedZipName(file.filename));
+      return await this.store(file, 'zip', storedZipName(file.filename));
     } finally {
       await this.files.discard(file.tempPath);
     }
@@ -58,8 +60,7 @@ export class UploadsService {
           result.errors.push({ filename: file.filename, error: unsafe });
           continue;
         }
-        const stored = await this.files.commit(file.tempPath, 'dmlib', file.filename);
-        this.schemas.invalidate();
+        const stored = await this.store(file, 'dmlib', file.filename);
         result.storedFiles = [...result.storedFiles.filter((s) => s.filename !== stored.filename), stored];
       }
       return result;
@@ -81,7 +82,7 @@ export class UploadsService {
       const { ntriples, count, skipped } = await this.inPool<SchemaGraphTask, SchemaGraphResult>('rdf', 'schemaGraph', { uploaded, siblings });
       for (const { filename, message } of skipped)
         this.logger.warn({ file: filename, message }, 'stored RDF file no longer parses; left out of the schema graph');
-      const stored = await this.files.commit(file.tempPath, 'dmlib', file.filename);
+      const stored = await this.store(file, 'dmlib', file.filename);
       const graphUri = schemaGraphUri(check.ctId);
       await saveGraph(this.db, { graphUri, source: 'schema', ntriples, tripleCount: count });
       return { ...stored, graphUri, triplestoreStatus: await this.push(graphUri, ntriples) };
@@ -95,10 +96,16 @@ export class UploadsService {
     const names = [`dm-${ctId}.ttl`, `dm-${ctId}.rdf`, `dm-${ctId}_shacl.ttl`].filter((n) => n !== except);
     const documents: SchemaGraphTask['siblings'] = [];
     for (const filename of names) {
-      const text = await this.files.readText('dmlib', filename);
+      const text = await readText(this.storage, 'dmlib', filename);
       if (text !== null) documents.push({ filename, text, format: formatOf(filename) });
     }
     return documents;
+  }
+
+  /** Acknowledged only once the storage has it (committed, for postgres:). */
+  private async store(file: IncomingFile, area: StoreArea, filename: string): Promise<StoredFile> {
+    const { size } = await this.storage.put(area, filename, createReadStream(file.tempPath));
+    return { filename, path: `${area}/${filename}`, size };
   }
 
   private async inPool<I, O>(module: TaskModule, name: string, input: I): Promise<O> {

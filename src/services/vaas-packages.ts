@@ -1,6 +1,4 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { createId } from '@paralleldrive/cuid2';
 import type { DataSource } from 'typeorm';
 import { insertPackage, livePackage, takeExpiredPackages } from '../db/queries/vaas.sql';
@@ -8,24 +6,8 @@ import { query, queryOne } from '../db/sql';
 import { DomainError } from '../lib/errors';
 import type { Links } from '../lib/links';
 import { zipFiles, type PackageFile } from '../packages/model-package';
+import { readBytes, type Storage } from '../storage/storage';
 import type { Clock } from './clock';
-
-/** The one place VaaS packages touch storage: files under STORAGE_DIR/vaas-packages/, written beside and renamed
- * (as the model packages are), so a reader never sees half a ZIP. Swap these three for a storage interface. */
-const packageStore = (storageDir: string) => {
-  const locate = (relative: string) => path.join(storageDir, relative);
-  return {
-    async write(relative: string, content: Buffer): Promise<void> {
-      const file = locate(relative);
-      await mkdir(path.dirname(file), { recursive: true });
-      const partial = `${file}.${process.pid}.partial`;
-      await writeFile(partial, content);
-      await rename(partial, file);
-    },
-    read: (relative: string) => readFile(locate(relative)),
-    remove: (relative: string) => rm(locate(relative), { force: true }),
-  };
-};
 
 export interface VaasPackageFiles {
   dmCtId: string;
@@ -54,17 +36,13 @@ export async function packageZip(pkg: VaasPackageFiles): Promise<Buffer> {
 
 /** Packages offered to their caller at /api/v1/vaas/packages/{id}/ until they expire (VAAS_PACKAGE_TTL_SECONDS). */
 export class VaasPackages {
-  private readonly store: ReturnType<typeof packageStore>;
-
   constructor(
     private readonly db: DataSource,
     private readonly clock: Clock,
     private readonly links: Links,
-    storageDir: string,
+    private readonly storage: Storage,
     private readonly ttlSeconds: number,
-  ) {
-    this.store = packageStore(storageDir);
-  }
+  ) {}
 
   url(id: string): string {
     return `${this.links.base}/api/v1/vaas/packages/${id}/`;
@@ -74,9 +52,10 @@ export class VaasPackages {
     await this.sweep();
     const id = createId();
     const fileName = `dm-${dmCtId}.pkg.zip`;
-    const storagePath = path.join('vaas-packages', `${id}.zip`);
+    // In the packages area beside the model packages; the name is the row's storage_path.
+    const storagePath = `vaas-${id}.zip`;
     const expiresAt = new Date(this.clock.now().getTime() + this.ttlSeconds * 1000);
-    await this.store.write(storagePath, zip);
+    await this.storage.put('packages', storagePath, zip);
     await query(
       this.db,
       insertPackage({
@@ -97,13 +76,15 @@ export class VaasPackages {
   async get(id: string, userId: number): Promise<{ fileName: string; content: Buffer }> {
     const row = await queryOne(this.db, livePackage(id, userId, this.clock.now()));
     if (!row) throw new DomainError(404, 'not_found', 'Package not found (packages expire; validate again with package=true).');
-    return { fileName: row.file_name, content: await this.store.read(row.storage_path) };
+    const content = await readBytes(this.storage, 'packages', row.storage_path);
+    if (!content) throw new DomainError(404, 'not_found', 'Package not found (packages expire; validate again with package=true).');
+    return { fileName: row.file_name, content };
   }
 
   /** Removes up to 100 expired packages (rows and files); run before each new package. */
   async sweep(): Promise<number> {
     const expired = await query(this.db, takeExpiredPackages(this.clock.now(), 100));
-    await Promise.all(expired.map((row) => this.store.remove(row.storage_path)));
+    await Promise.all(expired.map((row) => this.storage.delete('packages', row.storage_path)));
     return expired.length;
   }
 }

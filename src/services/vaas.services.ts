@@ -10,6 +10,7 @@ import type { Clock } from './clock';
 import type { LedgerService } from './ledger.service';
 import type { PackageService } from './package.service';
 import type { SchemaHostingService } from './schema-hosting.service';
+import type { Storage } from '../storage/storage';
 import type { SigningService } from './signing.service';
 import { VaasPackages } from './vaas-packages';
 import { VaasSchemas } from './vaas-schemas';
@@ -29,6 +30,7 @@ export function createVaasService(args: {
   packages: PackageService;
   ledger: LedgerService;
   signing: SigningService;
+  storage: Storage;
 }): VaasService {
   const { settings, db } = args;
   const references = new ReferenceSchemaStore(db, settings.referenceSchemas, args.logger);
@@ -39,7 +41,7 @@ export function createVaasService(args: {
     reference: (url) => references.get(url),
   });
   const schemas = new VaasSchemas(db, args.catalog, args.hosting, args.packages, resolver);
-  const packages = new VaasPackages(db, args.clock, args.links, settings.storageDir, settings.vaas.packageTtlSeconds);
+  const packages = new VaasPackages(db, args.clock, args.links, args.storage, settings.vaas.packageTtlSeconds);
   return new VaasService(args.cpu, schemas, args.ledger, args.signing, packages, args.links, args.clock, {
     validationCredits: settings.vaas.validationCredits,
     signatureCredits: settings.vaas.signatureCredits,

@@ -1,19 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { access, mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { access, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 
-export type StoreArea = 'zip' | 'dmlib';
-
-/** The contract's stored file record; `path` is relative to the storage directory (`zip/…`, `dmlib/…`). */
-export interface StoredFile {
-  filename: string;
-  path: string;
-  size: number;
-}
-
-const AREAS = ['.incoming', 'zip', 'dmlib'];
+export type { StoreArea, StoredFile } from './storage';
 
 /** Staged files carry their host and process, so a start can tell a crashed run's leftovers from a live upload. */
 const HOST = hostname().replace(/[^A-Za-z0-9.-]/g, '_');
@@ -36,11 +27,8 @@ function processAlive(pid: number): boolean {
   }
 }
 
-/** Names that may reach the filesystem: one path segment of safe ASCII, no leading dot. */
-const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
-
-/** Stored files under STORAGE_DIR. Every write lands in `.incoming/` first and is renamed into place, so a
- * reader sees the old file or the new one, never a partial one. */
+/** This node's staging directory, STORAGE_DIR/.incoming: an upload is received here (it is this request's alone),
+ * checked, then put into the storage (`storage.ts`), which every node shares. */
 export class FileStore {
   constructor(readonly root: string) {}
 
@@ -64,52 +52,19 @@ export class FileStore {
     return removed;
   }
 
-  /** Moves a staged file into `area` under `filename`, replacing any file of that name. */
-  async commit(tempPath: string, area: StoreArea, filename: string): Promise<StoredFile> {
-    const target = this.locate(area, filename);
-    await this.ensure();
-    await rename(tempPath, target);
-    const { size } = await stat(target);
-    return { filename, path: `${area}/${filename}`, size };
-  }
-
-  async readText(area: StoreArea, filename: string): Promise<string | null> {
-    if (!SAFE_NAME.test(filename)) return null;
-    return readFile(this.locate(area, filename), 'utf8').catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return null;
-      throw error;
-    });
-  }
-
-  /** `mtime:size` of a stored file (changes when it is replaced), or null when there is none. */
-  async stamp(area: StoreArea, filename: string): Promise<string | null> {
-    if (!SAFE_NAME.test(filename)) return null;
-    return stat(this.locate(area, filename)).then(
-      (info) => (info.isFile() ? `${info.mtimeMs}:${info.size}` : null),
-      () => null,
-    );
-  }
-
   async discard(tempPath: string): Promise<void> {
     await rm(tempPath, { force: true });
   }
 
-  private locate(area: StoreArea, filename: string): string {
-    if (!SAFE_NAME.test(filename)) throw new Error(`refusing to store an unsafe filename: ${JSON.stringify(filename)}`);
-    return path.join(this.root, area, filename);
-  }
-
-  /** Readiness: every area exists (created if missing) and is writable; throws what the filesystem said. */
+  /** Readiness: the staging directory exists (created if missing) and is writable; throws what the filesystem said. */
   async check(): Promise<void> {
-    for (const dir of AREAS) {
-      const target = path.join(this.root, dir);
-      await mkdir(target, { recursive: true });
-      await access(target, constants.W_OK | constants.X_OK);
-    }
+    const target = path.join(this.root, '.incoming');
+    await mkdir(target, { recursive: true });
+    await access(target, constants.W_OK | constants.X_OK);
   }
 
   /** Run before every write and never memoised: storage repaired (or replaced) meanwhile works without a restart. */
   private async ensure(): Promise<void> {
-    await Promise.all(AREAS.map((dir) => mkdir(path.join(this.root, dir), { recursive: true })));
+    await mkdir(path.join(this.root, '.incoming'), { recursive: true });
   }
 }

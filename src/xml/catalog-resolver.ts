@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { lastSegment, type SchemaResolver } from './schema-set';
 
@@ -8,25 +8,24 @@ const FETCH_MAX_BYTES = 8 * 1024 * 1024;
 
 /** include/import resolution: the stored dmlib first, then the local catalog directory (an absolute URL maps to
  * the file there named by its last path segment), then the stored reference schemas (allow-listed URLs, fetched
- * once), then, only when `fetchAllowed`, the network (each URL fetched once, failures retried). */
+ * once), then, only when `fetchAllowed`, the network (each URL fetched once, failures retried). The catalog
+ * directory is this node's read-only configuration (shipped schemas): each name is read once, found or not. */
 export function catalogResolver(opts: {
   dmlib: (name: string) => Promise<string | null>;
   catalogDir: string;
   fetchAllowed: boolean;
   reference?: (url: string) => Promise<string | null>;
 }): SchemaResolver {
-  const catalog = new Map<string, { mtimeMs: number; text: string }>();
+  const catalog = new Map<string, Promise<string | null>>();
   const fetched = new Map<string, Promise<string | null>>();
 
-  const fromCatalog = async (name: string): Promise<string | null> => {
-    const file = path.join(opts.catalogDir, name);
-    const info = await stat(file).catch(() => null);
-    if (!info?.isFile()) return null;
-    const cached = catalog.get(file);
-    if (cached && cached.mtimeMs === info.mtimeMs) return cached.text;
-    const text = await readFile(file, 'utf8');
-    catalog.set(file, { mtimeMs: info.mtimeMs, text });
-    return text;
+  const fromCatalog = (name: string): Promise<string | null> => {
+    let known = catalog.get(name);
+    if (!known) {
+      known = readFile(path.join(opts.catalogDir, name), 'utf8').catch(() => null);
+      catalog.set(name, known);
+    }
+    return known;
   };
 
   return async (location) => {

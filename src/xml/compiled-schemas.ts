@@ -1,8 +1,9 @@
 import { gatherSchemaSet, type SchemaResolver } from './schema-set';
 import { SchemaCompileError } from './xml-errors';
 import { schemaNotFound, validationFailed } from '../lib/app-api-errors';
-import type { FileStore } from '../storage/file-store';
 import { CT_ID_PATTERN } from '../storage/filenames';
+import { readText, type Storage } from '../storage/storage';
+import type { StorageEvents } from '../storage/storage-events';
 
 const MAX_MODELS = 64;
 
@@ -12,42 +13,48 @@ export interface ModelSchema {
   schema: { key: string; documents: Array<{ location: string; name: string; text: string }> };
 }
 
-interface Gathered extends ModelSchema {
-  /** The stored file's mtime and size when it was gathered. */
-  stamp: string;
-}
-
 /**
  * The schema documents of each data model, gathered once (includes and imports resolved); the worker threads
  * compile them, each caching by the content key, so a re-uploaded schema (new content, new key) is compiled
- * afresh in every thread. A model whose stored XSD has not changed (same mtime and size, no re-upload through
- * this process) reuses its gathered set without re-reading its documents.
+ * afresh in every thread. A gathered set is kept until a schema library file changes: an upload through any node
+ * announces it (storage events, NOTIFY), so a request that finds its set asks the storage nothing.
  */
 export class CompiledSchemas {
-  private readonly byName = new Map<string, Gathered>();
+  private readonly byName = new Map<string, ModelSchema>();
+  /** Bumped by every change: a set gathered across one is not kept. */
+  private generation = 0;
 
   constructor(
-    private readonly files: FileStore,
+    private readonly storage: Storage,
     private readonly resolver: SchemaResolver,
-  ) {}
+    events: StorageEvents,
+  ) {
+    events.subscribe((change) => {
+      if (change === null || change.area === 'dmlib') this.invalidate();
+    });
+  }
 
   async forModel(dmCtId: string): Promise<ModelSchema> {
     const name = `dm-${dmCtId}.xsd`;
-    const stamp = CT_ID_PATTERN.test(dmCtId) ? await this.files.stamp('dmlib', name) : null;
-    if (stamp === null) throw schemaNotFound(dmCtId);
     const known = this.byName.get(name);
-    if (known && known.stamp === stamp) return known;
-    const xsd = await this.files.readText('dmlib', name);
+    if (known) {
+      this.byName.delete(name);
+      this.byName.set(name, known);
+      return known;
+    }
+    const generation = this.generation;
+    const xsd = CT_ID_PATTERN.test(dmCtId) ? await readText(this.storage, 'dmlib', name) : null;
     if (xsd === null) throw schemaNotFound(dmCtId);
-    const gathered = { stamp, xsd, schema: await this.gather(name, xsd) };
-    this.byName.delete(name);
+    const gathered = { xsd, schema: await this.gather(name, xsd) };
+    if (generation !== this.generation) return gathered;
     this.byName.set(name, gathered);
     if (this.byName.size > MAX_MODELS) this.byName.delete(this.byName.keys().next().value as string);
     return gathered;
   }
 
-  /** A schema file was replaced: every set gathered from it must go. */
+  /** A schema library file changed (an include may be shared): every gathered set goes. */
   invalidate(): void {
+    this.generation++;
     this.byName.clear();
   }
 
