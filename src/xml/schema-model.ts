@@ -1,4 +1,5 @@
 import { childElements, type XElement } from './dom';
+import type { TreeElement } from './instance-tree';
 import { positionOf } from './safe-parse';
 import { XSD_NS, type SchemaDocument } from './schema-set';
 
@@ -120,7 +121,7 @@ export class SchemaModel {
   }
 
   /** The type of `element` given its parent's type (null for the document element); honours xsi:type. */
-  typeOf(element: XElement, parentTypeKey: string | null): string | null {
+  typeOf(element: TreeElement, parentTypeKey: string | null): string | null {
     const xsiType = element.getAttributeNS(XSI_NS, 'type');
     if (xsiType) {
       const [prefix, local] = xsiType.includes(':') ? xsiType.split(':', 2) : [null, xsiType];
