@@ -62,11 +62,9 @@ class InstanceElement implements TreeElement {
     const key = prefix ?? '';
     if (key === 'xml') return XML_NS;
     if (key === 'xmlns') return XMLNS_NS;
-    for (let e: InstanceElement | null = this; e; e = e.parentElement) {
-      const bound = e.tag.ns?.[key];
-      if (bound !== undefined) return bound || null;
-    }
-    return null;
+    const bound = this.tag.ns?.[key];
+    if (bound !== undefined) return bound || null;
+    return this.parentElement ? this.parentElement.lookupNamespaceURI(prefix) : null;
   }
 }
 
