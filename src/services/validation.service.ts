@@ -21,7 +21,8 @@ export interface ValidateInput {
   caller: AppCaller;
 }
 
-/** The instance and its graph in one statement (one round trip; the graph row is visible to the foreign key). */
+/** The instance and its graph in one statement (one round trip; the graph row is visible to the foreign key); a
+ * corrected text of null is the original, sent once. */
 const STORE_INSTANCE = `
 WITH graph AS (
   INSERT INTO app_graphs (graph_uri, source, ntriples, triple_count) VALUES ($12, 'instance', $15, $16)
@@ -30,7 +31,7 @@ WITH graph AS (
   RETURNING graph_uri)
 INSERT INTO app_instances (instance_id, dm_ct_id, dm_label, validation_status, storage_type, original_xml, corrected_xml,
   validation_errors, auto_corrected_fields, corrections, json_rendering, graph_uri, rdf_sync_status, api_key_id)
-SELECT $1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10::jsonb, $11::jsonb, graph.graph_uri, $13, $14::bigint FROM graph`;
+SELECT $1, $2, $3, $4, $5, $6, COALESCE($7, $6), $8::jsonb, $9::jsonb, $10::jsonb, $11::jsonb, graph.graph_uri, $13, $14::bigint FROM graph`;
 
 /**
  * validate/xml: parse safely, find the stored XSD of the root's data model, compile it once (cached by content),

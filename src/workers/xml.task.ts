@@ -47,7 +47,8 @@ export interface ValidateResult {
   dmCtId: string;
   instanceId: string;
   status: 'valid' | 'valid_with_ev';
-  correctedXml: string;
+  /** null when the instance was kept as sent (no copy back to the event loop). */
+  correctedXml: string | null;
   corrections: EvCorrection[];
   validationErrors: Record<string, string> | null;
   json: { metadata?: Record<string, string> };
@@ -98,7 +99,7 @@ export function validate(task: ValidateTask): Promise<Outcome<ValidateAnswer>> {
         dmCtId,
         instanceId,
         status: outcome.status,
-        correctedXml: outcome.correctedXml,
+        correctedXml: outcome.correctedXml === xml ? null : outcome.correctedXml,
         corrections: outcome.corrections,
         validationErrors: errorsByLine(outcome.remainingErrors),
         json,
