@@ -5,7 +5,7 @@ import { TriplestoreError } from '../../../src/rdf/triplestore';
 
 /** A local server that either never answers, or sends its headers and then never finishes the body. */
 async function stallingServer(mode: 'silent' | 'headers-only'): Promise<{ server: Server; url: string }> {
-  const server = createServer((request, response) => {
+  const server = createServer((_request, response) => {
     if (mode === 'headers-only') {
       response.writeHead(200, { 'content-type': 'application/sparql-results+json' });
       response.write('{"head":{"vars":["count"]},"results":{"bindings":[');
