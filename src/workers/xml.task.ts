@@ -5,6 +5,7 @@ import { instanceToJson } from '../xml/instance-json';
 import { extractInstanceRdf } from '../xml/instance-rdf';
 import { decodeXmlBytes } from '../xml/instance';
 import { parseInstanceTree, type InstanceTree } from '../xml/instance-tree';
+import { dmCtIdOf } from '../xml/sdc4';
 import { checkSize, parseXmlDom, scanXml } from '../xml/safe-parse';
 import { SchemaCompileError, type CompiledSchema } from '../xml/schema';
 import { compileSchemaSet } from '../xml/schema-compiler';
@@ -81,14 +82,14 @@ const compiled = new Map<string, CompiledEntry>();
 export function validate(task: ValidateTask): Promise<Outcome<ValidateAnswer>> {
   return settle(async (): Promise<ValidateAnswer> => {
     const xml = decode(task.xml);
-    const tree = instanceTree(xml);
-    const dmCtId = tree.dmCtId;
+    const { dmCtId, tree } = inspect(xml);
     let entry: CompiledEntry | undefined;
     if (task.schema?.dmCtId === dmCtId) entry = entryOf(task.schema.schema, task.schema.xsd);
     else if (task.expected?.dmCtId === dmCtId) entry = cached(task.expected.key);
     if (!entry) return { needSchema: dmCtId };
     const outcome = correct(xml, await compiledOrError(entry));
-    const document = outcome.correctedDocument ?? (outcome.correctedXml === xml ? tree : parseXmlDom(outcome.correctedXml));
+    const document =
+      outcome.correctedDocument ?? (outcome.correctedXml === xml ? (tree ?? parseInstanceTree(xml)) : parseXmlDom(outcome.correctedXml));
     const json = instanceToJson(document) as { metadata?: Record<string, string> };
     const corrected = outcome.corrections.length > 0;
     const instanceId = task.generateInstanceId ? `${corrected ? 'i-ev-' : 'i-'}${createId()}` : ownInstanceId(json);
@@ -176,23 +177,33 @@ function decode(xml: string | Uint8Array): string {
   }
 }
 
-/** The instance's tree, with a `dm-{ct_id}` root in the SDC4 namespace, or INVALID_XML. */
-function instanceTree(xml: string): InstanceTree & { dmCtId: string } {
-  let tree;
+/** Past this size the tree is built only once the instance is known valid: a large hostile document within
+ * the limits is refused by a scan that keeps nothing, as before validation, instead of after building a tree. */
+const TREE_IN_FIRST_PASS_MAX_CHARS = 256 * 1024;
+
+/** The model of an instance with a `dm-{ct_id}` root in the SDC4 namespace (and its tree, for a small one), or
+ * INVALID_XML. */
+function inspect(xml: string): { dmCtId: string; tree: InstanceTree | null } {
+  let root: { rootTag: string; namespace: string | null; dmCtId: string | null };
+  let tree: InstanceTree | null = null;
   try {
-    tree = parseInstanceTree(xml);
+    if (xml.length <= TREE_IN_FIRST_PASS_MAX_CHARS) root = tree = parseInstanceTree(xml);
+    else {
+      const scanned = scanXml(xml);
+      root = { ...scanned, dmCtId: dmCtIdOf(scanned.namespace, scanned.localName) };
+    }
   } catch (error) {
     if (error instanceof XmlParseError) throw invalidXml(`The XML cannot be parsed: ${error.message}`, error.rootTag, { line: error.line });
     throw error;
   }
-  if (tree.dmCtId === null) {
+  if (root.dmCtId === null) {
     throw invalidXml(
-      `Invalid root element <${tree.rootTag}>: expected dm-{ct_id} in the SDC4 namespace https://semanticdatacharter.com/ns/sdc4/.`,
-      tree.rootTag,
-      { namespace: tree.namespace },
+      `Invalid root element <${root.rootTag}>: expected dm-{ct_id} in the SDC4 namespace https://semanticdatacharter.com/ns/sdc4/.`,
+      root.rootTag,
+      { namespace: root.namespace },
     );
   }
-  return tree as InstanceTree & { dmCtId: string };
+  return { dmCtId: root.dmCtId, tree };
 }
 
 function correct(xml: string, schema: CompiledSchema): ReturnType<typeof validateWithCorrection> {
