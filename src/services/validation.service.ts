@@ -57,7 +57,7 @@ export class ValidationService {
     const result: ValidationView = {
       instanceId,
       dmCtId,
-      dmLabel: outcome.json.metadata?.dm_label ?? '',
+      dmLabel: outcome.dmLabel,
       validationStatus: outcome.status,
       storageType: 'generic',
       autoCorrectedFields: [...new Set(outcome.corrections.map((c) => `line-${c.line}`))],
@@ -76,7 +76,7 @@ export class ValidationService {
       result.validationErrors === null ? null : JSON.stringify(result.validationErrors),
       JSON.stringify(result.autoCorrectedFields),
       JSON.stringify(outcome.corrections),
-      JSON.stringify(outcome.json),
+      outcome.jsonText,
       outcome.graphUri,
       syncStatus,
       input.caller.keyId,

@@ -52,7 +52,10 @@ export interface ValidateResult {
   correctedXml: string | null;
   corrections: EvCorrection[];
   validationErrors: Record<string, string> | null;
-  json: { metadata?: Record<string, string> };
+  /** The JSON rendering as JSON text (a string crosses to the event loop cheaper than the object, and is what
+   * Postgres gets), and its `metadata.dm_label`. */
+  jsonText: string;
+  dmLabel: string;
   graphUri: string;
   ntriples: string;
   tripleCount: number;
@@ -103,7 +106,8 @@ export function validate(task: ValidateTask): Promise<Outcome<ValidateAnswer>> {
         correctedXml: outcome.correctedXml === xml ? null : outcome.correctedXml,
         corrections: outcome.corrections,
         validationErrors: errorsByLine(outcome.remainingErrors),
-        json,
+        jsonText: JSON.stringify(json),
+        dmLabel: json.metadata?.dm_label ?? '',
         graphUri: rdf.graphUri,
         ntriples: rdf.ntriples,
         tripleCount: rdf.quads.length,
