@@ -8,6 +8,24 @@ export type XDocument = Slimdom.Document;
 export type XElement = Slimdom.Element;
 export type XNode = Slimdom.Node;
 
+/** What reading an instance needs of an element; slimdom's elements have the same shape, so the renderers and
+ * the schema model read either tree. */
+export interface TreeElement {
+  readonly localName: string;
+  readonly namespaceURI: string | null;
+  readonly parentElement: TreeElement | null;
+  /** Child elements, in document order. */
+  readonly children: readonly TreeElement[];
+  /** Child nodes; text and CDATA nodes (nodeType 3 and 4) carry `data`. */
+  readonly childNodes: ReadonlyArray<{ readonly nodeType: number }>;
+  getAttributeNS(namespace: string | null, localName: string): string | null;
+  lookupNamespaceURI(prefix: string | null): string | null;
+}
+
+export interface TreeDocument {
+  readonly documentElement: TreeElement | null;
+}
+
 export function childElements<E>(parent: { readonly children: readonly E[] }): E[] {
   return parent.children as E[];
 }

@@ -1,6 +1,5 @@
 import { DATA_TYPES } from '../domain/model-tree';
-import { childElements, firstChildElement, ownText } from './dom';
-import type { TreeDocument, TreeElement } from './instance-tree';
+import { childElements, firstChildElement, ownText, type TreeDocument, type TreeElement } from './dom';
 import { SDC4_NS } from './sdc4';
 
 /** The value element of each data type, e.g. `xdcount-value` → XdCount (lists too: `xdstringlist-value`). */

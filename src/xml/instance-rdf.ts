@@ -1,7 +1,6 @@
 import { DataFactory, Writer, type Quad } from 'n3';
 import { literal, namedNode } from '../rdf/terms';
-import { childElements, firstChildElement, ownText } from './dom';
-import type { TreeDocument, TreeElement } from './instance-tree';
+import { childElements, firstChildElement, ownText, type TreeDocument, type TreeElement } from './dom';
 import { localOf, qkey, SchemaModel } from './schema-model';
 import { readSchemaDocument } from './schema-set';
 import { ADAPTER_TYPE, CLUSTER_TYPE, SDC4_NS } from './sdc4';

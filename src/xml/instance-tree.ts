@@ -1,4 +1,5 @@
 import type { SaxesTagNS } from 'saxes';
+import type { TreeDocument, TreeElement } from './dom';
 import { runSax } from './safe-parse';
 import { dmCtIdOf } from './sdc4';
 import { XmlParseError } from './xml-errors';
@@ -6,23 +7,7 @@ import { XmlParseError } from './xml-errors';
 const XML_NS = 'http://www.w3.org/XML/1998/namespace';
 const XMLNS_NS = 'http://www.w3.org/2000/xmlns/';
 
-/** What reading an instance needs of an element; slimdom's elements have the same shape, so the renderers and
- * the schema model read either tree. */
-export interface TreeElement {
-  readonly localName: string;
-  readonly namespaceURI: string | null;
-  readonly parentElement: TreeElement | null;
-  /** Child elements, in document order. */
-  readonly children: readonly TreeElement[];
-  /** Child nodes; text and CDATA nodes (nodeType 3 and 4) carry `data`. */
-  readonly childNodes: ReadonlyArray<{ readonly nodeType: number }>;
-  getAttributeNS(namespace: string | null, localName: string): string | null;
-  lookupNamespaceURI(prefix: string | null): string | null;
-}
-
-export interface TreeDocument {
-  readonly documentElement: TreeElement | null;
-}
+export type { TreeDocument, TreeElement } from './dom';
 
 class TextNode {
   constructor(

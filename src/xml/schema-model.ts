@@ -1,5 +1,4 @@
-import { childElements, type XElement } from './dom';
-import type { TreeElement } from './instance-tree';
+import { childElements, type TreeElement, type XElement } from './dom';
 import { positionOf } from './safe-parse';
 import { XSD_NS, type SchemaDocument } from './schema-set';
 
