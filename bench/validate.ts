@@ -47,8 +47,18 @@ export async function benchValidate(durationSeconds = 20): Promise<Record<string
       serviceValidationsPerSecond: await rate(5, () => app.validation.validate({ xml, generateInstanceId: true, syncTriplestore: false, caller })),
     };
 
+    /** Process CPU (service, its pool threads and the load generator's thread) per answered request: steadier
+     * than req/s on a shared machine, to compare runs. */
+    const cpuMsPerRequest: Record<string, number> = {};
+    const measured = async (name: string, options: Parameters<typeof load>[1]) => {
+      const before = process.cpuUsage();
+      const row = await load(name, options);
+      const used = process.cpuUsage(before);
+      cpuMsPerRequest[name] = +((used.user + used.system) / 1000 / Math.max(1, row.requestsPerSecond * durationSeconds)).toFixed(2);
+      return row;
+    };
     const rows = [
-      await load('GET /api/v1/whoami/ (no-op, key), c=16', {
+      await measured('GET /api/v1/whoami/ (no-op, key), c=16', {
         url: `${service.url}/api/v1/whoami/`,
         headers: { 'x-api-key': plaintext },
         connections: 16,
@@ -57,7 +67,7 @@ export async function benchValidate(durationSeconds = 20): Promise<Record<string
     ];
     for (const connections of [1, 4, 16]) {
       rows.push(
-        await load(`POST /api/v1/validate/xml/ (JSON), c=${connections}`, {
+        await measured(`POST /api/v1/validate/xml/ (JSON), c=${connections}`, {
           url: `${service.url}/api/v1/validate/xml/`,
           method: 'POST',
           headers,
@@ -68,8 +78,8 @@ export async function benchValidate(durationSeconds = 20): Promise<Record<string
       );
     }
     printTable(rows);
-    console.log({ ...inMemory, poolThreads: service.services.cpu.threads });
-    return { inMemory, poolThreads: service.services.cpu.threads, http: rows };
+    console.log({ ...inMemory, poolThreads: service.services.cpu.threads, cpuMsPerRequest });
+    return { inMemory, poolThreads: service.services.cpu.threads, cpuMsPerRequest, http: rows };
   } finally {
     await service.close();
   }

@@ -10,6 +10,8 @@ export interface GraphStoreOptions {
   user?: string | null;
   password?: string | null;
   timeoutMs?: number;
+  /** SPARQL queries' budget (the service's SPARQL_TIMEOUT_MS); timeoutMs when unset. */
+  queryTimeoutMs?: number;
 }
 
 /** A store speaking the SPARQL 1.1 Graph Store Protocol (Virtuoso, Fuseki, Oxigraph server), with Basic or
@@ -17,12 +19,14 @@ export interface GraphStoreOptions {
 export class GraphStoreClient implements TriplestoreClient {
   readonly kind = 'graph-store' as const;
   private readonly fetcher: AuthenticatingFetcher;
+  private readonly queryTimeoutMs: number | undefined;
   private readonly graphStoreUrl: URL;
   private readonly queryUrl: URL;
 
   constructor(options: GraphStoreOptions) {
     this.graphStoreUrl = new URL(options.graphStoreUrl);
     this.queryUrl = new URL(options.queryUrl || options.graphStoreUrl);
+    this.queryTimeoutMs = options.queryTimeoutMs;
     this.fetcher = new AuthenticatingFetcher({
       user: options.user ?? null,
       password: options.password ?? null,
@@ -41,7 +45,7 @@ export class GraphStoreClient implements TriplestoreClient {
   }
 
   async select(sparql: string): Promise<Array<Record<string, string>>> {
-    const response = await this.fetcher.fetch(queryRequest(this.queryUrl, sparql));
+    const response = await this.fetcher.fetch({ ...queryRequest(this.queryUrl, sparql), timeoutMs: this.queryTimeoutMs });
     if (!response.ok) await ensureOk(response, 'SPARQL query');
     return readSelectResults(response);
   }

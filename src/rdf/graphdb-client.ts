@@ -10,17 +10,21 @@ export interface GraphDbOptions {
   user?: string | null;
   password?: string | null;
   timeoutMs?: number;
+  /** SPARQL queries' budget (the service's SPARQL_TIMEOUT_MS); timeoutMs when unset. */
+  queryTimeoutMs?: number;
 }
 
 /** GraphDB or any RDF4J server, through the RDF4J REST API; a named graph is a statement context. */
 export class GraphDbClient implements TriplestoreClient {
   readonly kind = 'graphdb' as const;
   private readonly fetcher: AuthenticatingFetcher;
+  private readonly queryTimeoutMs: number | undefined;
   private readonly repositoryUrl: URL;
 
   constructor(options: GraphDbOptions) {
     const base = options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`;
     this.repositoryUrl = new URL(`repositories/${encodeURIComponent(options.repository)}`, base);
+    this.queryTimeoutMs = options.queryTimeoutMs;
     this.fetcher = new AuthenticatingFetcher({
       user: options.user ?? null,
       password: options.password ?? null,
@@ -44,7 +48,7 @@ export class GraphDbClient implements TriplestoreClient {
   }
 
   async select(sparql: string): Promise<Array<Record<string, string>>> {
-    const response = await this.fetcher.fetch(queryRequest(this.repositoryUrl, sparql));
+    const response = await this.fetcher.fetch({ ...queryRequest(this.repositoryUrl, sparql), timeoutMs: this.queryTimeoutMs });
     if (!response.ok) await ensureOk(response, 'SPARQL query');
     return readSelectResults(response);
   }

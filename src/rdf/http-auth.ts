@@ -75,7 +75,12 @@ export interface HttpRequest {
   url: URL;
   headers?: Record<string, string>;
   body?: string;
+  /** This request's budget instead of the fetcher's (e.g. the SPARQL timeout for queries). */
+  timeoutMs?: number;
 }
+
+/** Statuses whose responses have no body by definition (a Response with one cannot be built). */
+const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
 /** fetch with a timeout and HTTP authentication: Basic, or Digest (which Node's fetch does not do). The scheme and
  * nonce are learnt from a 401 challenge and reused, so later requests go authenticated at once; a 401 (expired nonce,
@@ -110,14 +115,19 @@ export class AuthenticatingFetcher {
     return undefined;
   }
 
+  /** The whole exchange, body included, within the timeout: a store that sends headers and then stalls fails
+   * as one that never answers, with a TriplestoreError. The body is buffered (answers here are small). */
   private async send(request: HttpRequest, authorization: string | undefined): Promise<Response> {
     const headers = { ...request.headers, ...(authorization ? { authorization } : {}) };
     const where = `${request.method} ${request.url.origin}${request.url.pathname}`;
+    const timeoutMs = request.timeoutMs ?? this.options.timeoutMs;
     try {
-      return await fetch(request.url, { method: request.method, headers, body: request.body, signal: AbortSignal.timeout(this.options.timeoutMs) });
+      const response = await fetch(request.url, { method: request.method, headers, body: request.body, signal: AbortSignal.timeout(timeoutMs) });
+      const body = NULL_BODY_STATUSES.has(response.status) ? null : await response.arrayBuffer();
+      return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
     } catch (error) {
       const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
-      const reason = timedOut ? `no answer within ${this.options.timeoutMs} ms` : describeNetworkError(error);
+      const reason = timedOut ? `no answer within ${timeoutMs} ms` : describeNetworkError(error);
       throw new TriplestoreError(`triplestore unreachable: ${where}: ${reason}`, undefined, { cause: error });
     }
   }

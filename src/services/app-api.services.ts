@@ -56,7 +56,7 @@ export function createAppServices(args: {
     reference: (url) => references.get(url),
   });
   const schemas = new CompiledSchemas(storage, resolver, storageEvents);
-  const triplestore = createTriplestoreClient(settings.triplestore);
+  const triplestore = createTriplestoreClient(settings.triplestore, { queryTimeoutMs: settings.sparqlTimeoutMs });
   const graphs = new AppGraphStore(db, { timeoutMs: settings.sparqlTimeoutMs, maxRows: settings.sparqlMaxRows });
   return {
     keys: new AppKeysService(db, clock),

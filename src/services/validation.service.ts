@@ -6,7 +6,8 @@ import { PG, pgCode } from '../lib/errors';
 import { asAppApiError } from '../lib/cpu-errors';
 import { invalidInstanceId } from '../lib/app-api-errors';
 import type { CpuPool } from '../workers/pool';
-import type { ValidateResult, ValidateTask } from '../workers/xml.task';
+import type { TaskSchema, ValidateAnswer, ValidateResult, ValidateTask } from '../workers/xml.task';
+import { peekRootModel } from '../xml/root-peek';
 import type { AppCaller } from './app-keys.service';
 import type { CompiledSchemas } from '../xml/compiled-schemas';
 import type { RdfSyncStatus } from '../entities/app-instance.entity';
@@ -20,7 +21,8 @@ export interface ValidateInput {
   caller: AppCaller;
 }
 
-/** The instance and its graph in one statement (one round trip; the graph row is visible to the foreign key). */
+/** The instance and its graph in one statement (one round trip; the graph row is visible to the foreign key); a
+ * corrected text of null is the original, sent once. */
 const STORE_INSTANCE = `
 WITH graph AS (
   INSERT INTO app_graphs (graph_uri, source, ntriples, triple_count) VALUES ($12, 'instance', $15, $16)
@@ -29,7 +31,7 @@ WITH graph AS (
   RETURNING graph_uri)
 INSERT INTO app_instances (instance_id, dm_ct_id, dm_label, validation_status, storage_type, original_xml, corrected_xml,
   validation_errors, auto_corrected_fields, corrections, json_rendering, graph_uri, rdf_sync_status, api_key_id)
-SELECT $1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10::jsonb, $11::jsonb, graph.graph_uri, $13, $14::bigint FROM graph`;
+SELECT $1, $2, $3, $4, $5, $6, COALESCE($7, $6), $8::jsonb, $9::jsonb, $10::jsonb, $11::jsonb, graph.graph_uri, $13, $14::bigint FROM graph`;
 
 /**
  * validate/xml: parse safely, find the stored XSD of the root's data model, compile it once (cached by content),
@@ -47,17 +49,15 @@ export class ValidationService {
   ) {}
 
   async validate(input: ValidateInput): Promise<ValidationView> {
-    const dmCtId = await this.inPool<string | Uint8Array, string>('rootModel', input.xml);
-    const { xsd, schema } = await this.schemas.forModel(dmCtId);
-    const task: ValidateTask = { xml: input.xml, xsd, schema, dmCtId, generateInstanceId: input.generateInstanceId };
-    const outcome = await this.inPool<ValidateTask, ValidateResult>('validate', task);
+    const outcome = await this.validateInPool(input);
+    const { dmCtId } = outcome;
     const xml = outcome.decoded ?? (input.xml as string);
     const { instanceId } = outcome;
     const syncStatus: RdfSyncStatus = input.syncTriplestore && this.triplestoreConfigured ? 'pending' : 'disabled';
     const result: ValidationView = {
       instanceId,
       dmCtId,
-      dmLabel: outcome.json.metadata?.dm_label ?? '',
+      dmLabel: outcome.dmLabel,
       validationStatus: outcome.status,
       storageType: 'generic',
       autoCorrectedFields: [...new Set(outcome.corrections.map((c) => `line-${c.line}`))],
@@ -76,7 +76,7 @@ export class ValidationService {
       result.validationErrors === null ? null : JSON.stringify(result.validationErrors),
       JSON.stringify(result.autoCorrectedFields),
       JSON.stringify(outcome.corrections),
-      JSON.stringify(outcome.json),
+      outcome.jsonText,
       outcome.graphUri,
       syncStatus,
       input.caller.keyId,
@@ -95,6 +95,32 @@ export class ValidationService {
       throw error;
     }
     return result;
+  }
+
+  /**
+   * One pool trip per validation in the steady state: the root is peeked at on the event loop (first kilobytes
+   * only) to name the expected model and its schema key; the thread parses, checks the root and validates. A
+   * thread that lacks that compiled schema (or finds another root, or the peek found none) asks for the schema,
+   * looked up only then, so an unparsable document is still refused before a missing schema is reported.
+   */
+  private async validateInPool(input: ValidateInput): Promise<ValidateResult> {
+    const hint = peekRootModel(input.xml);
+    const expected =
+      hint === null
+        ? null
+        : await this.schemas.forModel(hint).then(
+            ({ schema }) => ({ dmCtId: hint, key: schema.key }),
+            () => null,
+          );
+    const task: ValidateTask = { xml: input.xml, expected, schema: null, generateInstanceId: input.generateInstanceId };
+    let answer = await this.inPool<ValidateTask, ValidateAnswer>('validate', task);
+    if (answer.needSchema !== undefined) {
+      const dmCtId = answer.needSchema;
+      const schema: TaskSchema = { dmCtId, ...(await this.schemas.forModel(dmCtId)) };
+      answer = await this.inPool<ValidateTask, ValidateAnswer>('validate', { ...task, expected: null, schema });
+    }
+    if (answer.done === undefined) throw new Error(`The validation thread did not take the schema of ${answer.needSchema}`);
+    return answer.done;
   }
 
   private async inPool<I, O>(name: string, input: I): Promise<O> {

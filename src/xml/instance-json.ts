@@ -1,5 +1,5 @@
 import { DATA_TYPES } from '../domain/model-tree';
-import { childElements, firstChildElement, ownText, type XDocument, type XElement } from './dom';
+import { childElements, firstChildElement, ownText, type TreeDocument, type TreeElement } from './dom';
 import { SDC4_NS } from './sdc4';
 
 /** The value element of each data type, e.g. `xdcount-value` → XdCount (lists too: `xdstringlist-value`). */
@@ -19,8 +19,8 @@ const NUMERIC_TYPES = new Set(['XdCount', 'XdQuantity', 'XdFloat', 'XdDouble', '
  * then the data cluster tree. Adapters are flattened; each component gives its ct_id, label, data type (from
  * its value element), value (a number for quantified types), units, exceptional value and other fields.
  */
-export function instanceToJson(document: XDocument): unknown {
-  const root = document.documentElement as XElement;
+export function instanceToJson(document: TreeDocument): unknown {
+  const root = document.documentElement as TreeElement;
   const dmId = root.localName.replace(/^dm-/, '');
   const metadata: Record<string, string> = {};
   let data: unknown = null;
@@ -31,7 +31,7 @@ export function instanceToJson(document: XDocument): unknown {
   return { '@context': SDC4_NS, dm_id: dmId, dm_type: root.localName, metadata, data };
 }
 
-function renderItem(element: XElement): unknown {
+function renderItem(element: TreeElement): unknown {
   const items = childElements(element).filter(isItem);
   const label = firstChildElement(element, 'label');
   if (!label && items.length === 1) return renderItem(items[0]);
@@ -40,7 +40,7 @@ function renderItem(element: XElement): unknown {
   return { ...base, ...renderComponent(element) };
 }
 
-function renderComponent(element: XElement): Record<string, unknown> {
+function renderComponent(element: TreeElement): Record<string, unknown> {
   const children = childElements(element);
   const valueElement = children.find((c) => TYPE_BY_VALUE_ELEMENT.has(c.localName) || c.localName.startsWith('xdtemporal-'));
   const type = valueElement ? (TYPE_BY_VALUE_ELEMENT.get(valueElement.localName) ?? 'XdTemporal') : null;
@@ -56,7 +56,7 @@ function renderComponent(element: XElement): Record<string, unknown> {
   return rendered;
 }
 
-function renderUnits(element: XElement): Record<string, string | null> {
+function renderUnits(element: TreeElement): Record<string, string | null> {
   const label = firstChildElement(element, 'label');
   const value = childElements(element).find((c) => c.localName.endsWith('-value'));
   return { label: label ? ownText(label) : null, value: value ? ownText(value) : null };
@@ -67,7 +67,7 @@ function typedValue(type: string | null, text: string): unknown {
   return text;
 }
 
-function isItem(element: XElement): boolean {
+function isItem(element: TreeElement): boolean {
   return element.namespaceURI === SDC4_NS && element.localName.startsWith('ms-');
 }
 

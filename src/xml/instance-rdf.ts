@@ -1,6 +1,6 @@
 import { DataFactory, Writer, type Quad } from 'n3';
 import { literal, namedNode } from '../rdf/terms';
-import { childElements, firstChildElement, ownText, type XDocument, type XElement } from './dom';
+import { childElements, firstChildElement, ownText, type TreeDocument, type TreeElement } from './dom';
 import { localOf, qkey, SchemaModel } from './schema-model';
 import { readSchemaDocument } from './schema-set';
 import { ADAPTER_TYPE, CLUSTER_TYPE, SDC4_NS } from './sdc4';
@@ -52,7 +52,7 @@ export interface InstanceRdf {
  * - an EV as `sdc4:hasExceptionalValue {node}/ev`, typed `sdc4:NIType` (…) with its `sdc4:ev-name`.
  */
 export function extractInstanceRdf(args: {
-  document: XDocument;
+  document: TreeDocument;
   instanceId: string;
   dmCtId: string;
   modelXsd: string;
@@ -61,7 +61,7 @@ export function extractInstanceRdf(args: {
   const graphUri = `${args.baseIri ?? INSTANCE_GRAPH_PREFIX}${args.instanceId}`;
   const graph = namedNode(graphUri);
   const model = modelOf(args.modelXsd);
-  const root = args.document.documentElement as XElement;
+  const root = args.document.documentElement as TreeElement;
   const quads: Quad[] = [];
   const add = (s: string, p: ReturnType<typeof namedNode>, o: Quad['object']) => quads.push(DataFactory.quad(namedNode(s), p, o, graph));
   const minted = new Map<string, number>();
@@ -71,7 +71,7 @@ export function extractInstanceRdf(args: {
     return seen === 1 ? base : `${base}-${seen}`;
   };
 
-  const describeNode = (element: XElement, iri: string, typeKey: string | null) => {
+  const describeNode = (element: TreeElement, iri: string, typeKey: string | null) => {
     const ctId = ctIdOf(element, typeKey);
     if (typeKey && localOf(typeKey).startsWith('mc-')) add(iri, RDF_TYPE, sdc4(localOf(typeKey)));
     const rmType = typeKey ? model.chain(typeKey).find((k) => k.startsWith(`{${SDC4_NS}}`) && !localOf(k).startsWith('mc-')) : undefined;
@@ -81,7 +81,7 @@ export function extractInstanceRdf(args: {
     for (const child of childElements(element)) visitChild(child, iri, typeKey, tagged);
   };
 
-  const visitChild = (child: XElement, parentIri: string, parentType: string | null, tagged: boolean) => {
+  const visitChild = (child: TreeElement, parentIri: string, parentType: string | null, tagged: boolean) => {
     const typeKey = parentType ? model.typeOf(child, parentType) : null;
     if (model.derivesFrom(typeKey, ADAPTER_TYPE)) {
       for (const inner of childElements(child)) visitChild(inner, parentIri, typeKey, tagged);
@@ -91,7 +91,7 @@ export function extractInstanceRdf(args: {
       const evIri = `${parentIri}/ev`;
       add(parentIri, sdc4('hasExceptionalValue'), namedNode(evIri));
       add(evIri, RDF_TYPE, sdc4(`${child.localName}Type`));
-      add(evIri, sdc4('ev-name'), literal(ownText(firstChildElement(child, 'ev-name') as XElement)));
+      add(evIri, sdc4('ev-name'), literal(ownText(firstChildElement(child, 'ev-name') as TreeElement)));
       return;
     }
     if (childElements(child).length === 0) {
@@ -120,11 +120,11 @@ export function extractInstanceRdf(args: {
   return { graphUri, quads, ntriples };
 }
 
-function isExceptionalValue(element: XElement): boolean {
+function isExceptionalValue(element: TreeElement): boolean {
   return element.namespaceURI === SDC4_NS && firstChildElement(element, 'ev-name') !== null;
 }
 
-function ctIdOf(element: XElement, typeKey: string | null): string | null {
+function ctIdOf(element: TreeElement, typeKey: string | null): string | null {
   const fromType = typeKey ? /^mc-(.+)$/.exec(localOf(typeKey))?.[1] : undefined;
   return fromType ?? /^ms-(.+)$/.exec(element.localName)?.[1] ?? null;
 }

@@ -134,7 +134,7 @@ class SaxParser extends SaxesParser<SaxOptions> {
   }
 }
 
-interface SaxHandlers {
+export interface SaxHandlers {
   opentagstart?: (parser: SaxesParser<SaxOptions>, start: number) => void;
   attribute?: (name: string, end: number) => void;
   opentag?: (tag: SaxesTagNS, end: number) => void;
@@ -146,7 +146,7 @@ interface SaxHandlers {
 }
 
 /** Runs saxes over the whole text with the limits applied; DTDs are refused, so no entity is ever declared. */
-function runSax(xml: string, handlers: SaxHandlers): { rootTag: string | null } {
+export function runSax(xml: string, handlers: SaxHandlers): { rootTag: string | null } {
   checkSize(xml);
   const parser = new SaxParser();
   const limits = { ...XML_LIMITS };

@@ -1,4 +1,4 @@
-import { childElements, type XElement } from './dom';
+import { childElements, type TreeElement, type XElement } from './dom';
 import { positionOf } from './safe-parse';
 import { XSD_NS, type SchemaDocument } from './schema-set';
 
@@ -120,7 +120,7 @@ export class SchemaModel {
   }
 
   /** The type of `element` given its parent's type (null for the document element); honours xsi:type. */
-  typeOf(element: XElement, parentTypeKey: string | null): string | null {
+  typeOf(element: TreeElement, parentTypeKey: string | null): string | null {
     const xsiType = element.getAttributeNS(XSI_NS, 'type');
     if (xsiType) {
       const [prefix, local] = xsiType.includes(':') ? xsiType.split(':', 2) : [null, xsiType];
