@@ -29,6 +29,13 @@ function loadRow(feature: string, load: Result | undefined, measure = load?.name
 
 function rows(name: string, r: Result): { rows: Row[]; ratios: string[] } {
   switch (name) {
+    case 'hotPaths':
+      return {
+        rows: ['bare', 'healthz', 'whoami', 'studio', 'validate'].map((k) => loadRow('Hot paths (issue 19), c=16', r[k])),
+        ratios: [
+          `/healthz / bare Node http: **${r.ratios.healthzOverBare}×**; studio key GET / healthz: **${r.ratios.studioOverHealthz}×**; Interface B no-op / healthz: **${r.ratios.whoamiOverHealthz}×**; validate/xml / Interface B no-op: **${r.ratios.validateOverWhoami}×**`,
+        ],
+      };
     case 'auth':
       return {
         rows: [loadRow('Authenticated request overhead', r.healthz), loadRow('Authenticated request overhead', r.authenticated)],
@@ -163,6 +170,8 @@ export function resultsMarkdown(
     table.push(...part.rows);
     ratios.push(...part.ratios);
   }
+  const hot = outcomes.find((o) => o.name === 'hotPaths')?.result;
+  const goals = (hot?.goals as Result[] | undefined) ?? [];
   const lines = [
     '# Benchmark results',
     '',
@@ -173,6 +182,16 @@ export function resultsMarkdown(
     '|---|---|---|---|---|---|',
     ...table.map((r) => `| ${cell(r.feature)} | ${cell(r.measure)} | ${cell(r.rate)} | ${cell(r.p50)} | ${cell(r.p99)} | ${cell(r.rss)} |`),
     '',
+    ...(goals.length
+      ? [
+          '## Issue 19 goals (from this one run)',
+          '',
+          '| Figure | This run | Goal | Met |',
+          '|---|---|---|---|',
+          ...goals.map((g) => `| ${cell(g.figure)} | ${cell(g.value)} | ${cell(g.goal)} | ${g.met ? 'yes' : 'no'} |`),
+          '',
+        ]
+      : []),
     '## Ratios (from this one run)',
     '',
     ...ratios.map((r) => `- ${r}`),

@@ -6,6 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { benchReuseAssemble } from './assemble';
 import { benchAuth } from './auth';
 import { benchEstimate } from './estimate';
+import { benchHotPaths } from './hot-paths';
 import { benchJobs } from './jobs';
 import { benchPackage } from './package';
 import { benchRdfSync } from './rdf-sync';
@@ -15,6 +16,7 @@ import { benchValidate } from './validate';
 
 /** Every per-feature benchmark, under the name it records in bench/results.json; `full` runs the issue's lengths. */
 const FEATURES: Record<string, (full: boolean) => Promise<Record<string, unknown>>> = {
+  hotPaths: (full) => benchHotPaths(full ? 10 : 5),
   auth: (full) => benchAuth(full ? 10 : 5),
   estimate: (full) => benchEstimate({ quick: !full }),
   assemble: (full) => benchReuseAssemble({ quick: !full }),
@@ -24,14 +26,20 @@ const FEATURES: Record<string, (full: boolean) => Promise<Record<string, unknown
   package: () => benchPackage(),
 };
 
+/** `--quick`: issue 19's hot paths for one second each, to keep the scripts working (CI runs it once); it records
+ * nothing, so a quick run never overwrites the figures of a real one. */
+const QUICK: Record<string, () => Promise<Record<string, unknown>>> = {
+  hotPaths: () => benchHotPaths(1),
+};
+
 const MARKDOWN = path.resolve(__dirname, '../../bench/results.md');
 
 /** One feature in a child process of its own: its peak RSS is its own, not the sum of the features before it. */
-function runInChild(name: string, full: boolean): Promise<FeatureOutcome> {
+function runInChild(name: string, full: boolean, quick = false): Promise<FeatureOutcome> {
   const started = performance.now();
   return new Promise((resolve) => {
     let outcome: Partial<FeatureOutcome> = {};
-    const child = fork(__filename, ['--feature', name, ...(full ? ['--full'] : [])], { stdio: 'inherit' });
+    const child = fork(__filename, ['--feature', name, ...(full ? ['--full'] : []), ...(quick ? ['--quick'] : [])], { stdio: 'inherit' });
     child.on('message', (message: Partial<FeatureOutcome>) => (outcome = message));
     child.on('exit', (code, signal) => {
       const seconds = (performance.now() - started) / 1000;
@@ -42,10 +50,10 @@ function runInChild(name: string, full: boolean): Promise<FeatureOutcome> {
 }
 
 /** The child's side: runs the feature, hands its result to the parent and exits (a stray handle cannot hold it). */
-async function runFeature(name: string, full: boolean): Promise<void> {
+async function runFeature(name: string, full: boolean, quick: boolean): Promise<void> {
   let message: Partial<FeatureOutcome>;
   try {
-    message = { result: await FEATURES[name](full) };
+    message = { result: quick ? await QUICK[name]() : await FEATURES[name](full) };
   } catch (error) {
     console.error(error);
     message = { error: error instanceof Error ? error.message.split('\n')[0] : String(error) };
@@ -53,13 +61,28 @@ async function runFeature(name: string, full: boolean): Promise<void> {
   process.send!(message, () => process.exit(0));
 }
 
-/** `npm run bench [-- --full] [-- --only estimate,jobs]`: each feature in turn, then bench/results.json and
- * bench/results.md. */
+/** `npm run bench -- --quick`: the hot paths for a second each, printed, nothing recorded; fails only when a
+ * script or a request fails, never on speed. */
+async function quickRun(): Promise<void> {
+  for (const name of Object.keys(QUICK)) {
+    console.log(`\n=== ${name} (smoke) ===`);
+    const outcome = await runInChild(name, false, true);
+    if (outcome.error) {
+      console.error(`${name}: ${outcome.error}`);
+      process.exitCode = 1;
+    }
+  }
+}
+
+/** `npm run bench [-- --full] [-- --only estimate,jobs] [-- --quick]`: each feature in turn, then
+ * bench/results.json and bench/results.md. */
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const full = args.includes('--full');
+  const quick = args.includes('--quick');
   const feature = args.includes('--feature') ? args[args.indexOf('--feature') + 1] : null;
-  if (feature) return runFeature(feature, full);
+  if (feature) return runFeature(feature, full, quick);
+  if (quick) return quickRun();
   const only = args.includes('--only') ? args[args.indexOf('--only') + 1].split(',') : Object.keys(FEATURES);
   const unknown = only.filter((name) => !FEATURES[name]);
   if (unknown.length) throw new Error(`unknown feature(s) ${unknown.join(', ')}; known: ${Object.keys(FEATURES).join(', ')}`);
