@@ -16,6 +16,7 @@ import { DataSourcesService } from './services/data-sources.service';
 import { GenerationService } from './services/generation.service';
 import { systemClock, type Clock } from './services/clock';
 import { JobsService } from './services/jobs.service';
+import { KeyCache } from './services/key-cache';
 import { KeysService } from './services/keys.service';
 import { LedgerService } from './services/ledger.service';
 import { PackageService } from './services/package.service';
@@ -43,6 +44,8 @@ export interface Services {
   users: UsersService;
   auth: AuthService;
   keys: KeysService;
+  /** Resolved keys of both interfaces and their usage counters; started and stopped with the HTTP server. */
+  keyCache: KeyCache;
   ledger: LedgerService;
   jobs: JobsService;
   catalog: CatalogService;
@@ -88,6 +91,7 @@ export function createServices(args: {
   const assembly = new AssemblyService(db, catalog, ledger, jobs, clock, links, builder);
   const pipeline = new PipelineService(db, jobs, assembly, builder, catalog, packages, ledger, links, logger);
   const dataSources = new DataSourcesService(db, jobs, builder, pipeline, clock);
+  const keyCache = new KeyCache(db, logger);
   const generation = new GenerationService(db, catalog, packages, jobs, ledger, links, () => settings.appDownloadCredits);
   return {
     settings,
@@ -98,9 +102,10 @@ export function createServices(args: {
     idempotency: new IdempotencyStore(db),
     queue,
     events: args.events ?? null,
-    users: new UsersService(db),
-    auth: new AuthService(db, clock, settings),
-    keys: new KeysService(db, clock, settings.keyPrefix),
+    users: new UsersService(db, keyCache),
+    auth: new AuthService(db, clock, settings, keyCache),
+    keys: new KeysService(db, clock, settings.keyPrefix, keyCache),
+    keyCache,
     ledger,
     jobs,
     catalog,
@@ -115,7 +120,7 @@ export function createServices(args: {
     dataSources,
     generation,
     signing: new SigningService(db, clock),
-    app: createAppServices({ settings, db, queue, clock, logger, pool: cpu }),
+    app: createAppServices({ settings, db, queue, clock, logger, pool: cpu, keyCache }),
     cpu,
   };
 }

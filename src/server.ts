@@ -72,6 +72,7 @@ async function startAppServer(services: Services, options: { port: number; host?
   app.use(buildAdminRouter(services));
   app.use(buildRestRouter(services, APP_API_ROUTES));
   app.use(appApiNotFound);
+  await services.keyCache.start();
   const url = await listen(httpServer, options.port, options.host);
   return {
     server: httpServer,
@@ -79,6 +80,8 @@ async function startAppServer(services: Services, options: { port: number; host?
     close: async () => {
       httpServer.closeAllConnections();
       await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      // After the last request: every counted key use is written.
+      await services.keyCache.stop();
     },
   };
 }
@@ -132,6 +135,7 @@ export async function startHttpServer(services: Services, options: { port: numbe
     res.status(404).json({ error: 'Not found.', error_type: 'not_found' });
   });
 
+  await services.keyCache.start();
   const url = await listen(httpServer, options.port, options.host);
   return {
     server: httpServer,
@@ -140,6 +144,8 @@ export async function startHttpServer(services: Services, options: { port: numbe
       await apollo.stop();
       httpServer.closeAllConnections();
       await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      // After the last request: every counted key use is written.
+      await services.keyCache.stop();
     },
   };
 }

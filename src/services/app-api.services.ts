@@ -12,6 +12,7 @@ import { AppKeysService } from './app-keys.service';
 import { CompiledSchemas } from '../xml/compiled-schemas';
 import { FileStore } from '../storage/file-store';
 import { InstancesService } from './instances.service';
+import type { KeyCache } from './key-cache';
 import { SparqlService } from './sparql.service';
 import { UploadsService } from './uploads.service';
 import { ValidationService } from './validation.service';
@@ -35,6 +36,7 @@ export function createAppServices(args: {
   clock: Clock;
   logger: Logger;
   pool: CpuPool;
+  keyCache: KeyCache;
 }): AppServices {
   const { settings, db, queue, clock, logger, pool } = args;
   const files = new FileStore(settings.storageDir);
@@ -49,7 +51,7 @@ export function createAppServices(args: {
   const triplestore = createTriplestoreClient(settings.triplestore);
   const graphs = new AppGraphStore(db, { timeoutMs: settings.sparqlTimeoutMs, maxRows: settings.sparqlMaxRows });
   return {
-    keys: new AppKeysService(db, clock),
+    keys: new AppKeysService(db, clock, args.keyCache),
     files,
     schemas,
     uploads: new UploadsService(db, files, schemas, pool, triplestore, logger),

@@ -9,6 +9,7 @@ import type { Caller } from './auth.service';
 import type { Clock } from './clock';
 import { transactionRetried } from '../db/transaction';
 import { announceCredentialChange } from './credential-events';
+import type { KeyCache } from './key-cache';
 
 export const MAX_ACTIVE_KEYS = 25;
 export const KEY_RANDOM_LENGTH = 48;
@@ -20,6 +21,7 @@ export class KeysService {
     private readonly db: DataSource,
     private readonly clock: Clock,
     private readonly keyPrefix: string,
+    private readonly keyCache?: KeyCache,
   ) {}
 
   /** Newest first, revoked and expired included; the legacy key is not listed. */
@@ -36,6 +38,7 @@ export class KeysService {
       const now = this.clock.now();
       // The contract's legacy key works until its user replaces it with a named key.
       await rows(manager, 'UPDATE api_keys SET revoked_at = $2 WHERE user_id = $1 AND is_legacy AND revoked_at IS NULL', [userId, now]);
+      await announceCredentialChange(manager, userId);
       return this.issue(manager, userId, {
         name: policy.name,
         scopes: policy.scopes,
@@ -44,6 +47,7 @@ export class KeysService {
         isLegacy: false,
       });
     });
+    this.keyCache?.userChanged(userId);
     return this.issued(key, plaintext);
   }
 
@@ -67,6 +71,7 @@ export class KeysService {
         isLegacy: false,
       });
     });
+    this.keyCache?.userChanged(userId);
     return this.issued(key, plaintext);
   }
 
@@ -81,6 +86,7 @@ export class KeysService {
       }
       return key;
     });
+    this.keyCache?.userChanged(caller.user.id);
     return keyView(key, this.clock.now());
   }
 
@@ -89,8 +95,10 @@ export class KeysService {
     const { key, plaintext } = await transactionRetried(this.db, async (manager) => {
       await this.lockUser(manager, userId);
       await rows(manager, 'UPDATE api_keys SET revoked_at = $2 WHERE user_id = $1 AND is_legacy AND revoked_at IS NULL', [userId, this.clock.now()]);
+      await announceCredentialChange(manager, userId);
       return this.issue(manager, userId, { name: null, scopes: [...SCOPES], spendLimitCredits: null, expiresAt: null, isLegacy: true });
     });
+    this.keyCache?.userChanged(userId);
     return { token: plaintext, prefix: key.prefix, created: key.createdAt };
   }
 
