@@ -71,7 +71,7 @@ describe('X-API-Key', () => {
     // Counted in memory, written in one batch at least every second (README: Key cache and usage counters).
     const row = await waitFor(
       async () => (await app.services.db.query('SELECT request_count, last_used FROM app_api_keys WHERE id = $1', [key.id]))[0],
-      (r: { request_count: string }) => Number(r.request_count) === 40,
+      (r: { request_count: string; last_used: Date | null }) => Number(r.request_count) === 40,
       1500,
       'request_count 40',
     );
