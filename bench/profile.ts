@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { measure } from './service-process';
-import { startHotPathTarget, validateLoad } from './hot-paths';
+import { startHotPathTarget, validateLoad, type HotPathTarget } from './hot-paths';
 
 const OUT = path.resolve(__dirname, '../../bench/profile-validate.md');
 const TOP = 30;
@@ -49,18 +49,31 @@ export function summarise(profile: CpuProfile): { samples: number; byFunction: A
   return { samples: total, byFunction: percent(functions).slice(0, TOP), byCategory: percent(categories).slice(0, TOP) };
 }
 
-/** `npm run bench:profile [-- --quick]`: the service under the bench's validate/xml load with `node --cpu-prof`,
- * summarised (self time by function and by package or service directory) into bench/profile-validate.md. */
+/** The other hot paths, to profile with `-- --path healthz|whoami|studio` (printed, not written). */
+function otherLoad(target: HotPathTarget, name: string, seconds: number) {
+  const base = { connections: 16, seconds, pid: target.service.pid };
+  if (name === 'healthz') return { ...base, url: `${target.service.url}/healthz` };
+  if (name === 'whoami') return { ...base, url: `${target.service.url}/api/v1/whoami/`, headers: { 'x-api-key': target.appKey } };
+  if (name === 'studio')
+    return { ...base, url: `${target.service.url}/api/v1/auth/api-tokens/`, headers: { authorization: `Token ${target.studioKey}` } };
+  throw new Error(`unknown path ${name}: healthz, whoami, studio or validate`);
+}
+
+/** `npm run bench:profile [-- --quick] [-- --path healthz]`: the service under the bench's validate/xml load (or
+ * another hot path's) with `node --cpu-prof`, summarised (self time by function and by package or service
+ * directory) into bench/profile-validate.md. */
 async function main(): Promise<void> {
   const quick = process.argv.includes('--quick');
+  const only = process.argv.includes('--path') ? process.argv[process.argv.indexOf('--path') + 1] : 'validate';
+  const loadOf = (target: HotPathTarget, s: number) => (only === 'validate' ? validateLoad(target, s) : otherLoad(target, only, s));
   const seconds = quick ? 2 : Number(process.env.BENCH_SECONDS) || 10;
   const dir = await mkdtemp(path.join(os.tmpdir(), 'sdc-profile-'));
   try {
     const target = await startHotPathTarget(['--cpu-prof', '--cpu-prof-dir', dir]);
     let load;
     try {
-      await measure('warm-up', { ...validateLoad(target, 1) });
-      load = await measure('POST /api/v1/validate/xml/', validateLoad(target, seconds));
+      await measure('warm-up', loadOf(target, 1));
+      load = await measure(only, loadOf(target, seconds));
     } finally {
       await target.close();
     }
@@ -94,7 +107,7 @@ async function main(): Promise<void> {
         '',
       );
     });
-    if (!quick) await writeFile(OUT, lines.join('\n'));
+    if (!quick && only === 'validate') await writeFile(OUT, lines.join('\n'));
     console.log(lines.slice(0, 60).join('\n'));
   } finally {
     await rm(dir, { recursive: true, force: true });

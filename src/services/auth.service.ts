@@ -1,8 +1,8 @@
 import type { DataSource } from 'typeorm';
 import { prepared } from '../db/prepared';
-import { studioKeyByHash, type StudioKeyRow } from '../db/queries/auth.sql';
+import { apiKeyOf, studioKeyByHash, type StudioKeyRow } from '../db/queries/auth.sql';
 import { rows } from '../db/sql';
-import { ApiKey, type Scope } from '../entities/api-key.entity';
+import type { ApiKey, Scope } from '../entities/api-key.entity';
 import { Session } from '../entities/session.entity';
 import { User } from '../entities/user.entity';
 import { constantTimeEqual, randomToken, sha256Hex, verifyPassword } from '../lib/crypto';
@@ -196,22 +196,7 @@ export class AuthService {
 
 /** The entities of a key row (the shapes TypeORM would have built). */
 function studioKey(row: StudioKeyRow): { user: User; key: ApiKey } {
-  const key = Object.assign(new ApiKey(), {
-    id: Number(row.id),
-    userId: Number(row.user_id),
-    name: row.name,
-    isLegacy: row.is_legacy,
-    keyHash: row.key_hash,
-    prefix: row.prefix,
-    scopes: row.scopes as Scope[],
-    spendLimitCredits: row.spend_limit_credits === null ? null : Number(row.spend_limit_credits),
-    spentCredits: Number(row.spent_credits),
-    heldCredits: Number(row.held_credits),
-    expiresAt: row.expires_at,
-    revokedAt: row.revoked_at,
-    lastUsedAt: row.last_used_at,
-    createdAt: row.created_at,
-  });
+  const key = apiKeyOf(row);
   const user = Object.assign(new User(), {
     id: Number(row.user_id),
     email: row.email,

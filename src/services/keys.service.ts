@@ -1,4 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { prepared } from '../db/prepared';
+import { apiKeyOf, namedKeysOf } from '../db/queries/auth.sql';
 import { rows } from '../db/sql';
 import { ApiKey, keyStatus, SCOPES } from '../entities/api-key.entity';
 import { badRequest, conflict, notFound } from '../lib/errors';
@@ -26,9 +28,9 @@ export class KeysService {
 
   /** Newest first, revoked and expired included; the legacy key is not listed. */
   async list(userId: number): Promise<KeyView[]> {
-    const keys = await this.db.manager.find(ApiKey, { where: { userId, isLegacy: false }, order: { createdAt: 'DESC', id: 'DESC' } });
+    const keys = await prepared(this.db, namedKeysOf(userId));
     const now = this.clock.now();
-    return keys.map((key) => keyView(key, now));
+    return keys.map((row) => keyView(apiKeyOf(row), now));
   }
 
   async create(userId: number, policy: CreateKeyInput): Promise<IssuedKeyView> {

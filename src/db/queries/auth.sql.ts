@@ -1,3 +1,4 @@
+import { ApiKey, type Scope } from '../../entities/api-key.entity';
 import { sql, type Sql } from '../sql';
 
 /** Statements of the authentication hot path. Each has a fixed name: src/db/prepared.ts runs it as a prepared
@@ -8,7 +9,7 @@ export interface Named<Row> extends Sql<Row> {
 
 const named = <Row>(name: string, statement: Sql<Row>): Named<Row> => ({ name, ...statement });
 
-export interface StudioKeyRow {
+export interface ApiKeyRow {
   id: string;
   user_id: string;
   name: string | null;
@@ -23,6 +24,12 @@ export interface StudioKeyRow {
   revoked_at: Date | null;
   last_used_at: Date | null;
   created_at: Date;
+}
+
+const API_KEY_COLUMNS = `k.id, k.user_id, k.name, k.is_legacy, k.key_hash, k.prefix, k.scopes, k.spend_limit_credits, k.spent_credits,
+              k.held_credits, k.expires_at, k.revoked_at, k.last_used_at, k.created_at`;
+
+export interface StudioKeyRow extends ApiKeyRow {
   email: string;
   user_name: string;
   password_hash: string;
@@ -36,14 +43,42 @@ export const studioKeyByHash = (keyHash: string) =>
   named(
     'auth_studio_key_by_hash',
     sql<StudioKeyRow>(
-      `SELECT k.id, k.user_id, k.name, k.is_legacy, k.key_hash, k.prefix, k.scopes, k.spend_limit_credits, k.spent_credits,
-              k.held_credits, k.expires_at, k.revoked_at, k.last_used_at, k.created_at,
+      `SELECT ${API_KEY_COLUMNS},
               u.email, u.name AS user_name, u.password_hash, u.is_staff, u.created_at AS user_created_at, u.updated_at AS user_updated_at
          FROM api_keys k JOIN users u ON u.id = k.user_id
         WHERE k.key_hash = $1`,
       [keyHash],
     ),
   );
+
+/** A user's named keys, newest first (the key list of Interface A). */
+export const namedKeysOf = (userId: number) =>
+  named(
+    'auth_named_keys_of',
+    sql<ApiKeyRow>(`SELECT ${API_KEY_COLUMNS} FROM api_keys k WHERE k.user_id = $1 AND NOT k.is_legacy ORDER BY k.created_at DESC, k.id DESC`, [
+      userId,
+    ]),
+  );
+
+/** The entity of a key row (the shape TypeORM would have built). */
+export function apiKeyOf(row: ApiKeyRow): ApiKey {
+  return Object.assign(new ApiKey(), {
+    id: Number(row.id),
+    userId: Number(row.user_id),
+    name: row.name,
+    isLegacy: row.is_legacy,
+    keyHash: row.key_hash,
+    prefix: row.prefix,
+    scopes: row.scopes as Scope[],
+    spendLimitCredits: row.spend_limit_credits === null ? null : Number(row.spend_limit_credits),
+    spentCredits: Number(row.spent_credits),
+    heldCredits: Number(row.held_credits),
+    expiresAt: row.expires_at,
+    revokedAt: row.revoked_at,
+    lastUsedAt: row.last_used_at,
+    createdAt: row.created_at,
+  });
+}
 
 export interface AppKeyRow {
   id: string;
