@@ -136,21 +136,21 @@ export class AuthService {
 
   /** Resolves credentials to a caller. A key header wins over a cookie; a bad key is a 401 even with a valid
    * session, so a script never silently acts as the browser's user. Invalid, revoked and expired keys get one
-   * indistinguishable answer. */
-  async authenticate(credentials: Credentials): Promise<Caller | null> {
-    if (credentials.authorization !== undefined) return this.authenticateKey(credentials.authorization);
+   * indistinguishable answer. `fresh` reads a key from the database even when the key cache holds it. */
+  async authenticate(credentials: Credentials, options: { fresh?: boolean } = {}): Promise<Caller | null> {
+    if (credentials.authorization !== undefined) return this.authenticateKey(credentials.authorization, options.fresh === true);
     if (credentials.sessionToken !== undefined) return this.authenticateSession(credentials.sessionToken);
     return null;
   }
 
   /** From the key cache when it holds the key (src/services/key-cache.ts), else one prepared statement that
    * reads the key and its user together. last_used_at is counted in memory and written within a second. */
-  private async authenticateKey(header: string): Promise<Caller> {
+  private async authenticateKey(header: string, fresh: boolean): Promise<Caller> {
     const match = /^Token\s+(\S+)$/i.exec(header.trim());
     if (!match || header.length > MAX_CREDENTIAL_LENGTH) throw unauthenticated();
     const presented = sha256Hex(match[1]);
     const now = this.clock.now();
-    let found = this.keyCache.studioKey(presented);
+    let found = fresh ? null : this.keyCache.studioKey(presented);
     if (!found) {
       const mark = this.keyCache.mark();
       const [row] = await prepared(this.db, studioKeyByHash(presented));
