@@ -10,7 +10,7 @@ import { benchHotPaths } from './hot-paths';
 import { benchJobs } from './jobs';
 import { benchPackage } from './package';
 import { benchRdfSync } from './rdf-sync';
-import { recordResults } from './results';
+import { recordedResult, recordResults } from './results';
 import { resultsMarkdown, type FeatureOutcome } from './results-table';
 import { benchValidate } from './validate';
 
@@ -87,6 +87,8 @@ async function main(): Promise<void> {
   const unknown = only.filter((name) => !FEATURES[name]);
   if (unknown.length) throw new Error(`unknown feature(s) ${unknown.join(', ')}; known: ${Object.keys(FEATURES).join(', ')}`);
   const started = performance.now();
+  // The machine's load when the run began: on a shared machine, what the figures were taken beside.
+  const loadAverage = Number(os.loadavg()[0].toFixed(1));
   const outcomes: FeatureOutcome[] = [];
   for (const name of only) {
     console.log(`\n=== ${name} (${full ? 'full' : 'quick'}) ===`);
@@ -94,10 +96,16 @@ async function main(): Promise<void> {
     recordResults(name, outcome.result ?? { notMeasured: outcome.error });
     outcomes.push(outcome);
   }
+  // With --only, the table keeps the other features' last recorded figures, named as such.
+  for (const name of Object.keys(FEATURES).filter((n) => !only.includes(n))) {
+    const earlier = recordedResult(name);
+    if (earlier) outcomes.push({ name, seconds: 0, result: earlier.result, earlierRunAt: earlier.at });
+  }
   const markdown = resultsMarkdown(outcomes, {
     at: new Date().toISOString(),
     mode: full ? 'full' : 'quick',
     cpus: os.cpus().length,
+    loadAverage,
     node: process.version,
     totalSeconds: (performance.now() - started) / 1000,
   });
