@@ -94,7 +94,7 @@ async function main(): Promise<void> {
     threads.forEach((thread, i) => {
       if (!thread.samples) return;
       lines.push(
-        `## ${i === 0 ? 'Main thread' : `Thread ${i}`} (${thread.samples} samples)`,
+        `## ${i === 0 ? 'Main thread' : `Worker thread ${i}`} (${thread.samples} busy samples)`,
         '',
         '| Where (package or service directory) | Self % |',
         '|---|---|',
