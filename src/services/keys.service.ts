@@ -39,8 +39,12 @@ export class KeysService {
       await this.assertNameAndSlotFree(manager, userId, policy.name);
       const now = this.clock.now();
       // The contract's legacy key works until its user replaces it with a named key.
-      await rows(manager, 'UPDATE api_keys SET revoked_at = $2 WHERE user_id = $1 AND is_legacy AND revoked_at IS NULL', [userId, now]);
-      await announceCredentialChange(manager, userId);
+      const replaced = await rows(
+        manager,
+        'UPDATE api_keys SET revoked_at = $2 WHERE user_id = $1 AND is_legacy AND revoked_at IS NULL RETURNING id',
+        [userId, now],
+      );
+      if (replaced.length) await announceCredentialChange(manager, userId);
       return this.issue(manager, userId, {
         name: policy.name,
         scopes: policy.scopes,
@@ -96,8 +100,12 @@ export class KeysService {
   async generateLegacy(userId: number): Promise<LegacyKeyView> {
     const { key, plaintext } = await transactionRetried(this.db, async (manager) => {
       await this.lockUser(manager, userId);
-      await rows(manager, 'UPDATE api_keys SET revoked_at = $2 WHERE user_id = $1 AND is_legacy AND revoked_at IS NULL', [userId, this.clock.now()]);
-      await announceCredentialChange(manager, userId);
+      const replaced = await rows(
+        manager,
+        'UPDATE api_keys SET revoked_at = $2 WHERE user_id = $1 AND is_legacy AND revoked_at IS NULL RETURNING id',
+        [userId, this.clock.now()],
+      );
+      if (replaced.length) await announceCredentialChange(manager, userId);
       return this.issue(manager, userId, { name: null, scopes: [...SCOPES], spendLimitCredits: null, expiresAt: null, isLegacy: true });
     });
     this.keyCache?.userChanged(userId);
