@@ -5,6 +5,9 @@ import autocannon from 'autocannon';
 import { freePort } from '../src/db/embedded-postgres';
 
 const ROOT = path.resolve(__dirname, '../..');
+/** BENCH_SERVICE_ROOT: another checkout whose build (dist/src/main.js) to measure instead, e.g. main's, to
+ * compare before and after with the same harness. */
+const SERVICE_ROOT = process.env.BENCH_SERVICE_ROOT ? path.resolve(process.env.BENCH_SERVICE_ROOT) : ROOT;
 
 /** The service as `npm start` runs it (dist/src/main.js, ROLE=all), in a process of its own on an existing
  * database, so its RSS and CPU profile are its own and the load generator does not share its event loop. */
@@ -17,8 +20,8 @@ export interface ServiceProcess {
 
 export async function startServiceProcess(env: Record<string, string>, nodeArgs: string[] = []): Promise<ServiceProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'dist/src/main.js')], {
-    cwd: ROOT,
+  const child = spawn(process.execPath, [...nodeArgs, path.join(SERVICE_ROOT, 'dist/src/main.js')], {
+    cwd: SERVICE_ROOT,
     // Request logs go where an operator's would (a pipe or file); here the null device, still written.
     stdio: ['ignore', 'ignore', 'pipe'],
     env: {
