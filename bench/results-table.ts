@@ -1,7 +1,8 @@
 /** bench/results.md: one readable table of a `npm run bench` run, built from the per-feature results. */
 
 type Result = Record<string, any>;
-export type FeatureOutcome = { name: string; seconds: number; result?: Result; error?: string };
+/** `earlierRunAt`: not run this time (`--only`), its figures are the last recorded ones, of that time. */
+export type FeatureOutcome = { name: string; seconds: number; result?: Result; error?: string; earlierRunAt?: string };
 
 interface Row {
   feature: string;
@@ -29,6 +30,13 @@ function loadRow(feature: string, load: Result | undefined, measure = load?.name
 
 function rows(name: string, r: Result): { rows: Row[]; ratios: string[] } {
   switch (name) {
+    case 'hotPaths':
+      return {
+        rows: ['bare', 'healthz', 'whoami', 'studio', 'validate'].map((k) => loadRow('Hot paths (issue 19), c=16', r[k])),
+        ratios: [
+          `/healthz / bare Node http: **${r.ratios.healthzOverBare}×**; studio key GET / healthz: **${r.ratios.studioOverHealthz}×**; Interface B no-op / healthz: **${r.ratios.whoamiOverHealthz}×**; validate/xml / Interface B no-op: **${r.ratios.validateOverWhoami}×**`,
+        ],
+      };
     case 'auth':
       return {
         rows: [loadRow('Authenticated request overhead', r.healthz), loadRow('Authenticated request overhead', r.authenticated)],
@@ -150,7 +158,7 @@ function cell(value: unknown): string {
 
 export function resultsMarkdown(
   outcomes: FeatureOutcome[],
-  meta: { at: string; mode: string; cpus: number; node: string; totalSeconds: number },
+  meta: { at: string; mode: string; cpus: number; loadAverage?: number; node: string; totalSeconds: number },
 ): string {
   const table: Row[] = [];
   const ratios: string[] = [];
@@ -160,24 +168,40 @@ export function resultsMarkdown(
       continue;
     }
     const part = rows(outcome.name, outcome.result);
-    table.push(...part.rows);
-    ratios.push(...part.ratios);
+    const earlier = outcome.earlierRunAt ? ` (earlier run, ${outcome.earlierRunAt.slice(0, 16).replace('T', ' ')})` : '';
+    table.push(...part.rows.map((row) => ({ ...row, feature: `${row.feature}${earlier}` })));
+    ratios.push(...part.ratios.map((ratio) => `${ratio}${earlier}`));
   }
+  const hot = outcomes.find((o) => o.name === 'hotPaths')?.result;
+  const goals = (hot?.goals as Result[] | undefined) ?? [];
   const lines = [
     '# Benchmark results',
     '',
-    `Run ${meta.at}, ${meta.mode} mode, ${meta.cpus} CPUs, Node ${meta.node}, ${Math.round(meta.totalSeconds)} s in all. Figures from one noisy run:`,
+    `Run ${meta.at}, ${meta.mode} mode, ${meta.cpus} CPUs${meta.loadAverage === undefined ? '' : ` (load average ${meta.loadAverage} at the start)`}, Node ${meta.node}, ${Math.round(meta.totalSeconds)} s in all. Figures from one noisy run:`,
     'compare the ratios below, not absolute times across runs or machines (bench/README.md).',
     '',
     '| Feature | Measure | Rate | p50 ms | p99 ms | Peak RSS MB |',
     '|---|---|---|---|---|---|',
     ...table.map((r) => `| ${cell(r.feature)} | ${cell(r.measure)} | ${cell(r.rate)} | ${cell(r.p50)} | ${cell(r.p99)} | ${cell(r.rss)} |`),
     '',
+    ...(goals.length
+      ? [
+          '## Issue 19 goals (from this one run)',
+          '',
+          '| Figure | This run | Goal | Met |',
+          '|---|---|---|---|',
+          ...goals.map((g) => `| ${cell(g.figure)} | ${cell(g.value)} | ${cell(g.goal)} | ${g.met ? 'yes' : 'no'} |`),
+          '',
+        ]
+      : []),
     '## Ratios (from this one run)',
     '',
     ...ratios.map((r) => `- ${r}`),
     '',
-    `Per feature wall time: ${outcomes.map((o) => `${o.name} ${Math.round(o.seconds)} s`).join(', ')}.`,
+    `Per feature wall time: ${outcomes
+      .filter((o) => !o.earlierRunAt)
+      .map((o) => `${o.name} ${Math.round(o.seconds)} s`)
+      .join(', ')}.`,
     '',
   ];
   return lines.join('\n');

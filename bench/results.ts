@@ -10,3 +10,11 @@ export function recordResults(name: string, result: unknown): void {
   all[name] = { at: new Date().toISOString(), cpus: os.cpus().length, node: process.version, result };
   writeFileSync(FILE, `${JSON.stringify(all, null, 2)}\n`);
 }
+
+/** What bench/results.json holds for `name` from an earlier run (its time and result), if anything. */
+export function recordedResult(name: string): { at: string; result: Record<string, unknown> } | null {
+  if (!existsSync(FILE)) return null;
+  const all = JSON.parse(readFileSync(FILE, 'utf8')) as Record<string, { at: string; result: Record<string, unknown> } | undefined>;
+  const entry = all[name];
+  return entry && !('notMeasured' in entry.result) ? entry : null;
+}

@@ -17,6 +17,7 @@ import { createDraftsServices, type DraftsServices } from './services/drafts.ser
 import { GenerationService } from './services/generation.service';
 import { systemClock, type Clock } from './services/clock';
 import { JobsService } from './services/jobs.service';
+import { KeyCache } from './services/key-cache';
 import { KeysService } from './services/keys.service';
 import { LedgerService } from './services/ledger.service';
 import { PackageService } from './services/package.service';
@@ -46,6 +47,8 @@ export interface Services {
   users: UsersService;
   auth: AuthService;
   keys: KeysService;
+  /** Resolved keys of both interfaces and their usage counters; started and stopped with the HTTP server. */
+  keyCache: KeyCache;
   ledger: LedgerService;
   jobs: JobsService;
   catalog: CatalogService;
@@ -90,7 +93,8 @@ export function createServices(args: {
   const jobs = new JobsService(db, queue, ledger, links, clock);
   const contextual = new ContextualService(db);
   const schemaArchive = new SchemaArchive(clock);
-  const app = createAppServices({ settings, db, queue, clock, logger, pool: cpu });
+  const keyCache = new KeyCache(db, logger);
+  const app = createAppServices({ settings, db, queue, clock, logger, pool: cpu, keyCache });
   const packages = new PackageService(db, catalog, clock, app.storage, links, contextual, schemaArchive);
   const builder = new ModelBuilder(catalog);
   const assembly = new AssemblyService(db, catalog, ledger, jobs, clock, links, builder);
@@ -122,9 +126,10 @@ export function createServices(args: {
     idempotency: new IdempotencyStore(db),
     queue,
     events: args.events ?? null,
-    users: new UsersService(db),
-    auth: new AuthService(db, clock, settings),
-    keys: new KeysService(db, clock, settings.keyPrefix),
+    users: new UsersService(db, keyCache),
+    auth: new AuthService(db, clock, settings, keyCache),
+    keys: new KeysService(db, clock, settings.keyPrefix, keyCache),
+    keyCache,
     ledger,
     jobs,
     catalog,

@@ -76,6 +76,7 @@ async function startAppServer(services: Services, options: { port: number; host?
   app.use(landingRouter(services.settings));
   app.use(buildRestRouter(services, APP_API_ROUTES));
   app.use(appApiNotFound);
+  await services.keyCache.start();
   const url = await listen(httpServer, options.port, options.host);
   return {
     server: httpServer,
@@ -83,6 +84,8 @@ async function startAppServer(services: Services, options: { port: number; host?
     close: async () => {
       httpServer.closeAllConnections();
       await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      // After the last request: every counted key use is written.
+      await services.keyCache.stop();
     },
   };
 }
@@ -138,6 +141,7 @@ export async function startHttpServer(services: Services, options: { port: numbe
     res.status(404).json({ error: 'Not found.', error_type: 'not_found' });
   });
 
+  await services.keyCache.start();
   const url = await listen(httpServer, options.port, options.host);
   return {
     server: httpServer,
@@ -146,6 +150,8 @@ export async function startHttpServer(services: Services, options: { port: numbe
       await apollo.stop();
       httpServer.closeAllConnections();
       await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      // After the last request: every counted key use is written.
+      await services.keyCache.stop();
     },
   };
 }

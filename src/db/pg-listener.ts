@@ -4,23 +4,31 @@ const FIRST_RETRY_MS = 250;
 const MAX_RETRY_MS = 5000;
 
 export interface PgListenerEvents {
-  notify(payload: string): void;
+  notify(payload: string, channel: string): void;
   /** The connection is back after it was lost: notifications sent meanwhile were missed. */
   restored(): void;
   problem(message: string, error: Error): void;
 }
 
-/** LISTENs on one channel with a connection of its own and reconnects by itself (backoff from 250 ms to 5 s)
- * after a database outage. */
+/** LISTENs on one channel (or several) with a connection of its own and reconnects by itself (backoff from
+ * 250 ms to 5 s) after a database outage. */
 export class PgListener {
   private client: Client | null = null;
   private stopped = false;
+  private readonly channels: string[];
 
   constructor(
     private readonly databaseUrl: string,
-    private readonly channel: string,
+    channel: string | string[],
     private readonly events: PgListenerEvents,
-  ) {}
+  ) {
+    this.channels = typeof channel === 'string' ? [channel] : channel;
+  }
+
+  /** Whether notifications are being received now (false before start, while reconnecting and after stop). */
+  get listening(): boolean {
+    return this.client !== null;
+  }
 
   /** Resolves once listening. A failed first attempt is thrown, or with `retryInBackground` reported and
    * retried while the caller goes on. */
@@ -37,7 +45,7 @@ export class PgListener {
   private async connect(): Promise<void> {
     const client = new Client({ connectionString: this.databaseUrl });
     client.on('notification', (message) => {
-      if (message.channel === this.channel && message.payload) this.events.notify(message.payload);
+      if (this.channels.includes(message.channel) && message.payload) this.events.notify(message.payload, message.channel);
     });
     client.on('error', (error) => {
       this.events.problem('connection lost; reconnecting', error);
@@ -46,7 +54,7 @@ export class PgListener {
     client.on('end', () => void this.reconnect(client));
     try {
       await client.connect();
-      await client.query(`LISTEN ${this.channel}`);
+      for (const channel of this.channels) await client.query(`LISTEN ${channel}`);
     } catch (error) {
       await this.close(client);
       throw error;

@@ -1,13 +1,60 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import express, { type Express } from 'express';
-import pinoHttp from 'pino-http';
+import { performance } from 'node:perf_hooks';
+import express, { type Express, type RequestHandler } from 'express';
 import { answerClientError } from './client-errors';
 import type { Services } from '../container';
 import { pendingMigrations } from '../db/migrate';
 import { parseCookies } from '../lib/cookies';
-import { requestLogOptions } from '../lib/logger';
+import { requestLogLine, type Logger } from '../lib/logger';
 import { mountMetrics } from '../metrics/metrics';
+
+declare module 'node:http' {
+  interface IncomingMessage {
+    /** The request id: the client's X-Request-Id (first 100 characters) or a new UUID; echoed in the response. */
+    id: string;
+  }
+}
+
+const UNLOGGED = new Set(['/healthz', '/readyz']);
+
+/** Request ids, and one compact line a request (method, path, status, time; the id as `reqId`) logged when its
+ * response ends, at error level for a 5xx and warn when the client went away first. Health checks are not logged. */
+export function requestLog(logger: Logger): RequestHandler {
+  const logging = logger.isLevelEnabled('info');
+  return (req, res, next) => {
+    const header = req.headers['x-request-id'];
+    const id = (typeof header === 'string' && header.slice(0, 100)) || randomUUID();
+    req.id = id;
+    res.setHeader('X-Request-Id', id);
+    if (logging && !UNLOGGED.has(req.url)) {
+      const started = performance.now();
+      const { method, url } = req;
+      res.once('close', () => {
+        const ms = Math.round(performance.now() - started);
+        if (!res.writableFinished) logger.warn({ reqId: id }, requestLogLine(method, url, 'aborted', ms));
+        else if (res.statusCode >= 500) logger.error({ reqId: id }, requestLogLine(method, url, res.statusCode, ms));
+        else logger.info({ reqId: id }, requestLogLine(method, url, res.statusCode, ms));
+      });
+    }
+    next();
+  };
+}
+
+/** `req.cookies`, parsed on first read only: most requests (keys, health checks) never look. */
+function lazyCookies(app: Express): void {
+  Object.defineProperty(app.request, 'cookies', {
+    configurable: true,
+    get(this: http.IncomingMessage) {
+      const cookies = parseCookies(this.headers.cookie);
+      Object.defineProperty(this, 'cookies', { value: cookies, writable: true, configurable: true, enumerable: true });
+      return cookies;
+    },
+    set(this: http.IncomingMessage, value: unknown) {
+      Object.defineProperty(this, 'cookies', { value, writable: true, configurable: true, enumerable: true });
+    },
+  });
+}
 
 /** What every role's HTTP server starts with: timeouts, malformed-request answers, request ids and structured
  * logs, cookies, and the health endpoints. */
@@ -15,28 +62,16 @@ export function createBaseApp(services: Services): { app: Express; httpServer: h
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
+  // No automatic weak ETag (a SHA-1 of every JSON answer): the answers that are cacheable set a strong one.
+  app.set('etag', false);
+  lazyCookies(app);
   const httpServer = http.createServer(app);
   httpServer.requestTimeout = services.settings.requestTimeoutMs;
   httpServer.headersTimeout = Math.min(services.settings.requestTimeoutMs, 60000);
   httpServer.on('clientError', answerClientError);
 
-  app.use(
-    pinoHttp({
-      logger: services.logger,
-      ...requestLogOptions,
-      genReqId: (req, res) => {
-        const id = (req.headers['x-request-id'] as string | undefined)?.slice(0, 100) || randomUUID();
-        res.setHeader('X-Request-Id', id);
-        return id;
-      },
-      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
-    }),
-  );
+  app.use(requestLog(services.logger));
   mountMetrics(app, services);
-  app.use((req, _res, next) => {
-    req.cookies = parseCookies(req.headers.cookie);
-    next();
-  });
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });

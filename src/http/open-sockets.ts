@@ -34,7 +34,7 @@ export class OpenSockets {
   private sequence = 0;
 
   constructor(
-    private readonly auth: { authenticate(credentials: Credentials): Promise<Caller | null> },
+    private readonly auth: { authenticate(credentials: Credentials, options?: { fresh?: boolean }): Promise<Caller | null> },
     private readonly clock: Clock,
     private readonly maxPerCredential: number,
     private readonly logger: Logger,
@@ -96,7 +96,8 @@ export class OpenSockets {
   private async recheck(tracked: Tracked): Promise<void> {
     let caller: Caller | null;
     try {
-      caller = await this.auth.authenticate(tracked.credentials);
+      // From the database, not the key cache: this process's cache may hear of the change after this socket does.
+      caller = await this.auth.authenticate(tracked.credentials, { fresh: true });
     } catch (error) {
       if (asDomainError(error)?.status !== 401) return void this.logger.warn({ err: error }, 'socket credential re-check failed');
       caller = null;

@@ -1,6 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import pino from 'pino';
-import type { Options as HttpLogOptions } from 'pino-http';
 import pretty from 'pino-pretty';
 
 /** Where logs go: colourised lines for a person at a terminal, one JSON object a line for everything else. */
@@ -32,18 +30,12 @@ export function createLogger(level: string, format: LogFormat = logFormat()): pi
     },
   };
   if (format === 'json') return pino(options);
-  return pino(options, pretty({ colorize: true, sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,req,res,responseTime' }));
+  return pino(options, pretty({ colorize: true, sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,reqId' }));
 }
 
-/** One short line a request (method, path, status, time, request id) instead of every header of both sides. */
-export const requestLogOptions: Pick<HttpLogOptions, 'serializers' | 'customSuccessMessage' | 'customErrorMessage'> = {
-  serializers: {
-    req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
-    res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-  },
-  customSuccessMessage: (req: IncomingMessage, res: ServerResponse, ms: number) => `${req.method} ${req.url} ${res.statusCode} ${Math.round(ms)} ms`,
-  customErrorMessage: (req: IncomingMessage, res: ServerResponse, error: Error) =>
-    `${req.method} ${req.url} ${res.statusCode} failed: ${error.message}`,
-};
+/** The message of a request's one log line: method, path (query included, capped), status and time. */
+export function requestLogLine(method: string, url: string, status: number | 'aborted', ms: number): string {
+  return `${method} ${url.length > 200 ? `${url.slice(0, 200)}…` : url} ${status} ${ms} ms`;
+}
 
 export type Logger = pino.Logger;

@@ -15,6 +15,7 @@ import { createStorage } from '../storage/create-storage';
 import { readText, type Storage } from '../storage/storage';
 import { StorageEvents } from '../storage/storage-events';
 import { InstancesService } from './instances.service';
+import type { KeyCache } from './key-cache';
 import { SparqlService } from './sparql.service';
 import { UploadsService } from './uploads.service';
 import { ValidationService } from './validation.service';
@@ -43,6 +44,7 @@ export function createAppServices(args: {
   clock: Clock;
   logger: Logger;
   pool: CpuPool;
+  keyCache: KeyCache;
 }): AppServices {
   const { settings, db, queue, clock, logger, pool } = args;
   const files = new FileStore(settings.storageDir);
@@ -59,7 +61,7 @@ export function createAppServices(args: {
   const triplestore = createTriplestoreClient(settings.triplestore, { queryTimeoutMs: settings.sparqlTimeoutMs });
   const graphs = new AppGraphStore(db, { timeoutMs: settings.sparqlTimeoutMs, maxRows: settings.sparqlMaxRows });
   return {
-    keys: new AppKeysService(db, clock),
+    keys: new AppKeysService(db, clock, args.keyCache),
     files,
     storage,
     storageEvents,

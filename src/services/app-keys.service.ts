@@ -1,4 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { prepared } from '../db/prepared';
+import { activeAppKeyByHash } from '../db/queries/auth.sql';
 import { one, rows } from '../db/sql';
 import { AppApiKey } from '../entities/app-api-key.entity';
 import { constantTimeEqual, randomToken, sha256Hex } from '../lib/crypto';
@@ -6,6 +8,7 @@ import type { Clock } from './clock';
 import { AppError, appUnauthenticated } from '../lib/app-api-errors';
 import type { NewAppKey } from '../parsers/app.parser';
 import { presentAppKey, type AppKeyView, type IssuedAppKeyView } from '../presenters/app-key.presenter';
+import { APP_KEY_CHANNEL, type KeyCache } from './key-cache';
 
 export const APP_KEY_PREFIX = 'sdcapp_';
 
@@ -22,11 +25,13 @@ export interface AppCaller {
   organization: string;
 }
 
-/** Organisation keys of Interface B: shown once, stored as SHA-256, counted atomically on every use. */
+/** Organisation keys of Interface B: shown once, stored as SHA-256, resolved from the key cache, every use
+ * counted (in memory, written within a second: src/services/key-cache.ts). */
 export class AppKeysService {
   constructor(
     private readonly db: DataSource,
     private readonly clock: Clock,
+    private readonly keyCache: KeyCache,
   ) {}
 
   async create(input: NewAppKey): Promise<IssuedAppKeyView> {
@@ -43,16 +48,21 @@ export class AppKeysService {
     return presentAppKey(key);
   }
 
-  /** Idempotent: deactivating an inactive key changes nothing. */
+  /** Idempotent: deactivating an inactive key changes nothing. Every process stops accepting the key: this one
+   * at once, the others when the NOTIFY sent at commit arrives. */
   async deactivate(id: number): Promise<AppKeyView> {
     await this.get(id);
-    await rows(this.db, 'UPDATE app_api_keys SET is_active = false, deactivated_at = $2 WHERE id = $1 AND is_active', [id, this.clock.now()]);
+    await this.db.transaction(async (manager) => {
+      await rows(manager, 'UPDATE app_api_keys SET is_active = false, deactivated_at = $2 WHERE id = $1 AND is_active', [id, this.clock.now()]);
+      await announceAppKeyChange(manager, id);
+    });
+    this.keyCache.appKeyChanged(id);
     return this.get(id);
   }
 
   /** Disables the key and issues a new one for the same organisation, in one transaction. */
   async rotate(id: number): Promise<IssuedAppKeyView> {
-    return this.db.transaction(async (manager) => {
+    const issued = await this.db.transaction(async (manager) => {
       const old = await one<{ organization: string; contact_email: string; is_active: boolean }>(
         manager,
         'SELECT organization, contact_email, is_active FROM app_api_keys WHERE id = $1 FOR UPDATE',
@@ -61,27 +71,29 @@ export class AppKeysService {
       if (!old) throw new AppError(404, 'NOT_FOUND', `No API key ${id}.`, { id });
       if (!old.is_active) throw new AppError(409, 'KEY_NOT_ACTIVE', 'Only an active key can be rotated.', { id });
       await rows(manager, 'UPDATE app_api_keys SET is_active = false, deactivated_at = $2 WHERE id = $1', [id, this.clock.now()]);
+      await announceAppKeyChange(manager, id);
       return this.issue(old.organization, old.contact_email, id, manager);
     });
+    this.keyCache.appKeyChanged(id);
+    return issued;
   }
 
-  /** Resolves the X-API-Key header and counts the use in the same statement (no read-modify-write). Missing,
-   * unknown and deactivated keys get one indistinguishable 401. */
+  /** Resolves the X-API-Key header (from the key cache, else one prepared statement) and counts the use.
+   * Missing, unknown and deactivated keys get one indistinguishable 401. */
   async authenticate(header: string | string[] | undefined): Promise<AppCaller> {
     const presented = Array.isArray(header) ? undefined : header?.trim();
     if (!presented || presented.length > MAX_KEY_LENGTH) throw appUnauthenticated();
     const hash = sha256Hex(presented);
-    const row = await one<{ id: string; key_hash: string; organization: string }>(
-      this.db,
-      // Usage counters commit asynchronously (no WAL flush on the hot path): a crash may lose the last counts,
-      // never a key's state.
-      `UPDATE app_api_keys SET request_count = request_count + 1, last_used = $2
-         FROM (SELECT set_config('synchronous_commit', 'off', true)) AS async_commit
-        WHERE key_hash = $1 AND is_active RETURNING id, key_hash, organization`,
-      [hash, this.clock.now()],
-    );
-    if (!row || !constantTimeEqual(row.key_hash, hash)) throw appUnauthenticated();
-    return { keyId: Number(row.id), organization: row.organization };
+    let caller = this.keyCache.appKey(hash);
+    if (!caller) {
+      const mark = this.keyCache.mark();
+      const [row] = await prepared(this.db, activeAppKeyByHash(hash));
+      if (!row || !constantTimeEqual(row.key_hash, hash)) throw appUnauthenticated();
+      caller = { keyId: Number(row.id), organization: row.organization };
+      this.keyCache.keepAppKey(hash, caller, mark);
+    }
+    this.keyCache.countAppKey(caller.keyId, this.clock.now());
+    return { keyId: caller.keyId, organization: caller.organization };
   }
 
   private async issue(
@@ -101,4 +113,9 @@ export class AppKeysService {
     const key = await manager.findOneByOrFail(AppApiKey, { id: Number(row!.id) });
     return { key: presentAppKey(key), plaintext };
   }
+}
+
+/** Tells every process the key changed; inside a transaction the notification leaves at commit. */
+async function announceAppKeyChange(on: EntityManager, id: number): Promise<void> {
+  await rows(on, 'SELECT pg_notify($1, $2)', [APP_KEY_CHANNEL, String(id)]);
 }

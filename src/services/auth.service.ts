@@ -1,6 +1,8 @@
 import type { DataSource } from 'typeorm';
+import { prepared } from '../db/prepared';
+import { apiKeyOf, studioKeyByHash, type StudioKeyRow } from '../db/queries/auth.sql';
 import { rows } from '../db/sql';
-import { ApiKey, type Scope } from '../entities/api-key.entity';
+import type { ApiKey, Scope } from '../entities/api-key.entity';
 import { Session } from '../entities/session.entity';
 import { User } from '../entities/user.entity';
 import { constantTimeEqual, randomToken, sha256Hex, verifyPassword } from '../lib/crypto';
@@ -8,6 +10,7 @@ import { DomainError, csrfFailed, forbidden, keyScope, sessionRequired, tooManyA
 import { userView, type SessionView } from '../presenters/user.presenter';
 import type { Clock } from './clock';
 import { announceCredentialChange } from './credential-events';
+import type { KeyCache } from './key-cache';
 
 /** Who is calling: a signed-in session or an Interface A API key, always on behalf of one user. */
 export type Caller = { user: User; via: 'session'; key: null; session: Session } | { user: User; via: 'key'; key: ApiKey; session: null };
@@ -41,8 +44,6 @@ const MAX_CREDENTIAL_LENGTH = 512;
 /** Advisory-lock classes (the first key of the two-key form) that serialise login attempts. */
 const LOCK_ACCOUNT = 7301;
 const LOCK_ADDRESS = 7302;
-/** last_used_at is written at most this often per key, so reads do not each cost a write. */
-const LAST_USED_RESOLUTION_MS = 60_000;
 
 export class AuthService {
   /** The last queued login attempt per account (normalised email). */
@@ -52,6 +53,7 @@ export class AuthService {
     private readonly db: DataSource,
     private readonly clock: Clock,
     private readonly settings: AuthSettings,
+    private readonly keyCache: KeyCache,
   ) {}
 
   /** Signs in; failures are throttled per account and per address within a sliding window, so a guesser is
@@ -134,34 +136,32 @@ export class AuthService {
 
   /** Resolves credentials to a caller. A key header wins over a cookie; a bad key is a 401 even with a valid
    * session, so a script never silently acts as the browser's user. Invalid, revoked and expired keys get one
-   * indistinguishable answer. */
-  async authenticate(credentials: Credentials): Promise<Caller | null> {
-    if (credentials.authorization !== undefined) return this.authenticateKey(credentials.authorization);
+   * indistinguishable answer. `fresh` reads a key from the database even when the key cache holds it. */
+  async authenticate(credentials: Credentials, options: { fresh?: boolean } = {}): Promise<Caller | null> {
+    if (credentials.authorization !== undefined) return this.authenticateKey(credentials.authorization, options.fresh === true);
     if (credentials.sessionToken !== undefined) return this.authenticateSession(credentials.sessionToken);
     return null;
   }
 
-  private async authenticateKey(header: string): Promise<Caller> {
+  /** From the key cache when it holds the key (src/services/key-cache.ts), else one prepared statement that
+   * reads the key and its user together. last_used_at is counted in memory and written within a second. */
+  private async authenticateKey(header: string, fresh: boolean): Promise<Caller> {
     const match = /^Token\s+(\S+)$/i.exec(header.trim());
     if (!match || header.length > MAX_CREDENTIAL_LENGTH) throw unauthenticated();
     const presented = sha256Hex(match[1]);
     const now = this.clock.now();
-    // One round trip on the hot path: the key and its user together.
-    const row = await this.db.manager
-      .createQueryBuilder(ApiKey, 'k')
-      .innerJoinAndMapOne('k.user', User, 'u', 'u.id = k.user_id')
-      .where('k.key_hash = :presented', { presented })
-      .getOne();
-    const key: (ApiKey & { user?: User }) | null = row;
-    if (!key || !constantTimeEqual(key.keyHash, presented) || key.revokedAt || (key.expiresAt && key.expiresAt <= now)) {
-      throw unauthenticated();
+    let found = fresh ? null : this.keyCache.studioKey(presented);
+    if (!found) {
+      const mark = this.keyCache.mark();
+      const [row] = await prepared(this.db, studioKeyByHash(presented));
+      if (!row || !constantTimeEqual(row.key_hash, presented)) throw unauthenticated();
+      found = studioKey(row);
+      // A revoked key is not kept: it can never work again, and the cache holds what may.
+      if (!found.key.revokedAt) this.keyCache.keepStudioKey(presented, found, mark);
     }
-    const user = key.user!;
-    delete key.user;
-    if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
-      key.lastUsedAt = now;
-      await rows(this.db, 'UPDATE api_keys SET last_used_at = $2 WHERE id = $1', [key.id, now]);
-    }
+    const { user, key } = found;
+    if (key.revokedAt || (key.expiresAt && key.expiresAt <= now)) throw unauthenticated();
+    this.keyCache.touchStudioKey(key.id, now);
     return { user, via: 'key', key, session: null };
   }
 
@@ -192,4 +192,19 @@ export class AuthService {
     if (caller.via === 'key' && !caller.key.scopes.includes(requirement)) throw keyScope(requirement, caller.key.scopes);
     return caller;
   }
+}
+
+/** The entities of a key row (the shapes TypeORM would have built). */
+function studioKey(row: StudioKeyRow): { user: User; key: ApiKey } {
+  const key = apiKeyOf(row);
+  const user = Object.assign(new User(), {
+    id: Number(row.user_id),
+    email: row.email,
+    name: row.user_name,
+    passwordHash: row.password_hash,
+    isStaff: row.is_staff,
+    createdAt: row.user_created_at,
+    updatedAt: row.user_updated_at,
+  });
+  return { user, key };
 }

@@ -1,4 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { prepared } from '../db/prepared';
+import { apiKeyOf, namedKeysOf } from '../db/queries/auth.sql';
 import { rows } from '../db/sql';
 import { ApiKey, keyStatus, SCOPES } from '../entities/api-key.entity';
 import { badRequest, conflict, notFound } from '../lib/errors';
@@ -9,6 +11,7 @@ import type { Caller } from './auth.service';
 import type { Clock } from './clock';
 import { transactionRetried } from '../db/transaction';
 import { announceCredentialChange } from './credential-events';
+import type { KeyCache } from './key-cache';
 
 export const MAX_ACTIVE_KEYS = 25;
 export const KEY_RANDOM_LENGTH = 48;
@@ -20,13 +23,14 @@ export class KeysService {
     private readonly db: DataSource,
     private readonly clock: Clock,
     private readonly keyPrefix: string,
+    private readonly keyCache?: KeyCache,
   ) {}
 
   /** Newest first, revoked and expired included; the legacy key is not listed. */
   async list(userId: number): Promise<KeyView[]> {
-    const keys = await this.db.manager.find(ApiKey, { where: { userId, isLegacy: false }, order: { createdAt: 'DESC', id: 'DESC' } });
+    const keys = await prepared(this.db, namedKeysOf(userId));
     const now = this.clock.now();
-    return keys.map((key) => keyView(key, now));
+    return keys.map((row) => keyView(apiKeyOf(row), now));
   }
 
   async create(userId: number, policy: CreateKeyInput): Promise<IssuedKeyView> {
@@ -35,7 +39,12 @@ export class KeysService {
       await this.assertNameAndSlotFree(manager, userId, policy.name);
       const now = this.clock.now();
       // The contract's legacy key works until its user replaces it with a named key.
-      await rows(manager, 'UPDATE api_keys SET revoked_at = $2 WHERE user_id = $1 AND is_legacy AND revoked_at IS NULL', [userId, now]);
+      const replaced = await rows(
+        manager,
+        'UPDATE api_keys SET revoked_at = $2 WHERE user_id = $1 AND is_legacy AND revoked_at IS NULL RETURNING id',
+        [userId, now],
+      );
+      if (replaced.length) await announceCredentialChange(manager, userId);
       return this.issue(manager, userId, {
         name: policy.name,
         scopes: policy.scopes,
@@ -44,6 +53,7 @@ export class KeysService {
         isLegacy: false,
       });
     });
+    this.keyCache?.userChanged(userId);
     return this.issued(key, plaintext);
   }
 
@@ -67,6 +77,7 @@ export class KeysService {
         isLegacy: false,
       });
     });
+    this.keyCache?.userChanged(userId);
     return this.issued(key, plaintext);
   }
 
@@ -81,6 +92,7 @@ export class KeysService {
       }
       return key;
     });
+    this.keyCache?.userChanged(caller.user.id);
     return keyView(key, this.clock.now());
   }
 
@@ -88,9 +100,15 @@ export class KeysService {
   async generateLegacy(userId: number): Promise<LegacyKeyView> {
     const { key, plaintext } = await transactionRetried(this.db, async (manager) => {
       await this.lockUser(manager, userId);
-      await rows(manager, 'UPDATE api_keys SET revoked_at = $2 WHERE user_id = $1 AND is_legacy AND revoked_at IS NULL', [userId, this.clock.now()]);
+      const replaced = await rows(
+        manager,
+        'UPDATE api_keys SET revoked_at = $2 WHERE user_id = $1 AND is_legacy AND revoked_at IS NULL RETURNING id',
+        [userId, this.clock.now()],
+      );
+      if (replaced.length) await announceCredentialChange(manager, userId);
       return this.issue(manager, userId, { name: null, scopes: [...SCOPES], spendLimitCredits: null, expiresAt: null, isLegacy: true });
     });
+    this.keyCache?.userChanged(userId);
     return { token: plaintext, prefix: key.prefix, created: key.createdAt };
   }
 

@@ -64,6 +64,13 @@ export class LedgerService {
     private readonly clock: Clock,
   ) {}
 
+  /** A caller's key with its spend as the ledger holds it now (an authenticated key comes from a cache that
+   * keeps its policy, never its spend). */
+  async currentSpend<K extends { id: number; spentCredits: number; heldCredits: number }>(key: K): Promise<K> {
+    const row = await queryOne(this.db, q.keySpend(key.id));
+    return row ? { ...key, spentCredits: Number(row.spent_credits), heldCredits: Number(row.held_credits) } : key;
+  }
+
   async wallet(userId: number, manager: EntityManager = this.db.manager): Promise<Wallet> {
     const wallet = await manager.findOneBy(Wallet, { userId });
     if (!wallet) throw notFound('Wallet');

@@ -8,6 +8,7 @@ import { hashPassword } from '../lib/crypto';
 import { normaliseEmail, type ProfileUpdate } from '../parsers/users.parser';
 import { userView, type UserView } from '../presenters/user.presenter';
 import { announceCredentialChange } from './credential-events';
+import type { KeyCache } from './key-cache';
 
 const MIN_PASSWORD_LENGTH = 8;
 
@@ -26,7 +27,17 @@ async function hashNewPassword(password: string): Promise<string> {
 }
 
 export class UsersService {
-  constructor(private readonly db: DataSource) {}
+  constructor(
+    private readonly db: DataSource,
+    private readonly keyCache?: KeyCache,
+  ) {}
+
+  /** A key caches its user (src/services/key-cache.ts): a changed user is dropped here at once and announced to
+   * every other process. */
+  private async changed(userId: number): Promise<void> {
+    this.keyCache?.userChanged(userId);
+    await announceCredentialChange(this.db, userId);
+  }
 
   /** Creates a user, their empty wallet and their default project together; the email is checked here because the CLI is an edge too. */
   async create(input: NewUser): Promise<User> {
@@ -67,7 +78,9 @@ export class UsersService {
     if (update.name !== undefined) user.name = update.name;
     if (update.email !== undefined) user.email = update.email;
     try {
-      return userView(await this.db.manager.save(user));
+      const saved = userView(await this.db.manager.save(user));
+      await this.changed(userId);
+      return saved;
     } catch (error) {
       if (pgCode(error) === PG.uniqueViolation) throw conflict('email_taken', 'A user with this email already exists.');
       throw error;
@@ -82,7 +95,9 @@ export class UsersService {
   async setStaff(email: string, isStaff: boolean): Promise<User> {
     const user = await this.requireByEmail(email);
     user.isStaff = isStaff;
-    return this.db.manager.save(user);
+    const saved = await this.db.manager.save(user);
+    await this.changed(user.id);
+    return saved;
   }
 
   /** A new password ends every session of the account: whoever held the old one is signed out. */

@@ -1,0 +1,205 @@
+import type { DataSource } from 'typeorm';
+import { PgListener } from '../db/pg-listener';
+import { prepared } from '../db/prepared';
+import { addAppKeyUsage, touchStudioKeys } from '../db/queries/auth.sql';
+import type { ApiKey } from '../entities/api-key.entity';
+import type { User } from '../entities/user.entity';
+import type { Logger } from '../lib/logger';
+import { CREDENTIAL_CHANNEL, parseCredentialEvent } from './credential-events';
+
+/** The NOTIFY channel that tells every process an Interface B key was deactivated or rotated (payload: its id). */
+export const APP_KEY_CHANNEL = 'app_key_changed';
+
+/** A cached entry is read again from the database after this long, whatever was (not) announced. */
+const MAX_AGE_MS = 60_000;
+/** Entries per kind; past it the oldest goes. */
+const MAX_ENTRIES = 10_000;
+/** Usage counters are written at least this often (README: "Key cache and usage counters"). */
+export const USAGE_FLUSH_MS = 1000;
+
+export interface CachedStudioKey {
+  user: User;
+  key: ApiKey;
+}
+
+export interface CachedAppKey {
+  keyId: number;
+  organization: string;
+}
+
+interface Entry<T> {
+  value: T;
+  at: number;
+}
+
+/** Resolved keys of both interfaces by the SHA-256 of the presented key, and their usage counted in memory.
+ *
+ * An entry is served only while this process LISTENs for credential changes, so a key revoked, rotated or
+ * deactivated by any process stops working here as soon as the NOTIFY arrives (the changing process also drops
+ * it at once, after its commit). Expiry is checked on every hit by the caller. Nothing about money is cached:
+ * spend limits are checked against the ledger's rows. A lookup that started before a change cannot store what
+ * it read (`mark()` / generation). */
+export class KeyCache {
+  private readonly studio = new Map<string, Entry<CachedStudioKey>>();
+  private readonly app = new Map<string, Entry<CachedAppKey>>();
+  private generation = 0;
+  private listener: PgListener | null = null;
+  private appUsage = new Map<number, { count: number; at: Date }>();
+  private studioUsage = new Map<number, Date>();
+  private timer: NodeJS.Timeout | null = null;
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly db: DataSource,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Starts listening (entries are served from then on) on the data source's database unless given another. */
+  async start(databaseUrl = (this.db.options as { url?: string }).url): Promise<void> {
+    if (this.listener || !databaseUrl) return;
+    this.listener = new PgListener(databaseUrl, [CREDENTIAL_CHANNEL, APP_KEY_CHANNEL], {
+      notify: (payload, channel) => {
+        if (channel === APP_KEY_CHANNEL) return this.appKeyChanged(Number(payload));
+        const event = parseCredentialEvent(payload);
+        if (event) this.userChanged(event.userId);
+        else this.clear();
+      },
+      // Whatever was announced while the connection was down is unknown: forget everything.
+      restored: () => this.clear(),
+      problem: (message, error) => {
+        this.clear();
+        this.logger.warn({ err: error }, `key cache: ${message}`);
+      },
+    });
+    await this.listener.start({ retryInBackground: true });
+  }
+
+  /** Stops serving entries, then writes the counted usage (a clean stop loses no count). */
+  async stop(): Promise<void> {
+    const listener = this.listener;
+    this.listener = null;
+    this.clear();
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.flush();
+    await listener?.stop();
+  }
+
+  private get live(): boolean {
+    return this.listener?.listening === true;
+  }
+
+  /** The current generation, taken before a database lookup and handed back to `keep…`. */
+  mark(): number {
+    return this.generation;
+  }
+
+  studioKey(hash: string): CachedStudioKey | null {
+    return this.live ? fresh(this.studio, hash) : null;
+  }
+
+  appKey(hash: string): CachedAppKey | null {
+    return this.live ? fresh(this.app, hash) : null;
+  }
+
+  keepStudioKey(hash: string, value: CachedStudioKey, mark: number): void {
+    if (this.live && mark === this.generation) put(this.studio, hash, value);
+  }
+
+  keepAppKey(hash: string, value: CachedAppKey, mark: number): void {
+    if (this.live && mark === this.generation) put(this.app, hash, value);
+  }
+
+  /** A user's keys changed (or the user did): their entries go now; other processes learn it by NOTIFY. */
+  userChanged(userId: number): void {
+    this.generation++;
+    for (const [hash, entry] of this.studio) if (entry.value.user.id === userId) this.studio.delete(hash);
+  }
+
+  appKeyChanged(keyId: number): void {
+    this.generation++;
+    if (!Number.isSafeInteger(keyId)) return this.app.clear();
+    for (const [hash, entry] of this.app) if (entry.value.keyId === keyId) this.app.delete(hash);
+  }
+
+  clear(): void {
+    this.generation++;
+    this.studio.clear();
+    this.app.clear();
+  }
+
+  /** One authenticated Interface B request: request_count and last_used, written by the next flush. */
+  countAppKey(keyId: number, at: Date): void {
+    const usage = this.appUsage.get(keyId);
+    if (usage) {
+      usage.count++;
+      if (at > usage.at) usage.at = at;
+    } else this.appUsage.set(keyId, { count: 1, at });
+    this.schedule();
+  }
+
+  /** One authenticated Interface A request: last_used_at, written by the next flush. */
+  touchStudioKey(keyId: number, at: Date): void {
+    const last = this.studioUsage.get(keyId);
+    if (!last || at > last) this.studioUsage.set(keyId, at);
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.flush(), USAGE_FLUSH_MS);
+    this.timer.unref();
+  }
+
+  /** Writes the usage counted since the last flush in one statement per kind; counts that could not be
+   * written (database unavailable) are kept for the next. Flushes run one at a time. */
+  flush(): Promise<void> {
+    this.flushing = this.flushing.then(() => this.write());
+    return this.flushing;
+  }
+
+  private async write(): Promise<void> {
+    const app = this.appUsage;
+    const studio = this.studioUsage;
+    if (!app.size && !studio.size) return;
+    this.appUsage = new Map();
+    this.studioUsage = new Map();
+    try {
+      if (app.size) {
+        const ids = [...app.keys()];
+        await prepared(
+          this.db,
+          addAppKeyUsage(
+            ids,
+            ids.map((id) => app.get(id)!.count),
+            ids.map((id) => app.get(id)!.at),
+          ),
+        );
+        app.clear();
+      }
+      if (studio.size) await prepared(this.db, touchStudioKeys([...studio.keys()], [...studio.values()]));
+    } catch (error) {
+      for (const [id, usage] of app) {
+        const now = this.appUsage.get(id);
+        this.appUsage.set(id, now ? { count: now.count + usage.count, at: now.at > usage.at ? now.at : usage.at } : usage);
+      }
+      for (const [id, at] of studio) this.touchStudioKey(id, at);
+      this.logger.warn({ err: error }, 'key usage counters not written; kept for the next flush');
+    }
+  }
+}
+
+function fresh<T>(map: Map<string, Entry<T>>, hash: string): T | null {
+  const entry = map.get(hash);
+  if (!entry) return null;
+  if (Date.now() - entry.at > MAX_AGE_MS) {
+    map.delete(hash);
+    return null;
+  }
+  return entry.value;
+}
+
+function put<T>(map: Map<string, Entry<T>>, hash: string, value: T): void {
+  if (map.size >= MAX_ENTRIES) map.delete(map.keys().next().value!);
+  map.set(hash, { value, at: Date.now() });
+}

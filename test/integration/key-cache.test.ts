@@ -1,0 +1,157 @@
+import type { ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { freePort } from '../../src/db/embedded-postgres';
+import { startTestApp, type TestApp } from '../support/app';
+import { issueKey, signedIn } from '../support/factories';
+import { exitOf, startService } from '../support/process';
+import { waitFor } from '../support/wait';
+
+/** Keys are resolved from an in-process cache (src/services/key-cache.ts): two processes on one database (this
+ * test's in-process app and a spawned `dist/src/main.js`; `npm run build` first) both hold a key, and a change
+ * made through either reaches the other within a second. Usage counted in memory is all written by a clean stop. */
+let app: TestApp;
+let storageDir: string;
+let other: (ChildProcess & { output: () => string }) | null = null;
+let otherUrl: string;
+
+const WHOAMI = '/api/v1/whoami/';
+const KEYS = '/api/v1/auth/api-tokens/';
+
+const startOther = async () => {
+  const port = await freePort();
+  otherUrl = `http://127.0.0.1:${port}`;
+  other = await startService(
+    { DATABASE_URL: app.databaseUrl, STORAGE_DIR: storageDir, PUBLIC_BASE_URL: otherUrl, LOG_LEVEL: 'warn', ROLE: 'all' },
+    port,
+  );
+};
+
+const stopOther = async () => {
+  if (!other) return { code: null, signal: null };
+  const exited = exitOf(other);
+  other.kill('SIGTERM');
+  other = null;
+  return exited;
+};
+
+const status = (url: string, headers: Record<string, string>) => fetch(url, { headers }).then((res) => res.status);
+
+/** Milliseconds from now until `url` answers 401 with `headers` (polled every 20 ms, at most 5 s). */
+async function msUntilRefused(url: string, headers: Record<string, string>): Promise<number> {
+  const started = Date.now();
+  while (Date.now() - started < 5000) {
+    if ((await status(url, headers)) === 401) return Date.now() - started;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return Infinity;
+}
+
+beforeAll(async () => {
+  app = await startTestApp();
+  storageDir = await mkdtemp(path.join(tmpdir(), 'key-cache-storage-'));
+  await startOther();
+}, 120000);
+
+afterAll(async () => {
+  if (other) await stopOther();
+  await app?.close();
+  if (storageDir) await rm(storageDir, { recursive: true, force: true });
+});
+
+describe('key cache across processes', () => {
+  it('a studio key revoked in one process fails in the other within a second, while it was cached there', async () => {
+    const { user, client } = await signedIn(app.url, app.services);
+    const issued = await issueKey(client, { scopes: ['read'] });
+    const headers = { authorization: `Token ${issued.key}` };
+    for (const base of [app.url, otherUrl]) expect(await status(base + KEYS, headers)).toBe(200);
+
+    // Cached, not read per request: a change made behind the service's back (no NOTIFY) is not seen yet.
+    await app.services.db.query(`UPDATE users SET name = 'Renamed behind its back' WHERE id = $1`, [user.id]);
+    for (const base of [app.url, otherUrl]) {
+      const me = await fetch(`${base}/api/v1/auth/me/`, { headers }).then((res) => res.json());
+      expect(me.user.name).not.toBe('Renamed behind its back');
+    }
+
+    // Revoked through the other process (a key may revoke itself): this process refuses it within a second.
+    const revoked = await fetch(`${otherUrl}${KEYS}${issued.id}/revoke/`, { method: 'POST', headers });
+    expect(revoked.status).toBe(200);
+    expect(await status(otherUrl + KEYS, headers)).toBe(401);
+    expect(await msUntilRefused(app.url + KEYS, headers)).toBeLessThan(1000);
+
+    // And the other way round: rotated here, refused there within a second.
+    const second = await issueKey(client, { scopes: ['read'] });
+    const secondHeaders = { authorization: `Token ${second.key}` };
+    for (const base of [app.url, otherUrl]) expect(await status(base + KEYS, secondHeaders)).toBe(200);
+    expect((await client.post(`${KEYS}${second.id}/rotate/`, {})).status).toBe(201);
+    expect(await status(app.url + KEYS, secondHeaders)).toBe(401);
+    expect(await msUntilRefused(otherUrl + KEYS, secondHeaders)).toBeLessThan(1000);
+  });
+
+  it('an expired studio key is refused at once though cached', async () => {
+    const { client } = await signedIn(app.url, app.services);
+    const issued = await issueKey(client, { scopes: ['read'], expires_in_days: 1 });
+    const headers = { authorization: `Token ${issued.key}` };
+    expect(await status(app.url + KEYS, headers)).toBe(200);
+    app.clock.advance(24 * 3600 * 1000 + 1000);
+    expect(await status(app.url + KEYS, headers)).toBe(401);
+  });
+
+  it('an Interface B key deactivated or rotated in one process fails in the other within a second', async () => {
+    const first = await app.services.app.keys.create({ organization: 'Cached Org', contactEmail: 'c@org.test' });
+    const headers = { 'x-api-key': first.plaintext };
+    for (const base of [app.url, otherUrl]) expect(await status(base + WHOAMI, headers)).toBe(200);
+    await app.services.db.query(`UPDATE app_api_keys SET organization = 'Renamed' WHERE id = $1`, [first.key.id]);
+    const cached = await fetch(otherUrl + WHOAMI, { headers }).then((res) => res.json());
+    expect(cached.data.organization).toBe('Cached Org');
+
+    await app.services.app.keys.deactivate(first.key.id);
+    expect(await status(app.url + WHOAMI, headers)).toBe(401);
+    expect(await msUntilRefused(otherUrl + WHOAMI, headers)).toBeLessThan(1000);
+
+    const second = await app.services.app.keys.create({ organization: 'Rotating Org', contactEmail: 'r@org.test' });
+    const secondHeaders = { 'x-api-key': second.plaintext };
+    for (const base of [app.url, otherUrl]) expect(await status(base + WHOAMI, secondHeaders)).toBe(200);
+    const third = await app.services.app.keys.rotate(second.key.id);
+    expect(await status(app.url + WHOAMI, secondHeaders)).toBe(401);
+    expect(await msUntilRefused(otherUrl + WHOAMI, secondHeaders)).toBeLessThan(1000);
+    expect(await status(otherUrl + WHOAMI, { 'x-api-key': third.plaintext })).toBe(200);
+  });
+});
+
+describe('usage counters', () => {
+  it('request counts are exact after a clean stop under load', async () => {
+    const issued = await app.services.app.keys.create({ organization: 'Counted Org', contactEmail: 'n@org.test' });
+    const { client } = await signedIn(app.url, app.services);
+    const studio = await issueKey(client, { scopes: ['read'] });
+    const headers = { 'x-api-key': issued.plaintext };
+    let answered = 0;
+    // 16 clients call whoami back to back until the process stops under them (SIGTERM mid-load).
+    const lane = async () => {
+      for (;;) {
+        const res = await fetch(otherUrl + WHOAMI, { headers }).catch(() => null);
+        if (!res) return;
+        if (res.status === 200) answered++;
+        else if (res.status !== 503) throw new Error(`unexpected ${res.status}`);
+        await res.arrayBuffer().catch(() => undefined);
+      }
+    };
+    const lanes = Array.from({ length: 16 }, lane);
+    expect(await status(otherUrl + KEYS, { authorization: `Token ${studio.key}` })).toBe(200);
+    await waitFor(
+      async () => answered,
+      (n) => n >= 300,
+      20000,
+      '300 answered requests',
+    );
+    const exit = stopOther();
+    await Promise.all(lanes);
+    expect(await exit).toEqual({ code: 0, signal: null });
+    const [row] = await app.services.db.query('SELECT request_count FROM app_api_keys WHERE id = $1', [issued.key.id]);
+    expect(Number(row.request_count)).toBe(answered);
+    const [key] = await app.services.db.query('SELECT last_used_at FROM api_keys WHERE id = $1', [studio.id]);
+    expect(key.last_used_at).not.toBeNull();
+    await startOther();
+  }, 60000);
+});
