@@ -8,6 +8,7 @@ import { signingKeys } from './0007-signing-keys';
 import { moneyHolds } from './0008-money-holds';
 import { projects } from './0010-projects';
 import { contextualAndSchemas } from './0011-contextual-and-schemas';
+import { jobEvents } from './0016-job-events';
 import type { Migration } from './migration';
 
 /** Applied in order; never edit one that has shipped, add the next number. 0004 and 0005 belong to the
@@ -23,4 +24,5 @@ export const MIGRATIONS: Migration[] = [
   moneyHolds,
   projects,
   contextualAndSchemas,
+  jobEvents,
 ];
