@@ -12,8 +12,8 @@ export class AssembleJobResultType {
   @Field() modelUrl!: string;
   @Field() catalogUrl!: string;
   @Field(() => String, { nullable: true }) packageUrl!: string | null;
-  @Field(() => Boolean, { nullable: true, description: 'Null when the job failed before finalizing.' }) published!: boolean | null;
-  @Field(() => Boolean, { nullable: true, description: 'Null when the job failed before finalizing.' }) generated!: boolean | null;
+  @Field({ description: 'False too when the job failed before publishing.' }) published!: boolean;
+  @Field() generated!: boolean;
   @Field(() => String, { nullable: true, description: 'Publishing or generating failed; the model and the charge stay.' })
   finalizeError!: string | null;
 }
@@ -65,8 +65,8 @@ export function jobResultOf(job: Pick<JobFields, 'kind' | 'result'>): AssembleJo
     case 'assemble':
       return Object.assign(new AssembleJobResultType(), {
         ...modelLinks(raw),
-        published: flag(raw.published),
-        generated: flag(raw.generated),
+        published: flag(raw.published) ?? false,
+        generated: flag(raw.generated) ?? false,
         finalizeError: text(raw.finalize_error),
       });
     case 'upload': {

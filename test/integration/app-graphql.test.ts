@@ -88,7 +88,7 @@ describe('GraphQL mutations over the same services', () => {
       `,
       { xml: '<root/>' },
     );
-    expect(badRoot.errors[0].extensions).toMatchObject({ code: 'INVALID_XML', details: { root_tag: 'root' } });
+    expect(badRoot.errors[0].extensions).toMatchObject({ code: 'INVALID_XML', details: { rootTag: 'root' } });
   });
 
   it('uploadZip and uploadRdf store their files', async () => {
