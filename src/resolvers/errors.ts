@@ -16,11 +16,18 @@ const CLIENT_CODES = new Set([
 const SNAKE_CASE = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/;
 const camelCase = (key: string) => (SNAKE_CASE.test(key) ? key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()) : key);
 
+/** A plain object of any realm (fields of an error raised in a worker thread come back as another realm's objects). */
+const isPlainObject = (value: unknown): value is Record<string, unknown> => {
+  if (value === null || typeof value !== 'object') return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === null || Object.getPrototypeOf(proto) === null;
+};
+
 /** An error's fields as GraphQL names things: snake_case keys camelCased at any depth; other keys (paths, header
  * names such as `X-API-Key`) and every value stay as they are. */
 function camelKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(camelKeys);
-  if (value === null || typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return value;
+  if (!isPlainObject(value)) return value;
   return Object.fromEntries(Object.entries(value).map(([key, inner]) => [camelCase(key), camelKeys(inner)]));
 }
 
