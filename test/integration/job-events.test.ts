@@ -10,7 +10,7 @@ import { finalJob } from '../support/wait';
 const FIXTURES = path.resolve(__dirname, '../../../shared/fixtures');
 const UPLOAD_STEPS = [null, 'parsing', 'parsed', 'agent_processing', 'modeling', 'finalizing', 'done'];
 const ASSEMBLE_STEPS = [null, 'parsing', 'parsed', 'agent_processing', 'modeling', 'finalizing', 'publishing', 'done'];
-const statusesOf = (steps: unknown[]) => steps.map((step, i) => (i === 0 ? 'queued' : i === steps.length - 1 ? 'completed' : 'running'));
+const statusesOf = (steps: unknown[]) => steps.map((_step, i) => (i === 0 ? 'queued' : i === steps.length - 1 ? 'completed' : 'running'));
 
 interface Item {
   ctId: string;
@@ -32,7 +32,7 @@ afterAll(() => app.close());
 
 async function startUpload(client: HttpClient): Promise<string> {
   const form = new FormData();
-  form.append('file', new Blob([csv]), 'StatePopulation.csv');
+  form.append('file', new Blob([csv as BlobPart]), 'StatePopulation.csv');
   const res = await client.post('/api/v1/uploader/api/data-sources/', form);
   expect(res.status).toBe(202);
   return res.body.job.ct_id as string;
