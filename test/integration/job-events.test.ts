@@ -123,3 +123,26 @@ describe('job events: every step to every subscriber, in order, exactly once', (
     expect(rows).toEqual(expected(ASSEMBLE_STEPS));
   });
 });
+
+describe('Job field resolvers', () => {
+  it('costCredits of a list of jobs is one ledger read per request (DataLoader); not asked, not read', async () => {
+    const { client } = await signedIn(app.url, app.services, { credits: 5000 });
+    const ctIds = [await startAssembly(client, 201), await startAssembly(client, 202), await startUpload(client)];
+    const rest = await Promise.all(ctIds.map((ctId) => finalJob(client, ctId)));
+    expect(rest.map((job) => job.status)).toEqual(['completed', 'completed', 'completed']);
+    expect(rest.map((job) => job.cost_credits)).toEqual([expect.any(Number), expect.any(Number), 0]);
+    expect(rest[0].cost_credits).toBeGreaterThan(0);
+    const reads = jest.spyOn(app.services.ledger, 'jobCosts');
+    try {
+      const listed = await client.graphql('{ jobs { ctId kind costCredits seq } }');
+      expect(listed.body.data.jobs).toHaveLength(3);
+      const costs = Object.fromEntries(listed.body.data.jobs.map((j: any) => [j.ctId, j.costCredits]));
+      expect(ctIds.map((ctId) => costs[ctId])).toEqual(rest.map((job) => job.cost_credits));
+      expect(reads).toHaveBeenCalledTimes(1);
+      await client.graphql('{ jobs { ctId status } }');
+      expect(reads).toHaveBeenCalledTimes(1);
+    } finally {
+      reads.mockRestore();
+    }
+  });
+});
