@@ -80,7 +80,7 @@ async function* jobStream(
     let pending: JobStep[] = [];
     if (watch) {
       const job = await services.jobs.getFor(caller, watch.ctId);
-      const last = (await services.jobs.lastEventSeqOf([job.id])).get(job.id) ?? 0;
+      const last = (await services.jobs.lastEventSeqOf([job.ctId])).get(job.ctId) ?? 0;
       shown.set(watch.ctId, watch.afterSeq ?? Math.max(0, last - 1));
       pending = await catchUp(watch.ctId);
     } else {

@@ -4,6 +4,7 @@ import type { JobKind } from '../entities/job.entity';
 import { watchJobs } from '../jobs/job-feed';
 import { unauthenticated } from '../lib/errors';
 import { parseJobFilters } from '../parsers/jobs.parser';
+import type { JobView } from '../presenters/job.presenter';
 import type { Caller } from '../services/auth.service';
 import { CurrentCaller, Requires, type GraphQLContext } from './context';
 import { JobKindEnum } from './enums';
@@ -68,19 +69,20 @@ export class JobsResolver {
   }
 
   @FieldResolver(() => GraphQLSafeInt, { description: 'Charged so far, read from the ledger.' })
-  costCredits(@Root() job: JobNode, @Ctx() ctx: GraphQLContext): Promise<number> {
-    return ctx.loaders.jobCost.load(job.id);
+  costCredits(@Root() job: JobNode | JobView, @Ctx() ctx: GraphQLContext): number | Promise<number> {
+    // A full view (a resolver that read the ledger already, a stored idempotent answer) carries its cost.
+    return 'costCredits' in job ? job.costCredits : ctx.loaders.jobCost.load(job.id);
   }
 
   @FieldResolver(() => JobResult, { nullable: true, description: 'What the job produced, typed by its kind; null until it has a result.' })
-  result(@Root() job: JobNode): ReturnType<typeof jobResultOf> {
+  result(@Root() job: JobNode | JobView): ReturnType<typeof jobResultOf> {
     return jobResultOf(job);
   }
 
   @FieldResolver(() => Int, {
     description: 'The number of the event this state is (per job, from 1): in a subscription the event shown, else the latest.',
   })
-  seq(@Root() job: JobNode, @Ctx() ctx: GraphQLContext): number | Promise<number> {
-    return job.seq ?? ctx.loaders.jobSeq.load(job.id);
+  seq(@Root() job: JobNode | JobView, @Ctx() ctx: GraphQLContext): number | Promise<number> {
+    return ('seq' in job ? job.seq : null) ?? ctx.loaders.jobSeq.load(job.ctId);
   }
 }

@@ -6,8 +6,8 @@ import type { Services } from '../container';
 export interface Loaders {
   /** What the ledger holds for a job (internal id), in credits. */
   jobCost: DataLoader<number, number>;
-  /** The number of a job's last event (internal id); 0 before any. */
-  jobSeq: DataLoader<number, number>;
+  /** The number of a job's last event (by ct_id); 0 before any. */
+  jobSeq: DataLoader<string, number>;
 }
 
 // No cache, only batching: a subscription's context lives as long as its stream, while costs and events change.
@@ -19,9 +19,9 @@ export function createLoaders(services: Pick<Services, 'ledger' | 'jobs'>): Load
       const costs = await services.ledger.jobCosts([...ids]);
       return ids.map((id) => costs.get(id) ?? 0);
     }, batchOnly),
-    jobSeq: new DataLoader(async (ids: readonly number[]) => {
-      const seqs = await services.jobs.lastEventSeqOf([...ids]);
-      return ids.map((id) => seqs.get(id) ?? 0);
+    jobSeq: new DataLoader(async (ctIds: readonly string[]) => {
+      const seqs = await services.jobs.lastEventSeqOf([...ctIds]);
+      return ctIds.map((ctId) => seqs.get(ctId) ?? 0);
     }, batchOnly),
   };
 }

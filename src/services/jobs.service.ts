@@ -183,9 +183,9 @@ export class JobsService {
     return new Map((await query(this.db, lastJobEventSeqs(userId))).map((r) => [r.ct_id, r.seq]));
   }
 
-  /** The last event number of each job (internal ids) in one query; 0 for a job without events. */
-  async lastEventSeqOf(jobIds: number[]): Promise<Map<number, number>> {
-    return new Map((await query(this.db, lastEventSeqOf(jobIds))).map((r) => [Number(r.job_id), r.seq]));
+  /** The last event number of each job (by ct_id) in one query; absent for a job without events. */
+  async lastEventSeqOf(ctIds: string[]): Promise<Map<string, number>> {
+    return new Map((await query(this.db, lastEventSeqOf(ctIds))).map((r) => [r.ct_id, r.seq]));
   }
 
   /** Records a new status or step as the job's next event and announces it, inside the caller's transaction:

@@ -39,6 +39,9 @@ export const lastJobEventSeqs = (userId: number) =>
     [userId],
   );
 
-/** The last event number of each job named (internal ids); a job without events is absent. */
-export const lastEventSeqOf = (jobIds: number[]) =>
-  sql<{ job_id: string; seq: number }>('SELECT job_id, max(seq) AS seq FROM job_events WHERE job_id = ANY($1::bigint[]) GROUP BY job_id', [jobIds]);
+/** The last event number of each job named by ct_id; a job without events is absent. */
+export const lastEventSeqOf = (ctIds: string[]) =>
+  sql<{ ct_id: string; seq: number }>(
+    'SELECT j.ct_id, max(e.seq) AS seq FROM jobs j JOIN job_events e ON e.job_id = j.id WHERE j.ct_id = ANY($1::text[]) GROUP BY j.ct_id',
+    [ctIds],
+  );
