@@ -21,6 +21,7 @@ import { ConcurrencyLimiter, limitConcurrency } from './http/concurrency';
 import { buildAdminRouter } from './rest-compat/admin/admin.routes';
 import { formatGraphQLError } from './resolvers/errors';
 import { guardedSubscribe, queryLimitsRule, type QueryLimits, type SchemaExposure } from './resolvers/limits';
+import { createLoaders } from './resolvers/loaders';
 import { crossSiteRefused, originAllowed, serveGraphqlSockets, socketCredentials, TOO_MANY } from './http/graphql-socket';
 import { OpenSockets } from './http/open-sockets';
 import { buildGatewaySchema } from './resolvers/schema';
@@ -132,7 +133,15 @@ export async function startHttpServer(services: Services, options: { port: numbe
     expressMiddleware(apollo, {
       context: async ({ req, res }: { req: Request; res: Response }) => {
         const { caller, authError } = await graphqlCaller(services, credentialsOf(req));
-        return { services, caller, authError, req, res, dbSlots: new Semaphore(services.settings.graphqlMaxDbConnections) };
+        return {
+          services,
+          caller,
+          authError,
+          loaders: createLoaders(services),
+          req,
+          res,
+          dbSlots: new Semaphore(services.settings.graphqlMaxDbConnections),
+        };
       },
     }),
     graphqlTransportErrors,
@@ -183,7 +192,7 @@ function serveGraphqlOverWebSocket(
       },
       context: async (ctx) => {
         const { caller, authError } = await graphqlCaller(services, ctx.extra.credentials ?? {});
-        return { services, caller, authError };
+        return { services, caller, authError, loaders: createLoaders(services) };
       },
       // Subscription errors carry the same extensions.code as HTTP GraphQL errors.
       onError: (_ctx, _id, _payload, errors) => errors.map((error) => formatError(error.toJSON(), error)),

@@ -3,7 +3,8 @@ import { bigintNumber } from './transformers';
 
 export const SCOPES = ['read', 'build', 'spend'] as const;
 export type Scope = (typeof SCOPES)[number];
-export type KeyStatus = 'active' | 'revoked' | 'expired';
+export const KEY_STATUSES = ['active', 'revoked', 'expired'] as const;
+export type KeyStatus = (typeof KEY_STATUSES)[number];
 
 @Entity('api_keys')
 export class ApiKey {

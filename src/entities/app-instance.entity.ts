@@ -1,8 +1,10 @@
 import { Column, Entity } from 'typeorm';
 import { bigintNumber } from './transformers';
 
-export type ValidationStatus = 'valid' | 'valid_with_ev';
-export type RdfSyncStatus = 'disabled' | 'pending' | 'synced' | 'failed';
+export const VALIDATION_STATUSES = ['valid', 'valid_with_ev'] as const;
+export type ValidationStatus = (typeof VALIDATION_STATUSES)[number];
+export const RDF_SYNC_STATUSES = ['disabled', 'pending', 'synced', 'failed'] as const;
+export type RdfSyncStatus = (typeof RDF_SYNC_STATUSES)[number];
 
 /** A validated XML instance with its corrections, JSON rendering and the graph of its triples. */
 @Entity('app_instances')

@@ -1,7 +1,8 @@
 import { Column } from 'typeorm';
 import { bigintNumber } from './transformers';
 
-export type CatalogStatus = 'draft' | 'published' | 'retired';
+export const CATALOG_STATUSES = ['draft', 'published', 'retired'] as const;
+export type CatalogStatus = (typeof CATALOG_STATUSES)[number];
 
 /** What every catalog row has: its ct_id, the project and owner it belongs to, and the idempotency key of the
  * job step that minted it (null when it was not minted by a job). */

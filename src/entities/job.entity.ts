@@ -4,7 +4,8 @@ import { bigintNumber } from './transformers';
 /** Every kind of job: the TS type, the job queues (src/db/queues.ts) and the jobs table's CHECK (a test compares them). */
 export const JOB_KINDS = ['assemble', 'upload', 'generate_package', 'generate_app'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
-export type JobStatus = 'queued' | 'running' | 'completed' | 'failed';
+export const JOB_STATUSES = ['queued', 'running', 'completed', 'failed'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
 
 @Entity('jobs')
 export class Job {

@@ -1,18 +1,30 @@
 import type { Services } from '../container';
-import type { JobView } from '../presenters/job.presenter';
+import type { JobEventRow } from '../db/queries/job-events.sql';
+import type { Job } from '../entities/job.entity';
+import { jobFields, type JobFields } from '../presenters/job.presenter';
 import type { Caller } from '../services/auth.service';
 import { jobVisibleTo, type JobEvent } from '../services/jobs.service';
 
-type Feed = Pick<Services, 'events' | 'jobs' | 'clock'>;
+type Feed = Pick<Services, 'events' | 'jobs' | 'links'>;
+type Step = Pick<JobEventRow, 'seq' | 'status' | 'step'> & { at: Date | string };
 
-/** Streams the caller's job states: the current state first (a reconnecting client misses no final state),
- * then one item per change. After a lost database connection the job (or, for all jobs, every job changed since
- * the subscription began) is re-read, since changes made while the listener was away were not announced to it.
- * Ends after a final state when `ctId` names one job. `return()` (the socket closed, its credential ended) ends
- * it at once, even while it waits for an event, so it stops listening then and not at the next event. */
-export function watchJobs(services: Feed, caller: Caller, ctId: string | null): AsyncGenerator<JobView> {
+/** One event of a job as subscribers see it: the job with the status and step of event `seq`. Its result and
+ * error are shown from its final event on (before that, they belong to a later state). */
+export type JobStep = JobFields & { id: number; seq: number };
+
+/** What to stream: one job (from its current event, or from the event after `afterSeq`), or all of yours. */
+export type JobWatch = { ctId: string; afterSeq: number | null } | null;
+
+const isFinal = (status: string) => status === 'completed' || status === 'failed';
+
+/** Streams the caller's job events (migration 0016), each once and in order per job: every status and step, even
+ * those a fast job passes in the same instant. The event NOTIFY carries the next number, so a subscriber reads the
+ * event log only when numbers jump (a lost notification) and after the database connection came back. Ends after
+ * a final event when one job is watched. `return()` (the socket closed, its credential ended) ends it at once,
+ * even while it waits for an event, so it stops listening then and not at the next event. */
+export function watchJobs(services: Feed, caller: Caller, watch: JobWatch): AsyncGenerator<JobStep> {
   const signal = { stopped: false, wake: null as (() => void) | null };
-  const stream = jobStream(services, caller, ctId, signal);
+  const stream = jobStream(services, caller, watch, signal);
   const stop = stream.return.bind(stream);
   stream.return = (value) => {
     signal.stopped = true;
@@ -25,14 +37,16 @@ export function watchJobs(services: Feed, caller: Caller, ctId: string | null): 
 async function* jobStream(
   services: Feed,
   caller: Caller,
-  ctId: string | null,
+  watch: JobWatch,
   signal: { stopped: boolean; wake: (() => void) | null },
-): AsyncGenerator<JobView> {
+): AsyncGenerator<JobStep> {
   const queue: Array<JobEvent | 'resync'> = [];
   const push = (item: JobEvent | 'resync') => {
     queue.push(item);
     signal.wake?.();
   };
+  const ctId = watch?.ctId ?? null;
+  // Listening starts before the first read, so no event falls between the two.
   const unsubscribe = services.events!.subscribe(
     (event) => {
       // One job: as its REST resource shows it (staff see any); all jobs: the caller's own.
@@ -40,36 +54,67 @@ async function* jobStream(
     },
     () => push('resync'),
   );
-  const final = (job: JobView) => ctId !== null && (job.status === 'completed' || job.status === 'failed');
-  const since = services.clock.now();
-  const changedSinceStart = async () =>
-    (await services.jobs.listFor(caller, {}))
-      .filter((job) => job.updatedAt >= since)
-      .reverse()
-      .map((job) => job.ctId);
+  const shown = new Map<string, number>();
+  const stepOf = (job: Job, event: Step): JobStep => {
+    const fields = jobFields(job, services.links);
+    const final = isFinal(event.status);
+    return {
+      ...fields,
+      id: job.id,
+      seq: event.seq,
+      status: event.status,
+      step: event.step,
+      updated: new Date(event.at),
+      result: final ? fields.result : null,
+      error: final ? fields.error : null,
+    };
+  };
+  /** The events of a job after the last one shown, from the log. */
+  const catchUp = async (target: string): Promise<JobStep[]> => {
+    const events = await services.jobs.eventsAfter(target, shown.get(target) ?? 0);
+    if (!events.length) return [];
+    const job = await services.jobs.getFor(caller, target);
+    return events.map((event) => stepOf(job, event));
+  };
   try {
-    if (ctId) {
-      const job = await services.jobs.view(await services.jobs.getFor(caller, ctId));
-      yield job;
-      if (final(job)) return;
+    let pending: JobStep[] = [];
+    if (watch) {
+      const job = await services.jobs.getFor(caller, watch.ctId);
+      const last = (await services.jobs.lastEventSeqOf([job.ctId])).get(job.ctId) ?? 0;
+      shown.set(watch.ctId, watch.afterSeq ?? Math.max(0, last - 1));
+      pending = await catchUp(watch.ctId);
+    } else {
+      for (const [target, seq] of await services.jobs.lastEventSeqs(caller.user.id)) shown.set(target, seq);
     }
-    let lastSeen = new Map<string, string>();
     for (;;) {
+      for (const step of pending) {
+        if (step.seq <= (shown.get(step.ctId) ?? 0)) continue;
+        shown.set(step.ctId, step.seq);
+        yield step;
+        if (ctId && isFinal(step.status)) return;
+      }
       if (!queue.length) await new Promise<void>((resolve) => (signal.wake = resolve));
       signal.wake = null;
       if (signal.stopped) return;
-      const item = queue.shift()!;
-      const targets = item === 'resync' ? (ctId ? [ctId] : await changedSinceStart()) : [item.ctId];
-      for (const target of targets) {
-        const job = await services.jobs.view(await services.jobs.getFor(caller, target));
-        const signature = `${job.status}|${job.step}|${job.updated.toISOString()}`;
-        if (lastSeen.get(target) === signature) continue;
-        lastSeen = new Map(lastSeen).set(target, signature);
-        yield job;
-        if (final(job)) return;
-      }
+      pending = await stepsFor(queue.shift()!);
     }
   } finally {
     unsubscribe();
+  }
+
+  async function stepsFor(item: JobEvent | 'resync'): Promise<JobStep[]> {
+    if (item === 'resync') {
+      // Changes made while the listener was away were not announced: read each job whose log moved on.
+      const moved = ctId
+        ? [ctId]
+        : [...(await services.jobs.lastEventSeqs(caller.user.id))].filter(([t, seq]) => seq > (shown.get(t) ?? 0)).map(([t]) => t);
+      const steps: JobStep[] = [];
+      for (const target of moved) steps.push(...(await catchUp(target)));
+      return steps;
+    }
+    const known = shown.get(item.ctId) ?? 0;
+    if (item.seq <= known) return [];
+    if (item.seq > known + 1) return catchUp(item.ctId);
+    return [stepOf(await services.jobs.getFor(caller, item.ctId), item)];
   }
 }

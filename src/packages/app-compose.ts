@@ -4,7 +4,8 @@ import type { YamlValue } from './yaml-text';
 /** The docker compose project of a generated application: this service in the application role (ROLE=app),
  * Postgres, and a triplestore: Oxigraph (open source) for the `os` profile, GraphDB for `enterprise`. */
 
-export type AppProfile = 'os' | 'enterprise';
+export const APP_PROFILES = ['os', 'enterprise'] as const;
+export type AppProfile = (typeof APP_PROFILES)[number];
 
 export const GRAPHDB_REPOSITORY = 'sdc4';
 const IMAGES = {

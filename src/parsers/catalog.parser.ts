@@ -1,5 +1,5 @@
 import { DATA_TYPES, isDataType, type DataType } from '../domain/model-tree';
-import type { CatalogStatus } from '../entities/catalog-entry';
+import { CATALOG_STATUSES, type CatalogStatus } from '../entities/catalog-entry';
 import { badRequest } from '../lib/errors';
 import { codePointLength } from '../lib/text';
 
@@ -11,8 +11,6 @@ export const DEFAULT_PAGE_SIZE = 20;
 export const COMPONENT_PAGE_SIZE = 50;
 const MAX_PAGE_SIZE = 100;
 const MAX_SEARCH_LENGTH = 200;
-
-const STATUSES: readonly CatalogStatus[] = ['draft', 'published', 'retired'];
 
 /** A list query as it arrives: a query string or GraphQL arguments. */
 export interface RawListQuery {
@@ -120,7 +118,7 @@ function parseScope(value: unknown): boolean {
 function parseStatus(value: unknown): CatalogStatus | null {
   const status = filterText(value, 'status');
   if (status === null) return null;
-  const known = STATUSES.find((s) => s === status);
+  const known = CATALOG_STATUSES.find((s) => s === status);
   if (!known) throw invalid('status', 'status must be draft, published or retired.');
   return known;
 }

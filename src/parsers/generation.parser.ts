@@ -1,6 +1,6 @@
 import type { JobKind } from '../entities/job.entity';
 import { DomainError } from '../lib/errors';
-import type { AppProfile } from '../packages/app-compose';
+import { APP_PROFILES, type AppProfile } from '../packages/app-compose';
 
 export type GenerationKind = Extract<JobKind, 'generate_package' | 'generate_app'>;
 
@@ -10,12 +10,10 @@ export interface GenerationRequest {
   profile: AppProfile;
 }
 
-const APP_PROFILES: readonly AppProfile[] = ['os', 'enterprise'];
-
 /** An application profile as a request names it: absent or empty is `os`; anything but os or enterprise is a 400. */
 export function parseAppProfile(value: unknown): AppProfile {
   if (value === undefined || value === null || value === '') return 'os';
-  if (!APP_PROFILES.includes(value as AppProfile)) {
+  if (!(APP_PROFILES as readonly unknown[]).includes(value)) {
     throw new DomainError(400, 'invalid_request', 'profile must be os or enterprise.', { details: { profile: ['os or enterprise'] } });
   }
   return value as AppProfile;

@@ -36,9 +36,13 @@ export interface EstimateKeyView {
   withinLimit: boolean;
 }
 
+/** How an assembly is built: inside the request (every leaf reused) or by a job (something to mint). */
+export const ASSEMBLY_MODES = ['reuse', 'mixed'] as const;
+export type AssemblyMode = (typeof ASSEMBLY_MODES)[number];
+
 export interface EstimateView {
   estimateId: string;
-  mode: 'reuse' | 'mixed';
+  mode: AssemblyMode;
   reuse: ReuseView[];
   mint: MintView[];
   problems: ProblemView[];

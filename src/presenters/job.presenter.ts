@@ -18,14 +18,20 @@ export interface JobView {
   updated: Date;
 }
 
+/** A job's own fields, without what the ledger says (GraphQL reads `costCredits` on demand). */
+export type JobFields = Omit<JobView, 'costCredits'>;
+
 export function jobView(job: Job, costCredits: number, links: Links): JobView {
+  return { ...jobFields(job, links), costCredits };
+}
+
+export function jobFields(job: Job, links: Links): JobFields {
   return {
     ctId: job.ctId,
     url: links.job(job.ctId),
     kind: job.kind,
     status: job.status,
     step: job.step,
-    costCredits,
     result: job.result,
     error: job.error,
     dataSourceCtId: job.dataSourceCtId,

@@ -1,6 +1,7 @@
 import type { StoredFile } from '../storage/file-store';
 
-export type TriplestoreStatus = 'synced' | 'disabled' | 'failed';
+export const TRIPLESTORE_STATUSES = ['synced', 'disabled', 'failed'] as const;
+export type TriplestoreStatus = (typeof TRIPLESTORE_STATUSES)[number];
 
 /** upload/schema: what was stored, and why each other file was not. */
 export interface SchemaUploadView {

@@ -1,5 +1,8 @@
 import { Field, Int, ObjectType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
+import type { RdfSyncStatus, ValidationStatus } from '../entities/app-instance.entity';
+import type { TriplestoreStatus } from '../presenters/upload.presenter';
+import { RdfSyncStatusEnum, TriplestoreStatusEnum, ValidationStatusEnum } from './enums';
 
 @ObjectType('StoredFile', { description: 'A file stored by the application API (path relative to its storage directory).' })
 export class StoredFileType {
@@ -22,7 +25,7 @@ export class SchemaUploadResultType {
 
 @ObjectType('RdfUploadResult')
 export class RdfUploadResultType extends StoredFileType {
-  @Field({ description: 'synced, disabled (no triplestore configured) or failed (the file is kept).' }) triplestoreStatus!: string;
+  @Field(() => TriplestoreStatusEnum) triplestoreStatus!: TriplestoreStatus;
   @Field() graphUri!: string;
 }
 
@@ -31,10 +34,10 @@ export class ValidationResultType {
   @Field() instanceId!: string;
   @Field() dmCtId!: string;
   @Field() dmLabel!: string;
-  @Field({ description: 'valid or valid_with_ev' }) validationStatus!: string;
+  @Field(() => ValidationStatusEnum) validationStatus!: ValidationStatus;
   @Field() storageType!: string;
   @Field(() => [String], { description: 'line-<n> of each EV correction' }) autoCorrectedFields!: string[];
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'line-<n> → message, null when none' })
   validationErrors!: Record<string, string> | null;
-  @Field({ description: 'disabled, pending, synced or failed' }) rdfSyncStatus!: string;
+  @Field(() => RdfSyncStatusEnum) rdfSyncStatus!: RdfSyncStatus;
 }

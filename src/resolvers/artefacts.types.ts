@@ -2,6 +2,7 @@ import { Field, GraphQLISODateTime, Int, ObjectType } from 'type-graphql';
 import type { ContextualComponent } from '../packages/contextual-slots';
 import type { Skeleton, SkeletonField } from '../packages/skeleton';
 import type { SchemaVersionsView, SchemaVersionView } from '../presenters/schema-hosting.presenter';
+import { ContextualSlotEnum } from './enums';
 
 /** The GraphQL shapes of the public artefact reads: skeletons with their field mapping, schema versions and the
  * contextual library. */
@@ -48,7 +49,7 @@ export class SchemaVersionsType implements SchemaVersionsView {
 
 @ObjectType('ContextualComponent', { description: 'A component of the contextual library, for one slot of a data model.' })
 export class ContextualComponentType implements ContextualComponent {
-  @Field(() => String) slot!: ContextualComponent['slot'];
+  @Field(() => ContextualSlotEnum) slot!: ContextualComponent['slot'];
   @Field() ctId!: string;
   @Field() label!: string;
   @Field(() => String, { nullable: true }) description!: string | null;

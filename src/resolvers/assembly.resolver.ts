@@ -4,6 +4,7 @@ import type { Caller } from '../services/auth.service';
 import { AssembleResult, AssemblyInput, type AssemblyJobType, type BuiltModelType, EstimateType } from './assembly.types';
 import { CurrentCaller, Requires, type GraphQLContext } from './context';
 import { IDEMPOTENCY_KEY_DOC, idempotently } from './idempotency';
+import { jobNode } from './jobs.types';
 
 @Resolver()
 export class AssemblyResolver {
@@ -28,7 +29,7 @@ export class AssemblyResolver {
     const { services } = ctx;
     return idempotently(ctx, caller, 'assemble', idempotencyKey, input, async () => {
       const view = await services.pipeline.assemble(caller, input.toRequest());
-      if (view.mode === 'mixed') return { ...view, job: await services.jobs.view(view.job) };
+      if (view.mode === 'mixed') return { ...view, job: jobNode(view.job, services.links) };
       return { ...view.model, ...view };
     });
   }

@@ -1,8 +1,11 @@
 import { GraphQLSafeInt } from 'graphql-scalars';
 import { createUnionType, Field, InputType, ObjectType } from 'type-graphql';
 import { parseAssemblyRequest, type AssemblyRequest } from '../parsers/assembly.parser';
+import type { AssemblyMode } from '../presenters/assembly.presenter';
+import type { Scope } from '../entities/api-key.entity';
 import { CatalogModelType } from './catalog.types';
-import { JobType } from './jobs.types';
+import { AssemblyModeEnum, ScopeEnum } from './enums';
+import { JobType, type JobNode } from './jobs.types';
 
 type Json = Record<string, unknown>;
 
@@ -128,7 +131,7 @@ export class EstimateWalletType {
 
 @ObjectType('EstimateKey')
 export class EstimateKeyType {
-  @Field(() => [String]) scopes!: string[];
+  @Field(() => [ScopeEnum]) scopes!: Scope[];
   @Field() canSpend!: boolean;
   @Field(() => GraphQLSafeInt, { nullable: true }) spendLimitCredits!: number | null;
   @Field(() => GraphQLSafeInt) spentCredits!: number;
@@ -139,7 +142,7 @@ export class EstimateKeyType {
 @ObjectType('Estimate', { description: 'The price of an assembly; builds and charges nothing.' })
 export class EstimateType {
   @Field({ description: 'Hash of the title and tree; send it back with assemble.' }) estimateId!: string;
-  @Field({ description: 'reuse (built inside the request) or mixed (a job)' }) mode!: string;
+  @Field(() => AssemblyModeEnum) mode!: AssemblyMode;
   @Field(() => [EstimateReuseType]) reuse!: EstimateReuseType[];
   @Field(() => [EstimateMintType]) mint!: EstimateMintType[];
   @Field(() => [EstimateProblemType]) problems!: EstimateProblemType[];
@@ -170,7 +173,7 @@ export class AssemblyJobType {
   @Field({ description: 'The price in US dollars ("0.800"), exact.' }) estimatedCost!: string;
   @Field(() => GraphQLSafeInt) estimatedCostCredits!: number;
   @Field(() => GraphQLSafeInt) balanceCredits!: number;
-  @Field(() => JobType) job!: JobType;
+  @Field(() => JobType) job!: JobNode;
 }
 
 export const AssembleResult = createUnionType({

@@ -6,6 +6,7 @@ import type { AutoReloadFields } from '../parsers/wallet.parser';
 import type { IssuedKeyView, KeyView } from '../presenters/key.presenter';
 import type { SessionView, UserView } from '../presenters/user.presenter';
 import type { AutoReloadView, WalletView } from '../presenters/wallet.presenter';
+import { KeyStatusEnum, ScopeEnum } from './enums';
 
 @ObjectType('User')
 export class UserType implements UserView {
@@ -27,13 +28,13 @@ export class ApiKeyType implements KeyView {
   @Field(() => Int) id!: number;
   @Field(() => String, { nullable: true }) name!: string | null;
   @Field() prefix!: string;
-  @Field(() => [String]) scopes!: Scope[];
+  @Field(() => [ScopeEnum]) scopes!: Scope[];
   @Field(() => GraphQLSafeInt, { nullable: true }) spendLimitCredits!: number | null;
   @Field(() => GraphQLSafeInt) spentCredits!: number;
   @Field(() => GraphQLISODateTime, { nullable: true }) expiresAt!: Date | null;
   @Field() expired!: boolean;
   @Field() revoked!: boolean;
-  @Field(() => String) status!: KeyStatus;
+  @Field(() => KeyStatusEnum) status!: KeyStatus;
   @Field(() => GraphQLISODateTime) created!: Date;
   @Field(() => GraphQLISODateTime, { nullable: true }) lastUsed!: Date | null;
 }
@@ -52,7 +53,7 @@ export class LegacyKeyType {
 @InputType()
 export class CreateApiKeyInput implements CreateKeyFields {
   @Field() name!: string;
-  @Field(() => [String], { nullable: true }) scopes?: string[];
+  @Field(() => [ScopeEnum], { nullable: true }) scopes?: string[];
   @Field(() => GraphQLSafeInt, { nullable: true }) spendLimitCredits?: number;
   @Field(() => Int, { nullable: true }) expiresInDays?: number;
 }

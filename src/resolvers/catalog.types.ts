@@ -12,6 +12,7 @@ import type {
   PageView,
   ProjectView,
 } from '../presenters/catalog.presenter';
+import { CatalogStatusEnum } from './enums';
 
 /** The arguments of catalogClusters, fed to the catalog parser as they are; declared in the order the schema
  * has always printed them. */
@@ -27,7 +28,7 @@ export class CatalogClusterArgs implements RawListQuery {
 export class CatalogComponentArgs implements RawListQuery {
   @Field(() => Int, { nullable: true }) pageSize?: number;
   @Field(() => Int, { nullable: true }) page?: number;
-  @Field(() => String, { nullable: true }) status?: string;
+  @Field(() => CatalogStatusEnum, { nullable: true }) status?: CatalogStatus;
   @Field(() => String, { nullable: true }) search?: string;
   @Field(() => String, { nullable: true }) project?: string;
   @Field(() => String, { nullable: true }) type?: string;
@@ -42,7 +43,7 @@ export class CatalogComponentType implements ComponentView {
   @Field() projectName!: string;
   @Field({ description: '@<project>:<label>' }) reuseRef!: string;
   @Field(() => String, { nullable: true }) units!: string | null;
-  @Field(() => String, { description: 'draft, published or retired' }) status!: CatalogStatus;
+  @Field(() => CatalogStatusEnum) status!: CatalogStatus;
   @Field(() => String, { nullable: true, description: 'The ct_id that replaces a retired entry.' }) successor!: string | null;
   @Field() projectCtId!: string;
   @Field({ description: 'Not a draft.' }) published!: boolean;
@@ -67,7 +68,7 @@ export class CatalogClusterType implements ClusterView {
   @Field(() => String, { nullable: true }) description!: string | null;
   @Field() projectName!: string;
   @Field() reuseRef!: string;
-  @Field(() => String) status!: CatalogStatus;
+  @Field(() => CatalogStatusEnum) status!: CatalogStatus;
   @Field(() => String, { nullable: true }) successor!: string | null;
   @Field(() => Int) childCount!: number;
 }

@@ -4,10 +4,13 @@ import { unauthenticated } from '../lib/errors';
 import type { Services } from '../container';
 import type { Caller, Requirement } from '../services/auth.service';
 import type { Semaphore } from '../lib/semaphore';
+import type { Loaders } from './loaders';
 
 export interface GraphQLContext {
   services: Services;
   caller: Caller | null;
+  /** Batched reads (DataLoader), made for this request or subscription. */
+  loaders: Loaders;
   /** A presented credential that failed; raised by any field that needs a caller. */
   authError?: Error | null;
   req?: Request;

@@ -3,13 +3,15 @@ import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
 import { discardAll, readIncoming } from '../storage/incoming-file';
 import { parseGenerationRequest, type GenerationKind } from '../parsers/generation.parser';
 import type { GenerationView } from '../presenters/generation.presenter';
-import type { JobView } from '../presenters/job.presenter';
 import type { Caller } from '../services/auth.service';
 import { sha256Hex } from '../lib/crypto';
+import type { AppProfile } from '../packages/app-compose';
 import { CurrentCaller, Requires, type GraphQLContext } from './context';
+import { AppProfileEnum } from './enums';
 import { IDEMPOTENCY_KEY_DOC, idempotently } from './idempotency';
 import { stage } from './uploads';
 import { DataSourceUploadType, GenerateResult } from './generation.types';
+import { jobNode, type JobNode } from './jobs.types';
 
 async function generate(
   { services }: GraphQLContext,
@@ -18,9 +20,9 @@ async function generate(
   dmCtId: string,
   profile: string | null | undefined,
   runAsync: boolean | null | undefined,
-): Promise<GenerationView | JobView> {
+): Promise<GenerationView | JobNode> {
   const request = parseGenerationRequest(kind, dmCtId, profile);
-  if (runAsync) return services.jobs.view(await services.generation.enqueue(caller, request));
+  if (runAsync) return jobNode(await services.generation.enqueue(caller, request), services.links);
   return services.generation.runInline(caller, request);
 }
 
@@ -34,7 +36,7 @@ export class GenerationResolver {
     @Ctx() ctx: GraphQLContext,
     @Arg('async', () => Boolean, { nullable: true, defaultValue: false }) runAsync?: boolean | null,
     @Arg('idempotencyKey', () => String, { nullable: true, description: IDEMPOTENCY_KEY_DOC }) idempotencyKey?: string | null,
-  ): Promise<GenerationView | JobView> {
+  ): Promise<GenerationView | JobNode> {
     return idempotently(ctx, caller, 'generatePackage', idempotencyKey, { dmCtId, runAsync }, () =>
       generate(ctx, caller, 'generate_package', dmCtId, null, runAsync),
     );
@@ -46,10 +48,10 @@ export class GenerationResolver {
     @Arg('dmCtId') dmCtId: string,
     @CurrentCaller() caller: Caller,
     @Ctx() ctx: GraphQLContext,
-    @Arg('profile', () => String, { nullable: true, description: 'os (default) or enterprise' }) profile?: string | null,
+    @Arg('profile', () => AppProfileEnum, { nullable: true, description: 'os when absent.' }) profile?: AppProfile | null,
     @Arg('async', () => Boolean, { nullable: true, defaultValue: false }) runAsync?: boolean | null,
     @Arg('idempotencyKey', () => String, { nullable: true, description: IDEMPOTENCY_KEY_DOC }) idempotencyKey?: string | null,
-  ): Promise<GenerationView | JobView> {
+  ): Promise<GenerationView | JobNode> {
     return idempotently(ctx, caller, 'generateApp', idempotencyKey, { dmCtId, profile, runAsync }, () =>
       generate(ctx, caller, 'generate_app', dmCtId, profile, runAsync),
     );
@@ -79,7 +81,7 @@ export class GenerationResolver {
           const { source, job } = await services.dataSources.accept(caller, { filename: staged.filename, contentType: '', content });
           return {
             dataSource: { ctId: source.ctId, filename: source.filename, size: source.sizeBytes, created: source.createdAt },
-            job: await services.jobs.view(job),
+            job: jobNode(job, services.links),
           };
         },
       );

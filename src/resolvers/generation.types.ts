@@ -1,17 +1,6 @@
 import { createUnionType, Field, GraphQLISODateTime, Int, ObjectType } from 'type-graphql';
-import type { GenerationView } from '../presenters/generation.presenter';
-import { JobType } from './jobs.types';
-
-@ObjectType('Generation', { description: 'A package (and, for generateApp, an application) generated inside the request.' })
-export class GenerationType implements GenerationView {
-  @Field() dmCtId!: string;
-  @Field() modelUrl!: string;
-  @Field() catalogUrl!: string;
-  @Field(() => String, { nullable: true }) packageUrl!: string | null;
-  @Field(() => String, { nullable: true, description: 'os or enterprise (generateApp only).' }) profile!: GenerationView['profile'];
-  @Field(() => String, { nullable: true }) appName!: string | null;
-  @Field(() => String, { nullable: true }) appUrl!: string | null;
-}
+import { GenerationType } from './generation-result.types';
+import { JobType, type JobNode } from './jobs.types';
 
 export const GenerateResult = createUnionType({
   name: 'GenerateResult',
@@ -31,5 +20,5 @@ export class DataSourceType {
 @ObjectType('DataSourceUpload', { description: 'The stored file and the upload job that proposes a draft model from it.' })
 export class DataSourceUploadType {
   @Field(() => DataSourceType) dataSource!: DataSourceType;
-  @Field(() => JobType) job!: JobType;
+  @Field(() => JobType) job!: JobNode;
 }

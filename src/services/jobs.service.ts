@@ -1,7 +1,8 @@
 import { createId } from '@paralleldrive/cuid2';
 import type { DataSource, EntityManager } from 'typeorm';
 import { transactionDb } from '../db/pg-boss-adapter';
-import { one, rows } from '../db/sql';
+import { jobEventsAfter, lastEventSeqOf, lastJobEventSeqs, recordJobEvent, type JobEventRow } from '../db/queries/job-events.sql';
+import { one, query, queryOne, rows } from '../db/sql';
 import type { QueueSender } from '../db/queues';
 import { Job, type JobKind, type JobStatus } from '../entities/job.entity';
 import { notFound } from '../lib/errors';
@@ -17,12 +18,14 @@ import type { LedgerService } from './ledger.service';
 /** Postgres channel on which every job change is announced; gateways LISTEN and fan out to subscribers. */
 export const JOB_CHANNEL = 'sdc_job_events';
 
+/** A status or step a job entered: `seq` numbers them per job (1, 2, …), as the job_events table keeps them. */
 export interface JobEvent {
   ctId: string;
   userId: number;
+  seq: number;
   status: JobStatus;
   step: string | null;
-  seq: number;
+  at: string;
 }
 
 export interface JobPatch {
@@ -189,8 +192,27 @@ export class JobsService {
     return lost.length;
   }
 
+  /** The events of a job after `afterSeq`, in order (a subscriber catching up). */
+  async eventsAfter(ctId: string, afterSeq: number): Promise<JobEventRow[]> {
+    return query(this.db, jobEventsAfter(ctId, afterSeq));
+  }
+
+  /** The last event number of each of a user's jobs, by ct_id. */
+  async lastEventSeqs(userId: number): Promise<Map<string, number>> {
+    return new Map((await query(this.db, lastJobEventSeqs(userId))).map((r) => [r.ct_id, r.seq]));
+  }
+
+  /** The last event number of each job (by ct_id) in one query; absent for a job without events. */
+  async lastEventSeqOf(ctIds: string[]): Promise<Map<string, number>> {
+    return new Map((await query(this.db, lastEventSeqOf(ctIds))).map((r) => [r.ct_id, r.seq]));
+  }
+
+  /** Records a new status or step as the job's next event and announces it, inside the caller's transaction:
+   * the event commits with the change, and NOTIFY delivers at commit, in commit order. */
   private async notify(manager: EntityManager, job: Job): Promise<void> {
-    const event: JobEvent = { ctId: job.ctId, userId: job.userId, status: job.status, step: job.step, seq: Date.now() };
+    const row = await queryOne(manager, recordJobEvent(job.id));
+    if (!row) return;
+    const event: JobEvent = { ctId: job.ctId, userId: job.userId, seq: row.seq, status: row.status, step: row.step, at: row.at.toISOString() };
     await rows(manager, 'SELECT pg_notify($1, $2)', [JOB_CHANNEL, JSON.stringify(event)]);
   }
 }

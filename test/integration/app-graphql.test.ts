@@ -55,6 +55,7 @@ describe('GraphQL mutations over the same services', () => {
     const fields = 'instanceId dmCtId dmLabel validationStatus storageType autoCorrectedFields validationErrors rdfSyncStatus';
     const na = fixture(`dm-${SP_CT_ID}.xml`).toString().replace('<xdcount-value>23</xdcount-value>', '<xdcount-value>N/A</xdcount-value>');
     const text = await graphql(`mutation ($xml: String) { validateXml(xmlContent: $xml) { ${fields} } }`, { xml: na });
+    expect(text.errors).toBeUndefined();
     expect(text.data.validateXml).toMatchObject({
       instanceId: expect.stringMatching(/^i-ev-/),
       dmLabel: 'StatePopulation',
@@ -88,7 +89,7 @@ describe('GraphQL mutations over the same services', () => {
       `,
       { xml: '<root/>' },
     );
-    expect(badRoot.errors[0].extensions).toMatchObject({ code: 'INVALID_XML', details: { root_tag: 'root' } });
+    expect(badRoot.errors[0].extensions).toMatchObject({ code: 'INVALID_XML', details: { rootTag: 'root' } });
   });
 
   it('uploadZip and uploadRdf store their files', async () => {

@@ -73,7 +73,7 @@ describe('GraphQL over the same services', () => {
     expect(login.body.data.login.user.email).toBe(user.email);
 
     const created = await client.graphql(
-      `mutation { createApiKey(input: { name: "gql", scopes: ["build"], spendLimitCredits: 50 }) { ${KEY_FIELDS} key } }`,
+      `mutation { createApiKey(input: { name: "gql", scopes: [build], spendLimitCredits: 50 }) { ${KEY_FIELDS} key } }`,
     );
     const key = created.body.data.createApiKey;
     expect(key).toMatchObject({ name: 'gql', scopes: ['read', 'build'], spendLimitCredits: 50, spentCredits: 0, status: 'active' });

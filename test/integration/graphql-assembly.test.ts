@@ -4,9 +4,10 @@ import { libraryComponent } from '../support/catalog-factories';
 import { issueKey, signedIn, STATE_POPULATION_COLUMNS } from '../support/factories';
 import { HttpClient } from '../support/http';
 import { startTestApp, type TestApp } from '../support/app';
+import { JOB_RESULT } from '../support/subscriptions';
 
 const FIXTURES = path.resolve(__dirname, '../../../shared/fixtures');
-const JOB = 'ctId url kind status step costCredits result error dataSourceCtId dmCtId taskId';
+const JOB = `ctId url kind status step costCredits ${JOB_RESULT} error dataSourceCtId dmCtId taskId`;
 const ESTIMATE = `query ($input: AssemblyInput!) { estimate(input: $input) {
   estimateId mode reuse { path ctId label type } mint { path label dataType } problems { path ctId problem message successor }
   modelCredits mintCredits totalCredits totalUsd wallet { balanceCredits canPay }
@@ -161,7 +162,7 @@ describe('GraphQL assemble', () => {
   it('refuses a stale estimate with the REST error', async () => {
     const { client } = await signedIn(app.url, app.services, { credits: 5000 });
     const res = await client.graphql(ASSEMBLE, { input: reuseInput({ estimateId: '000000000000' }) });
-    expect(res.body.errors[0].extensions).toMatchObject({ code: 'stale_estimate', status: 409, estimate_id: '000000000000' });
+    expect(res.body.errors[0].extensions).toMatchObject({ code: 'stale_estimate', status: 409, estimateId: '000000000000' });
   });
 
   it('queues a mixed assembly as an AssemblyJob that job(ctId) follows to completion', async () => {
@@ -182,8 +183,8 @@ describe('GraphQL assemble', () => {
     expect(['queued', 'running']).toContain(queued.job.status);
     const job = await waitForJob(client, queued.jobCtId);
     expect(job).toMatchObject({ status: 'completed', step: 'done', costCredits: 800, error: null });
-    expect(job.result).toMatchObject({ dm_ct_id: job.dmCtId, published: true, generated: true });
-    const listed = await client.graphql('{ jobs(kind: "assemble") { ctId costCredits } }');
+    expect(job.result).toMatchObject({ __typename: 'AssembleJobResult', dmCtId: job.dmCtId, published: true, generated: true, finalizeError: null });
+    const listed = await client.graphql('{ jobs(kind: assemble) { ctId costCredits } }');
     expect(listed.body.data.jobs).toEqual([{ ctId: queued.jobCtId, costCredits: 800 }]);
   });
 });
@@ -213,22 +214,26 @@ describe('GraphQL generation', () => {
     });
     expect((await client.get(new URL(generated.packageUrl).pathname)).status).toBe(200);
     const second = await client.graphql(mutation, { dm: dmCtId });
-    expect(second.body.errors[0].extensions).toMatchObject({ code: 'already_generated', status: 409, package_url: generated.packageUrl });
+    expect(second.body.errors[0].extensions).toMatchObject({ code: 'already_generated', status: 409, packageUrl: generated.packageUrl });
   });
 
   it('generateApp with async returns a Job that completes with the application, charged through the ledger', async () => {
     const { client } = await signedIn(app.url, app.services, { credits: 5000 });
     const dmCtId = await publishedModel(client);
-    const mutation = `mutation ($dm: String!, $profile: String) { generateApp(dmCtId: $dm, profile: $profile, async: true) { ${GENERATE_FIELDS} } }`;
+    const mutation = `mutation ($dm: String!, $profile: AppProfile) { generateApp(dmCtId: $dm, profile: $profile, async: true) { ${GENERATE_FIELDS} } }`;
     const buildOnly = client.withToken((await issueKey(client, { scopes: ['build'] })).key);
     expect((await buildOnly.graphql(mutation, { dm: dmCtId })).body.errors[0].extensions).toMatchObject({ code: 'key_scope', scope: 'spend' });
-    expect((await client.graphql(mutation, { dm: dmCtId, profile: 'gold' })).body.errors[0].extensions.code).toBe('invalid_request');
+    expect((await client.graphql(mutation, { dm: dmCtId, profile: 'gold' })).body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
     const balance = (await client.get('/api/v1/wallet/')).body.balance_credits;
     const res = await client.graphql(mutation, { dm: dmCtId, profile: 'enterprise' });
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.generateApp).toMatchObject({ __typename: 'Job', kind: 'generate_app', jobDmCtId: dmCtId });
     const job = await waitForJob(client, res.body.data.generateApp.ctId);
-    expect(job).toMatchObject({ status: 'completed', costCredits: 250, result: { dm_ct_id: dmCtId, profile: 'enterprise', app_name: 'Gen' } });
+    expect(job).toMatchObject({
+      status: 'completed',
+      costCredits: 250,
+      result: { __typename: 'Generation', dmCtId, profile: 'enterprise', appName: 'Gen' },
+    });
     expect((await client.get('/api/v1/wallet/')).body.balance_credits).toBe(balance - 250);
   });
 });
@@ -244,7 +249,7 @@ describe('GraphQL uploadDataSource', () => {
     expect(job).toMatchObject({ kind: 'upload', dataSourceCtId: dataSource.ctId });
     const done = await waitForJob(client, job.ctId);
     expect(done.status).toBe('completed');
-    expect(done.result.columns).toEqual(STATE_POPULATION_COLUMNS);
+    expect(done.result.columns).toEqual(STATE_POPULATION_COLUMNS.map(({ label, data_type }) => ({ label, dataType: data_type })));
   });
 
   it('refuses a non-CSV with the REST error and a read-only key with key_scope', async () => {

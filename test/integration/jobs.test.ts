@@ -364,8 +364,8 @@ describe('generation', () => {
     expect(overGraphQL.body.errors[0].extensions).toMatchObject({
       code: 'key_spend_limit',
       status: 403,
-      spent_credits: 250,
-      estimated_cost_credits: 250,
+      spentCredits: 250,
+      estimatedCostCredits: 250,
     });
 
     expect((await client.get('/api/v1/jobs/?kind=generate_app')).body).toEqual([]);

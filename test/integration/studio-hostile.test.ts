@@ -206,7 +206,7 @@ describe('GraphQL depth and cost limits (12 levels, 5000 selections by default)'
     expect(res.body.data).toBeUndefined();
     expect(res.body.errors[0]).toMatchObject({
       message: expect.stringMatching(/^Query too (deep|complex)/),
-      extensions: { code: 'QUERY_TOO_COMPLEX', max_depth: 12, max_cost: 5000 },
+      extensions: { code: 'QUERY_TOO_COMPLEX', maxDepth: 12, maxCost: 5000 },
     });
   };
 

@@ -83,4 +83,12 @@ export function subscribe<T = any>(
   };
 }
 
-export const JOB_FIELDS = 'ctId kind status step costCredits result error dmCtId dataSourceCtId';
+/** `Job.result` with every kind's fields (the same name has the same type in each, so one selection asks all). */
+export const JOB_RESULT = `result {
+  __typename
+  ... on AssembleJobResult { dmCtId modelUrl catalogUrl packageUrl published generated finalizeError }
+  ... on UploadJobResult { dmCtId modelUrl catalogUrl packageUrl published generated columns { label dataType } }
+  ... on Generation { dmCtId modelUrl catalogUrl packageUrl profile appName appUrl }
+}`;
+
+export const JOB_FIELDS = `ctId seq kind status step costCredits ${JOB_RESULT} error dmCtId dataSourceCtId`;

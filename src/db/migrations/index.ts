@@ -11,6 +11,7 @@ import { contextualAndSchemas } from './0011-contextual-and-schemas';
 import { drafts } from './0012-drafts';
 import { vaasPackages } from './0013-vaas-packages';
 import { storageBlobs } from './0014-storage-blobs';
+import { jobEvents } from './0016-job-events';
 import type { Migration } from './migration';
 
 /** Applied in order; never edit one that has shipped, add the next number. 0004 and 0005 belong to the
@@ -29,4 +30,5 @@ export const MIGRATIONS: Migration[] = [
   drafts,
   vaasPackages,
   storageBlobs,
+  jobEvents,
 ];

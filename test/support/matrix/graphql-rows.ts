@@ -15,6 +15,7 @@ import {
 } from 'graphql';
 import type { Requirement } from '../../../src/services/auth.service';
 import { DRAFTS_GRAPHQL_SCENARIOS } from './drafts-rows';
+import { graphqlExtensions } from '../graphql-errors';
 import type { Expected } from './oracle';
 import { draftHidden, foreign, keyFor, notFound, userOf, type CellContext } from './studio-rows';
 import type { GraphQLRequest, UploadFile } from './transport';
@@ -133,13 +134,13 @@ export function asGraphQL(expected: Expected): Expected {
   const body = expected.body as { error?: unknown; error_type?: string; [f: string]: unknown } | undefined;
   if (!body || typeof body.error_type !== 'string') return expected;
   const { error, error_type, ...fields } = body;
-  return { status: 200, body: { errors: [{ message: error, extensions: { code: error_type, status: expected.status, ...fields } }] } };
+  return { status: 200, body: { errors: [{ message: error, extensions: graphqlExtensions(error_type, expected.status, fields) }] } };
 }
 
 /** An Interface B endpoint error (`AppError`) in GraphQL. */
 const appError = (status: number, code: string, message: string, details: Record<string, unknown>): Expected => ({
   status: 200,
-  body: { errors: [{ message, extensions: { code, status, details } }] },
+  body: { errors: [{ message, extensions: graphqlExtensions(code, status, { details }) }] },
 });
 
 const ownerOnly = (ctx: CellContext, what: string, staffSees: boolean, success: Expected) =>

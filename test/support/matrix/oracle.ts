@@ -1,5 +1,6 @@
 import type { Requirement } from '../../../src/services/auth.service';
 import type { CallerSpec } from './callers';
+import { graphqlExtensions } from '../graphql-errors';
 
 /**
  * The expected answer to an operation, written independently of the code under test: from an operation's
@@ -77,7 +78,7 @@ export const connectionRefused = (caller: CallerSpec): boolean => caller.studio.
 /** The GraphQL form of a refusal: the message, and the REST error_type and fields in `extensions`. */
 export const asGraphQLError = (r: Refusal) => {
   const { error, error_type, ...fields } = r.body;
-  return { message: error, extensions: { code: error_type, status: r.status, ...fields } };
+  return { message: error, extensions: graphqlExtensions(error_type, r.status, fields) };
 };
 
 const APP_UNAUTHENTICATED_MESSAGE = 'Authentication failed: send a valid, active API key in the X-API-Key header.';
