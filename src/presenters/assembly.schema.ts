@@ -1,5 +1,6 @@
 import { arr, bool, int, nullable, obj, str, strEnum } from '../lib/json-schema';
 import { modelSchemaProperties } from './catalog.schema';
+import { dollarsSchema } from './wallet.schema';
 
 /** renderEstimate's body. */
 export const estimateSchema = obj({
@@ -19,7 +20,8 @@ export const estimateSchema = obj({
 /** renderBuiltModel's body (200): the model, then what finishing it did. */
 export const builtModelSchema = obj({ ...modelSchemaProperties, model_url: str(), finalize_error: str() }, ['finalize_error']);
 
-/** renderAssemblyJob's body (202). */
+/** renderAssemblyJob's body (202): the contract's fields, then the dollar cost and the count of new components
+ * the agent toolkit reads (clients.md). */
 export const assemblyJobSchema = obj({
   job_ct_id: str(),
   job_url: str(),
@@ -28,4 +30,6 @@ export const assemblyJobSchema = obj({
   mode: strEnum('mixed'),
   status: str(),
   estimated_cost_credits: int(),
+  estimated_cost: dollarsSchema,
+  new_components: int({ minimum: 0 }),
 });

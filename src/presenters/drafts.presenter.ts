@@ -39,6 +39,20 @@ export interface ComponentMintView {
   balanceCredits: number;
 }
 
+/** A cluster created through the drafts API, with its charge (the answer's X-SDC headers). */
+export interface ClusterMintView {
+  cluster: ClusterDraftView;
+  estimatedCostCredits: number;
+  balanceCredits: number;
+}
+
+/** A model created through the drafts API, with its charge. */
+export interface ModelMintView {
+  model: ModelDraftView;
+  estimatedCostCredits: number;
+  balanceCredits: number;
+}
+
 export interface ClusterChildView {
   kind: 'component' | 'cluster';
   ctId: string;
@@ -196,7 +210,9 @@ export function renderComponentDraft(component: ComponentDraftView) {
   };
 }
 
-export const mintHeaders = (mint: ComponentMintView) => chargeHeaders(mint.estimatedCostCredits, mint.balanceCredits);
+/** The X-SDC headers of a charged drafts answer (component, cluster or model). */
+export const mintHeaders = (mint: Pick<ComponentMintView, 'estimatedCostCredits' | 'balanceCredits'>) =>
+  chargeHeaders(mint.estimatedCostCredits, mint.balanceCredits);
 
 export function renderClusterDraft(cluster: ClusterDraftView) {
   const byField: Record<string, string[]> = { clusters: [] };

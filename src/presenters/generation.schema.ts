@@ -1,4 +1,4 @@
-import { anyJson, nullable, obj, str } from '../lib/json-schema';
+import { nullable, obj, str, strEnum } from '../lib/json-schema';
 
 /** renderGeneration's body: a package's links, and an application's profile, name and URL after them. */
 export const generationSchema = obj(
@@ -7,7 +7,7 @@ export const generationSchema = obj(
     model_url: str(),
     catalog_url: str(),
     package_url: nullable(str()),
-    profile: anyJson,
+    profile: strEnum('os', 'enterprise'),
     app_name: nullable(str()),
     app_url: nullable(str()),
   },

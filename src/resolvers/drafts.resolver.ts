@@ -127,7 +127,7 @@ export class DraftsResolver {
     @CurrentCaller() caller: Caller,
     @Ctx() { services }: GraphQLContext,
   ): Promise<ClusterDraftView> {
-    return services.drafts.structure.createCluster(caller.user.id, parseNewCluster(input.toBody()));
+    return (await services.drafts.structure.createCluster(caller, parseNewCluster(input.toBody()))).cluster;
   }
 
   @Requires('build')
@@ -165,7 +165,7 @@ export class DraftsResolver {
     @CurrentCaller() caller: Caller,
     @Ctx() { services }: GraphQLContext,
   ): Promise<ModelDraftView> {
-    return services.drafts.structure.createModel(caller.user.id, parseNewModel(input.toBody()));
+    return (await services.drafts.structure.createModel(caller, parseNewModel(input.toBody()))).model;
   }
 
   @Requires('build')

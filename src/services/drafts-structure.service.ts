@@ -2,20 +2,32 @@ import type { DataSource, EntityManager } from 'typeorm';
 import * as q from '../db/queries/drafts.sql';
 import { query, queryOne } from '../db/sql';
 import { transactionRetried } from '../db/transaction';
-import { DomainError } from '../lib/errors';
+import { DomainError, keyScope } from '../lib/errors';
 import type { PageRequest } from '../parsers/catalog.parser';
 import type { ClusterFields, ModelFields, NewClusterDraft, NewModelDraft } from '../parsers/drafts.parser';
 import type { PageView } from '../presenters/catalog.presenter';
-import { clusterDraftView, modelDraftView, type ClusterDraftView, type ModelDraftView } from '../presenters/drafts.presenter';
+import {
+  clusterDraftView,
+  modelDraftView,
+  type ClusterDraftView,
+  type ClusterMintView,
+  type ModelDraftView,
+  type ModelMintView,
+} from '../presenters/drafts.presenter';
+import { PRICES } from './assembly.service';
+import type { Caller } from './auth.service';
 import type { CatalogService } from './catalog.service';
 import type { ClusterChildRef } from './catalog-mint.service';
 import type { Clock } from './clock';
 import { draftNotFound, immutable } from './drafts-components.service';
 import { ownProjectId, pageOf, setPredObjs } from './drafts-semantics.service';
+import type { LedgerService } from './ledger.service';
 
-/** Clusters and models of the drafts API (scope `build`, nothing charged): built from the caller's components and
- * clusters (or published ones), read and edited while drafts; publishing a model publishes its tree bottom-up,
- * as the assembly pipeline does. */
+/** Clusters and models of the drafts API: built from the caller's components and clusters (or published ones),
+ * read and edited while drafts; publishing a model publishes its tree bottom-up, as the assembly pipeline does.
+ * Creating one is a charge at the assembly's prices (a new cluster 100, a model 500: assembly's "model with its root
+ * cluster", the root here being a cluster that already exists), scope `spend` for a key, through the ledger in the
+ * transaction that inserts it, so a refused charge creates nothing. Edits and publishing charge nothing. */
 
 const offset = (page: PageRequest) => (page.page - 1) * page.pageSize;
 
@@ -24,7 +36,13 @@ export class DraftStructureService {
     private readonly db: DataSource,
     private readonly clock: Clock,
     private readonly catalog: Pick<CatalogService, 'createCluster' | 'createDataModel' | 'publishModelTree'>,
+    private readonly ledger: LedgerService,
   ) {}
+
+  /** Charges `amount` in the caller's transaction; a key needs `spend` (403 key_scope before anything is read). */
+  private charge(manager: EntityManager, caller: Caller, amount: number, reason: string) {
+    return this.ledger.charge({ userId: caller.user.id, amount, reason, apiKeyId: caller.key?.id ?? null }, manager);
+  }
 
   /** Every child must be one of the caller's entries or a published one; a type field must name that type. */
   private async children(manager: EntityManager, userId: number, input: NewClusterDraft): Promise<ClusterChildRef[]> {
@@ -53,10 +71,15 @@ export class DraftStructureService {
     });
   }
 
-  async createCluster(userId: number, input: NewClusterDraft): Promise<ClusterDraftView> {
+  /** Charges a new cluster's price and inserts it, in one transaction: 402 (or the key's 403) creates nothing. */
+  async createCluster(caller: Caller, input: NewClusterDraft): Promise<ClusterMintView> {
+    assertCanSpend(caller);
+    const userId = caller.user.id;
+    const price = PRICES.cluster;
     return transactionRetried(this.db, async (manager) => {
       const projectId = await ownProjectId(manager, userId, input.projectCtId);
       const children = await this.children(manager, userId, input);
+      const charge = await this.charge(manager, caller, price, `draft cluster: ${input.label}`);
       const minted = await this.catalog.createCluster(manager, {
         label: input.label,
         description: input.description,
@@ -66,7 +89,8 @@ export class DraftStructureService {
         children,
       });
       if (input.predObjIds?.length) await setPredObjs(manager, 'cluster_pred_objs', minted.id, userId, input.predObjIds);
-      return this.readCluster(manager, userId, minted.ctId);
+      const cluster = await this.readCluster(manager, userId, minted.ctId);
+      return { cluster, estimatedCostCredits: price, balanceCredits: charge.balanceCredits };
     });
   }
 
@@ -93,14 +117,19 @@ export class DraftStructureService {
     });
   }
 
-  /** A model from a root cluster of the caller's (or a published one) and its Dublin Core fields. */
-  async createModel(userId: number, input: NewModelDraft): Promise<ModelDraftView> {
+  /** A model from a root cluster of the caller's (or a published one) and its Dublin Core fields: the model price
+   * alone, as the root cluster already exists (and was charged when it was created). */
+  async createModel(caller: Caller, input: NewModelDraft): Promise<ModelMintView> {
+    assertCanSpend(caller);
+    const userId = caller.user.id;
+    const price = PRICES.model;
     return transactionRetried(this.db, async (manager) => {
       const projectId = await ownProjectId(manager, userId, input.projectCtId);
       const named = input.rootCluster;
       const rootCtId = typeof named === 'number' ? (await queryOne(manager, q.clusterCtId(named)))?.ct_id : named;
       const [root] = rootCtId ? await query(manager, q.usableChildren(userId, 'clusters', [rootCtId])) : [];
       if (!root) throw unknownChild('data', String(named), 'cluster');
+      const charge = await this.charge(manager, caller, price, `draft model: ${input.title}`);
       const minted = await this.catalog.createDataModel(manager, {
         title: input.title,
         description: input.description,
@@ -112,7 +141,8 @@ export class DraftStructureService {
       if (input.dublinCore) {
         await queryOne(manager, q.updateEntry('data_models', minted.id, { dublin_core: JSON.stringify(input.dublinCore) }, this.clock.now()));
       }
-      return this.readModel(manager, userId, minted.ctId);
+      const model = await this.readModel(manager, userId, minted.ctId);
+      return { model, estimatedCostCredits: price, balanceCredits: charge.balanceCredits };
     });
   }
 
@@ -170,3 +200,8 @@ const unknownChild = (field: string, ctId: string, kind: string) =>
   new DomainError(400, 'invalid_request', `No ${kind} of yours and no published ${kind} has ct_id ${ctId}.`, {
     details: { [field]: [`Unknown ${kind} ${ctId}.`] },
   });
+
+/** A key creating a charged entry needs `spend` as well as `build` (as minting a component and assembling do). */
+function assertCanSpend(caller: Caller): void {
+  if (caller.via === 'key' && !caller.key.scopes.includes('spend')) throw keyScope('spend', caller.key.scopes);
+}

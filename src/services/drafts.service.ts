@@ -17,7 +17,7 @@ export interface DraftsServices {
 export function createDraftsServices(db: DataSource, clock: Clock, catalog: CatalogService, ledger: LedgerService): DraftsServices {
   return {
     components: new DraftComponentsService(db, clock, catalog, ledger),
-    structure: new DraftStructureService(db, clock, catalog),
+    structure: new DraftStructureService(db, clock, catalog, ledger),
     semantics: new DraftSemanticsService(db),
   };
 }

@@ -10,7 +10,8 @@ import { zipEntries } from '../support/zip';
 
 /** The desktop modeling tool's flow, call by call, as ../shared/spec/clients.md lists it: mint one component of
  * each type, group them, make a model, PATCH labels, enumerations and semantic links, publish, generate, and
- * validate the generated instance against the real sdc4.xsd. Then the refusals around money and ownership. */
+ * validate the generated instance against the real sdc4.xsd. Components, clusters and models are charged at the
+ * assembly's prices (100, 100, 500 credits). Then the refusals around money and ownership. */
 
 const FIXTURES = path.resolve(__dirname, '../../../shared/fixtures');
 const SDC4_XSD_URL = 'https://semanticdatacharter.com/ns/sdc4/sdc4.xsd';
@@ -52,6 +53,10 @@ async function modeler(credits: number, scopes?: string[]) {
 
 const componentCount = async (userId: number) =>
   Number((await app.services.db.query('SELECT count(*) AS n FROM components WHERE owner_id = $1', [userId]))[0].n);
+const clusterCount = async (userId: number) =>
+  Number((await app.services.db.query('SELECT count(*) AS n FROM clusters WHERE owner_id = $1', [userId]))[0].n);
+const modelCount = async (userId: number) =>
+  Number((await app.services.db.query('SELECT count(*) AS n FROM data_models WHERE owner_id = $1', [userId]))[0].n);
 const chargeCount = async (userId: number) =>
   Number((await app.services.db.query(`SELECT count(*) AS n FROM ledger_entries WHERE user_id = $1 AND kind = 'charge'`, [userId]))[0].n);
 
@@ -59,6 +64,15 @@ async function download(url: string, key: string): Promise<Buffer> {
   const res = await fetch(`${app.url}${url}`, { headers: { authorization: `Token ${key}` } });
   expect(res.status).toBe(200);
   return Buffer.from(await res.arrayBuffer());
+}
+
+/** The charge headers of a drafts create: the price and the balance after it, in dollars and in credits. */
+function expectCharged(res: { status: number; headers: Headers }, price: number, balance: number) {
+  expect(res.status).toBe(201);
+  expect(res.headers.get('x-sdc-estimated-cost')).toBe((price / 1000).toFixed(3));
+  expect(res.headers.get('x-sdc-estimated-cost-credits')).toBe(String(price));
+  expect(res.headers.get('x-sdc-balance-remaining')).toBe((balance / 1000).toFixed(3));
+  expect(res.headers.get('x-sdc-balance-remaining-credits')).toBe(String(balance));
 }
 
 async function mint(tool: HttpClient, project: string, slug: string, extra: Record<string, unknown> = {}) {
@@ -116,13 +130,13 @@ describe('the desktop modeling tool draft flow', () => {
       xdquantity: [minted['xd-quantities']],
       xdcount: [minted['xd-counts']],
     });
-    expect(inner.status).toBe(201);
+    expectCharged(inner, 100, 8_800);
     const rest = Object.entries(minted).filter(([slug]) => !['xd-quantities', 'xd-counts'].includes(slug));
     const rootBody: Record<string, unknown> = { project, label: 'Visit', description: 'One visit', public: false };
     for (const [slug, ctId] of rest) rootBody[slug.replace(/^xd-/, 'xd').replace(/ies$/, 'y').replace(/s$/, '')] = [ctId];
     rootBody.clusters = [inner.body.ct_id];
     const root = await tool.post('/api/v1/dmgen/clusters/', rootBody);
-    expect(root.status).toBe(201);
+    expectCharged(root, 100, 8_700);
     expect(root.body.children).toHaveLength(10);
     expect(root.body.clusters).toEqual([inner.body.ct_id]);
     const dm = await tool.post('/api/v1/dmgen/dms/', {
@@ -135,7 +149,10 @@ describe('the desktop modeling tool draft flow', () => {
       rights: 'CC-BY-4.0',
       language: 'en-GB',
     });
-    expect(dm.status).toBe(201);
+    // The model price alone: its root cluster exists already (assembly's 500 is "the model with its root cluster").
+    expectCharged(dm, 500, 8_200);
+    expect((await tool.get('/api/v1/wallet/')).body.balance_credits).toBe(8_200);
+    expect(await chargeCount(user.id)).toBe(14);
     expect(dm.body).toMatchObject({ title: 'Clinic visit', data: root.body.ct_id, language: 'en-GB', published: false });
     const dmCtId = dm.body.ct_id as string;
 
@@ -168,6 +185,9 @@ describe('the desktop modeling tool draft flow', () => {
     expect([frozen.status, frozen.body.error_type]).toEqual([409, 'published_immutable']);
     expect((await tool.patch(`/api/v1/dmgen/clusters/${inner.body.ct_id}/`, { label: 'Too late' })).status).toBe(409);
     expect((await tool.patch(`/api/v1/dmgen/dms/${dmCtId}/`, { title: 'Too late' })).status).toBe(409);
+
+    // Edits and publishing charge nothing.
+    expect((await tool.get('/api/v1/wallet/')).body.balance_credits).toBe(8_200);
 
     // Generate the package; its instance is valid against its XSD and the real sdc4.xsd.
     const generated = await tool.post(`/api/v1/dmgen/dms/${dmCtId}/generate/`);
@@ -223,6 +243,11 @@ describe('the drafts API in GraphQL', () => {
     expect(updated.body.data.updateDraftComponent).toEqual({ label: 'Code 2', enums: [], enumDescr: {} });
     const read = await tool.get(`/api/v1/dmgen/xd-tokens/${minted.component.ctId}/`);
     expect(read.body).toMatchObject({ label: 'Code 2', enums: '', enum_descr: '' });
+    const cluster = await tool.graphql(`mutation ($input: DraftClusterInput!) { createDraftCluster(input: $input) { ctId } }`, {
+      input: { label: 'Codes', components: [minted.component.ctId] },
+    });
+    expect(cluster.body.data.createDraftCluster.ctId).toEqual(expect.any(String));
+    expect((await tool.get('/api/v1/wallet/')).body.balance_credits).toBe(800);
   });
 });
 
@@ -232,6 +257,52 @@ describe('refusals around minting and ownership', () => {
     const res = await mint(tool, project, 'xd-strings');
     expect([res.status, res.body.error_type]).toEqual([403, 'key_scope']);
     expect(await componentCount(user.id)).toBe(0);
+  });
+
+  it('a key without spend is refused with key_scope on cluster and model create, and nothing is charged', async () => {
+    const { user, tool, project } = await modeler(1_000, ['read', 'build']);
+    const cluster = await tool.post('/api/v1/dmgen/clusters/', { project, label: 'Visit', clusters: [] });
+    expect([cluster.status, cluster.body.error_type]).toEqual([403, 'key_scope']);
+    const model = await tool.post('/api/v1/dmgen/dms/', { project, title: 'Visit', data: 'poq4ywx89zvijxwoqz8djrxj' });
+    expect([model.status, model.body.error_type]).toEqual([403, 'key_scope']);
+    expect([await clusterCount(user.id), await modelCount(user.id), await chargeCount(user.id)]).toEqual([0, 0, 0]);
+    expect((await tool.get('/api/v1/wallet/')).body.balance_credits).toBe(1_000);
+  });
+
+  it('a wallet that cannot pay a cluster or a model answers 402 with the headers and creates nothing', async () => {
+    const { user, tool, project } = await modeler(150);
+    const ctId = (await mint(tool, project, 'xd-strings')).body.ct_id;
+    const poor = await tool.post('/api/v1/dmgen/clusters/', { project, label: 'Visit', xdstring: [ctId] });
+    expect([poor.status, poor.body.error_type]).toEqual([402, 'insufficient_funds']);
+    expect(poor.headers.get('x-sdc-estimated-cost')).toBe('0.100');
+    expect(poor.headers.get('x-sdc-balance-remaining')).toBe('0.050');
+    expect(await clusterCount(user.id)).toBe(0);
+    await app.services.ledger.credit(user.id, 500, 'top-up');
+    const cluster = await tool.post('/api/v1/dmgen/clusters/', { project, label: 'Visit', xdstring: [ctId] });
+    expectCharged(cluster, 100, 450);
+    const model = await tool.post('/api/v1/dmgen/dms/', { project, title: 'Visit', data: cluster.body.ct_id });
+    expect([model.status, model.body.error_type]).toEqual([402, 'insufficient_funds']);
+    expect(model.headers.get('x-sdc-estimated-cost-credits')).toBe('500');
+    expect(model.body).toMatchObject({ estimated_cost: '0.500', balance: '0.450' });
+    expect(await modelCount(user.id)).toBe(0);
+    expect(await chargeCount(user.id)).toBe(2);
+  });
+
+  it('a replay with the same Idempotency-Key answers the first cluster and model and charges once', async () => {
+    const { user, tool, project } = await modeler(1_000);
+    const ctId = (await mint(tool, project, 'xd-strings')).body.ct_id;
+    const body = { project, label: 'Once', xdstring: [ctId] };
+    const first = await tool.post('/api/v1/dmgen/clusters/', body, { 'Idempotency-Key': 'cluster-once-1' });
+    const second = await tool.post('/api/v1/dmgen/clusters/', body, { 'Idempotency-Key': 'cluster-once-1' });
+    expectCharged(first, 100, 800);
+    expect([second.status, second.body.ct_id]).toEqual([201, first.body.ct_id]);
+    const modelBody = { project, title: 'Once', data: first.body.ct_id };
+    const dm = await tool.post('/api/v1/dmgen/dms/', modelBody, { 'Idempotency-Key': 'model-once-1' });
+    const dmAgain = await tool.post('/api/v1/dmgen/dms/', modelBody, { 'Idempotency-Key': 'model-once-1' });
+    expectCharged(dm, 500, 300);
+    expect([dmAgain.status, dmAgain.body.ct_id]).toEqual([201, dm.body.ct_id]);
+    expect([await clusterCount(user.id), await modelCount(user.id), await chargeCount(user.id)]).toEqual([1, 1, 3]);
+    expect((await tool.get('/api/v1/wallet/')).body.balance_credits).toBe(300);
   });
 
   it('an empty wallet answers 402 with the dollar headers and creates nothing', async () => {

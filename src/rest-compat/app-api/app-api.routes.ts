@@ -139,8 +139,12 @@ export const appApiRoutes: AppApiRoute[] = [
     path: `${APP_API_PREFIX}/validate/xml/`,
     requirement: 'app_key',
     doc: {
-      summary: 'Validate an instance (multipart `file` or `xml_content`, or JSON `xml_content`) and store it',
+      summary: 'Validate an instance (multipart `file` or `xml_content`, JSON `xml_content`, or raw XML) and store it',
       tag: 'Interface B',
+      description:
+        'The instance may come as a multipart `file` (or `xml_content` field), as JSON `{xml_content}`, or as the document ' +
+        'itself: a raw body with `Content-Type: application/xml` or `text/xml` (any charset), answered exactly as the ' +
+        'JSON form; the booleans then come from the query string. Other media types: 415.',
       query: { generate_instance_id: bool, sync_triplestore: bool },
       requestBody: {
         contentType: 'application/json',

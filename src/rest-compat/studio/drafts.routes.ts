@@ -23,11 +23,39 @@ import {
   renderPredicate,
   renderPredObj,
 } from '../../presenters/drafts.presenter';
-import { route, type RouteContext, type StudioRoute } from '../route-table';
+import {
+  clusterDraftPageSchema,
+  clusterDraftSchema,
+  componentDraftPageSchema,
+  componentDraftSchema,
+  modelDraftPageSchema,
+  modelDraftSchema,
+  namespacePageSchema,
+  namespaceSchema,
+  predicatePageSchema,
+  predicateSchema,
+  predObjPageSchema,
+  predObjSchema,
+} from '../../presenters/drafts.schema';
+import {
+  clusterUpdateBodySchema,
+  componentUpdateBodySchema,
+  modelUpdateBodySchema,
+  newClusterBodySchema,
+  newComponentBodySchema,
+  newModelBodySchema,
+  newNamespaceBodySchema,
+  newPredicateBodySchema,
+  newPredObjBodySchema,
+} from '../../parsers/drafts.schema';
+import { int } from '../../lib/json-schema';
+import type { JsonSchema } from '../../lib/json-schema';
+import { route, type RouteContext, type RouteDoc, type StudioRoute } from '../route-table';
 
 /** The drafts API of modeling tools (`../shared/spec/clients.md`): one set of routes per component type, then
- * clusters, models (with publishing) and the semantic vocabulary. Writing needs `build`, reading `read`; minting a
- * component also charges, so its service asks for `spend` too (as assemble does), and honours Idempotency-Key. */
+ * clusters, models (with publishing) and the semantic vocabulary. Writing needs `build`, reading `read`; creating a
+ * component, a cluster or a model also charges (the assembly's prices), so its service asks for `spend` too (as
+ * assemble does), the answer carries the X-SDC headers, and Idempotency-Key is honoured. */
 
 const BASE = '/api/v1/dmgen';
 
@@ -38,6 +66,27 @@ const pageUrlOf = (ctx: Pick<RouteContext, 'req' | 'services'>) => (page: number
   return `${ctx.services.links.base}${url.pathname}${url.search}`;
 };
 
+const TAG = 'Drafts';
+const PAGE_QUERY = { page: int({ minimum: 1 }), page_size: int({ minimum: 1, maximum: 200 }) };
+
+const listDoc = (summary: string, page: JsonSchema): RouteDoc => ({
+  summary,
+  tag: TAG,
+  query: PAGE_QUERY,
+  responses: { 200: { description: 'One page of the list.', schema: page } },
+});
+const oneDoc = (summary: string, schema: JsonSchema): RouteDoc => ({ summary, tag: TAG, responses: { 200: { description: 'The entry.', schema } } });
+const bodyDoc = (summary: string, body: JsonSchema, responses: RouteDoc['responses'], description?: string): RouteDoc => ({
+  summary,
+  tag: TAG,
+  ...(description ? { description } : {}),
+  requestBody: { contentType: 'application/json', schema: body },
+  responses,
+});
+const CHARGED =
+  'Charged at the assembly price (X-SDC-* headers on the 201 and on the 402); a key needs `spend` too. A 402 creates ' +
+  'nothing; a retry with the same Idempotency-Key answers the first response without charging again.';
+
 const pageOf = (ctx: RouteContext) => parseDraftPage({ page: ctx.query.page, pageSize: ctx.query.page_size });
 
 function componentRoutes(slug: ComponentSlug): StudioRoute[] {
@@ -47,6 +96,7 @@ function componentRoutes(slug: ComponentSlug): StudioRoute[] {
       method: 'get',
       path: `${BASE}/${slug}/`,
       requirement: 'read',
+      doc: listDoc(`Your ${dataType} components (drafts and published)`, componentDraftPageSchema),
       handle: async (ctx) => {
         const found = await ctx.services.drafts.components.list(ctx.caller.user.id, dataType, pageOf(ctx));
         return { status: 200, body: renderLinkedPage(found, renderComponentDraft, pageUrlOf(ctx)) };
@@ -57,6 +107,12 @@ function componentRoutes(slug: ComponentSlug): StudioRoute[] {
       path: `${BASE}/${slug}/`,
       requirement: 'build',
       idempotent: true,
+      doc: bodyDoc(
+        `Mint a draft ${dataType} (charged)`,
+        newComponentBodySchema,
+        { 201: { description: 'The draft component.', schema: componentDraftSchema } },
+        CHARGED,
+      ),
       handle: async ({ services, caller, body }) => {
         const minted = await services.drafts.components.create(caller, parseNewComponent(slug, body));
         return { status: 201, headers: mintHeaders(minted), body: renderComponentDraft(minted.component) };
@@ -66,6 +122,7 @@ function componentRoutes(slug: ComponentSlug): StudioRoute[] {
       method: 'get',
       path: `${BASE}/${slug}/:ctId/`,
       requirement: 'read',
+      doc: oneDoc(`One ${dataType} of yours`, componentDraftSchema),
       handle: async ({ services, caller, params }) => ({
         status: 200,
         body: renderComponentDraft(await services.drafts.components.get(caller.user.id, dataType, params.ctId)),
@@ -75,6 +132,9 @@ function componentRoutes(slug: ComponentSlug): StudioRoute[] {
       method: 'patch',
       path: `${BASE}/${slug}/:ctId/`,
       requirement: 'build',
+      doc: bodyDoc(`Edit a draft ${dataType} (published: 409)`, componentUpdateBodySchema, {
+        200: { description: 'The edited draft.', schema: componentDraftSchema },
+      }),
       handle: async ({ services, caller, params, body }) => ({
         status: 200,
         body: renderComponentDraft(await services.drafts.components.update(caller.user.id, dataType, params.ctId, parseComponentFields(body, null))),
@@ -89,6 +149,7 @@ export const draftsRoutes: StudioRoute[] = [
     method: 'get',
     path: `${BASE}/clusters/`,
     requirement: 'read',
+    doc: listDoc('Your clusters (drafts and published)', clusterDraftPageSchema),
     handle: async (ctx) => {
       const found = await ctx.services.drafts.structure.listClusters(ctx.caller.user.id, pageOf(ctx));
       return { status: 200, body: renderLinkedPage(found, renderClusterDraft, pageUrlOf(ctx)) };
@@ -98,15 +159,23 @@ export const draftsRoutes: StudioRoute[] = [
     method: 'post',
     path: `${BASE}/clusters/`,
     requirement: 'build',
-    handle: async ({ services, caller, body }) => ({
-      status: 201,
-      body: renderClusterDraft(await services.drafts.structure.createCluster(caller.user.id, parseNewCluster(body))),
-    }),
+    idempotent: true,
+    doc: bodyDoc(
+      'Create a draft cluster (charged)',
+      newClusterBodySchema,
+      { 201: { description: 'The draft cluster.', schema: clusterDraftSchema } },
+      CHARGED,
+    ),
+    handle: async ({ services, caller, body }) => {
+      const minted = await services.drafts.structure.createCluster(caller, parseNewCluster(body));
+      return { status: 201, headers: mintHeaders(minted), body: renderClusterDraft(minted.cluster) };
+    },
   }),
   route({
     method: 'get',
     path: `${BASE}/clusters/:ctId/`,
     requirement: 'read',
+    doc: oneDoc('One cluster of yours', clusterDraftSchema),
     handle: async ({ services, caller, params }) => ({
       status: 200,
       body: renderClusterDraft(await services.drafts.structure.getCluster(caller.user.id, params.ctId)),
@@ -116,6 +185,9 @@ export const draftsRoutes: StudioRoute[] = [
     method: 'patch',
     path: `${BASE}/clusters/:ctId/`,
     requirement: 'build',
+    doc: bodyDoc('Edit a draft cluster (published: 409)', clusterUpdateBodySchema, {
+      200: { description: 'The edited draft.', schema: clusterDraftSchema },
+    }),
     handle: async ({ services, caller, params, body }) => ({
       status: 200,
       body: renderClusterDraft(await services.drafts.structure.updateCluster(caller.user.id, params.ctId, parseClusterFields(body))),
@@ -125,6 +197,7 @@ export const draftsRoutes: StudioRoute[] = [
     method: 'get',
     path: `${BASE}/dms/`,
     requirement: 'read',
+    doc: listDoc('Your data models (drafts and published)', modelDraftPageSchema),
     handle: async (ctx) => {
       const found = await ctx.services.drafts.structure.listModels(ctx.caller.user.id, pageOf(ctx));
       return { status: 200, body: renderLinkedPage(found, renderModelDraft, pageUrlOf(ctx)) };
@@ -134,15 +207,23 @@ export const draftsRoutes: StudioRoute[] = [
     method: 'post',
     path: `${BASE}/dms/`,
     requirement: 'build',
-    handle: async ({ services, caller, body }) => ({
-      status: 201,
-      body: renderModelDraft(await services.drafts.structure.createModel(caller.user.id, parseNewModel(body))),
-    }),
+    idempotent: true,
+    doc: bodyDoc(
+      'Create a draft data model on a root cluster (charged)',
+      newModelBodySchema,
+      { 201: { description: 'The draft model.', schema: modelDraftSchema } },
+      CHARGED,
+    ),
+    handle: async ({ services, caller, body }) => {
+      const minted = await services.drafts.structure.createModel(caller, parseNewModel(body));
+      return { status: 201, headers: mintHeaders(minted), body: renderModelDraft(minted.model) };
+    },
   }),
   route({
     method: 'get',
     path: `${BASE}/dms/:ctId/`,
     requirement: 'read',
+    doc: oneDoc('One data model of yours', modelDraftSchema),
     handle: async ({ services, caller, params }) => ({
       status: 200,
       body: renderModelDraft(await services.drafts.structure.getModel(caller.user.id, params.ctId)),
@@ -152,6 +233,9 @@ export const draftsRoutes: StudioRoute[] = [
     method: 'patch',
     path: `${BASE}/dms/:ctId/`,
     requirement: 'build',
+    doc: bodyDoc('Edit a draft data model (published: 409)', modelUpdateBodySchema, {
+      200: { description: 'The edited draft.', schema: modelDraftSchema },
+    }),
     handle: async ({ services, caller, params, body }) => ({
       status: 200,
       body: renderModelDraft(await services.drafts.structure.updateModel(caller.user.id, params.ctId, parseModelFields(body))),
@@ -161,6 +245,11 @@ export const draftsRoutes: StudioRoute[] = [
     method: 'post',
     path: `${BASE}/dms/:ctId/publish/`,
     requirement: 'build',
+    doc: {
+      summary: 'Publish a draft model with its tree, bottom-up (published: 409)',
+      tag: TAG,
+      responses: { 200: { description: 'The published model.', schema: modelDraftSchema } },
+    },
     handle: async ({ services, caller, params }) => ({
       status: 200,
       body: renderModelDraft(await services.drafts.structure.publishModel(caller.user.id, params.ctId)),
@@ -170,6 +259,7 @@ export const draftsRoutes: StudioRoute[] = [
     method: 'get',
     path: `${BASE}/namespaces/`,
     requirement: 'read',
+    doc: listDoc('Semantic namespaces', namespacePageSchema),
     handle: async (ctx) => ({
       status: 200,
       body: renderLinkedPage(await ctx.services.drafts.semantics.listNamespaces(pageOf(ctx)), renderNamespace, pageUrlOf(ctx)),
@@ -179,6 +269,10 @@ export const draftsRoutes: StudioRoute[] = [
     method: 'post',
     path: `${BASE}/namespaces/`,
     requirement: 'build',
+    doc: bodyDoc('Add a namespace (the same pair again: 200; the prefix taken by another URI: 409)', newNamespaceBodySchema, {
+      201: { description: 'Created.', schema: namespaceSchema },
+      200: { description: 'The existing namespace (same prefix and URI).', schema: namespaceSchema },
+    }),
     handle: async ({ services, caller, body }) => {
       const { namespace, created } = await services.drafts.semantics.createNamespace(caller.user.id, parseNewNamespace(body));
       return { status: created ? 201 : 200, body: renderNamespace(namespace) };
@@ -188,6 +282,7 @@ export const draftsRoutes: StudioRoute[] = [
     method: 'get',
     path: `${BASE}/predicates/`,
     requirement: 'read',
+    doc: listDoc('Semantic predicates', predicatePageSchema),
     handle: async (ctx) => ({
       status: 200,
       body: renderLinkedPage(await ctx.services.drafts.semantics.listPredicates(pageOf(ctx)), renderPredicate, pageUrlOf(ctx)),
@@ -197,6 +292,10 @@ export const draftsRoutes: StudioRoute[] = [
     method: 'post',
     path: `${BASE}/predicates/`,
     requirement: 'build',
+    doc: bodyDoc('Add a predicate (the same namespace and class name again: 200)', newPredicateBodySchema, {
+      201: { description: 'Created.', schema: predicateSchema },
+      200: { description: 'The existing predicate.', schema: predicateSchema },
+    }),
     handle: async ({ services, caller, body }) => {
       const { predicate, created } = await services.drafts.semantics.createPredicate(caller.user.id, parseNewPredicate(body));
       return { status: created ? 201 : 200, body: renderPredicate(predicate) };
@@ -206,6 +305,7 @@ export const draftsRoutes: StudioRoute[] = [
     method: 'get',
     path: `${BASE}/pred-objs/`,
     requirement: 'read',
+    doc: listDoc('Your predicate-object pairs', predObjPageSchema),
     handle: async (ctx) => ({
       status: 200,
       body: renderLinkedPage(await ctx.services.drafts.semantics.listPredObjs(ctx.caller.user.id, pageOf(ctx)), renderPredObj, pageUrlOf(ctx)),
@@ -215,6 +315,7 @@ export const draftsRoutes: StudioRoute[] = [
     method: 'post',
     path: `${BASE}/pred-objs/`,
     requirement: 'build',
+    doc: bodyDoc('Add a predicate-object pair', newPredObjBodySchema, { 201: { description: 'Created.', schema: predObjSchema } }),
     handle: async ({ services, caller, body }) => ({
       status: 201,
       body: renderPredObj(await services.drafts.semantics.createPredObj(caller.user.id, parseNewPredObj(body))),

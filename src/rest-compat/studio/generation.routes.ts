@@ -15,9 +15,10 @@ import { jobSchema } from '../../presenters/job.schema';
 import { bool, int, obj, str, type JsonSchema } from '../../lib/json-schema';
 
 const acceptedJob: JsonSchema = obj({ job_ct_id: str(), job_url: str(), task_id: { type: ['string', 'null'] }, job: jobSchema });
-const generateDoc = (summary: string) => ({
+const generateDoc = (summary: string, description?: string) => ({
   summary,
   tag: 'Generation',
+  ...(description ? { description } : {}),
   query: { profile: str(), async: bool },
   requestBody: { contentType: 'application/json', schema: generationBodySchema, required: false },
   responses: { 200: { description: 'Generated inline.', schema: generationSchema }, 202: { description: 'Queued (async).', schema: acceptedJob } },
@@ -54,7 +55,12 @@ export const generationRoutes = [
     requirement: 'spend',
     idempotent: true,
     handle: generate('generate_app'),
-    doc: generateDoc('Generate the application package (charged)'),
+    doc: generateDoc(
+      'Generate the application package (charged)',
+      'Charges the application download: X-SDC-Estimated-Cost, X-SDC-Balance-Remaining (dollars) and their -Credits twins ' +
+        'on the 200, the 202 (price and balance beside its hold) and the 402 insufficient_funds; 403 key_spend_limit ' +
+        'when the key cannot pay. Nothing is charged or queued when refused.',
+    ),
   }),
   route({
     method: 'post',

@@ -3,6 +3,7 @@ import { renderJob } from '../../presenters/job.presenter';
 import { renderTask } from '../../presenters/task.presenter';
 import { route } from '../route-table';
 import { jobSchema } from '../../presenters/job.schema';
+import { taskSchema } from '../../presenters/task.schema';
 import { arr, str } from '../../lib/json-schema';
 
 export const jobsRoutes = [
@@ -35,6 +36,11 @@ export const jobsRoutes = [
     method: 'get',
     path: '/api/v1/dmgen/tasks/:taskId/',
     requirement: 'read',
+    doc: {
+      summary: "An assembly's task by its task_id (the agent toolkit polls it)",
+      tag: 'Jobs',
+      responses: { 200: { description: 'The task and its job.', schema: taskSchema } },
+    },
     handle: async ({ services, caller, params }) => ({ status: 200, body: renderTask(await services.jobs.taskFor(caller, params.taskId)) }),
   }),
 ];

@@ -6,10 +6,12 @@ import type { Payload } from './transport';
 import { nextName, type World } from './world';
 
 /** The drafts API's rows: the owner's drafts are the owner's alone (another user and staff get 404); minting a
- * component charges the component price; clusters, models and the vocabulary are `build`. Kept apart from
+ * component, a cluster or a model charges the assembly's price (100, 100, 500); the vocabulary is `build`. Kept apart from
  * studio-rows.ts (which spreads these in) and free of its values, so neither module needs the other at load. */
 
 const MINT_CREDITS = 100;
+const CLUSTER_CREDITS = 100;
+const MODEL_CREDITS = 500;
 const json = (value: unknown): Payload => ({ json: value });
 const ok = (status: number, body: unknown): Expected => ({ status, body });
 const has = (fields: Record<string, unknown>) => expect.objectContaining(fields);
@@ -94,6 +96,7 @@ export const DRAFTS_SCENARIOS: Record<string, StudioScenario> = {
   'POST /api/v1/dmgen/clusters/': {
     requirement: 'build',
     body: () => json({ label: 'Matrix new cluster', public: false }),
+    charges: () => CLUSTER_CREDITS,
     expect: () => ok(201, has({ ct_id: expect.any(String), children: [] })),
   },
   'GET /api/v1/dmgen/clusters/:ctId/': {
@@ -112,6 +115,7 @@ export const DRAFTS_SCENARIOS: Record<string, StudioScenario> = {
     requirement: 'build',
     params: async ({ world }) => ({ root: await libraryCluster(world) }),
     body: () => json({ title: 'Matrix new model', data: LIBRARY_ROOT, publisher: 'Matrix' }),
+    charges: () => MODEL_CREDITS,
     expect: () => ok(201, has({ ct_id: expect.any(String), data: LIBRARY_ROOT, publisher: 'Matrix', published: false })),
   },
   'GET /api/v1/dmgen/dms/:ctId/': {
@@ -186,6 +190,7 @@ export const DRAFTS_GRAPHQL_SCENARIOS: Record<string, GraphQLScenario> = {
   createDraftCluster: {
     requirement: 'build',
     args: () => ({ input: { label: 'Matrix GraphQL cluster' } }),
+    charges: () => CLUSTER_CREDITS,
     expect: () => data(has({ __typename: 'DraftCluster', published: false })),
   },
   updateDraftCluster: {
@@ -202,6 +207,7 @@ export const DRAFTS_GRAPHQL_SCENARIOS: Record<string, GraphQLScenario> = {
   createDraftModel: {
     requirement: 'build',
     args: async ({ world }) => ({ input: { title: 'Matrix GraphQL model', data: await libraryCluster(world), language: 'en-GB' } }),
+    charges: () => MODEL_CREDITS,
     expect: () => data(has({ __typename: 'DraftModel', rootClusterCtId: LIBRARY_ROOT, published: false })),
   },
   updateDraftModel: {
