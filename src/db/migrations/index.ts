@@ -10,6 +10,7 @@ import { projects } from './0010-projects';
 import { contextualAndSchemas } from './0011-contextual-and-schemas';
 import { drafts } from './0012-drafts';
 import { vaasPackages } from './0013-vaas-packages';
+import { requestHolds } from './0015-request-holds';
 import type { Migration } from './migration';
 
 /** Applied in order; never edit one that has shipped, add the next number. 0004 and 0005 belong to the
@@ -27,4 +28,5 @@ export const MIGRATIONS: Migration[] = [
   contextualAndSchemas,
   drafts,
   vaasPackages,
+  requestHolds,
 ];

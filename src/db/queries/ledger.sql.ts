@@ -169,3 +169,64 @@ export interface ChargeEntryRow {
 
 export const chargeEntry = (id: number) =>
   sql<ChargeEntryRow>("SELECT user_id, amount_credits, api_key_id, job_id FROM ledger_entries WHERE id = $1 AND kind = 'charge'", [id]);
+
+/** A request-scoped hold (no job): its row's key, and the closing row's key. `token` is generated per hold. */
+export const requestHoldKeyOf = (token: string) => `rhold:${token}`;
+export const requestHoldClosedKeyOf = (token: string) => `rhold:${token}:closed`;
+
+export interface SettledRequestHoldRow {
+  user_id: string;
+  held: string;
+  api_key_id: string | null;
+  balance_credits: string;
+}
+
+/** Closes the wallet side of an open request hold (the first lock of its transaction), taking least(`captured`,
+ * held) from the balance; no row when there is no such open hold. Two concurrent closes cannot both commit: the
+ * closing ledger row's idempotency key is unique. */
+export const settleRequestHold = (token: string, captured: number, now: Date) =>
+  sql<SettledRequestHoldRow>(
+    `WITH h AS (
+       SELECT user_id, -amount_credits AS held, api_key_id FROM ledger_entries
+        WHERE idempotency_key = $1 AND kind = 'hold' AND job_id IS NULL
+          AND NOT EXISTS (SELECT 1 FROM ledger_entries c WHERE c.idempotency_key = $2))
+     UPDATE wallets w SET held_credits = w.held_credits - h.held, balance_credits = w.balance_credits - least($3::bigint, h.held),
+            updated_at = $4
+       FROM h WHERE w.user_id = h.user_id
+     RETURNING h.user_id, h.held, h.api_key_id, w.balance_credits`,
+    [requestHoldKeyOf(token), requestHoldClosedKeyOf(token), captured, now],
+  );
+
+export interface RequestHoldStateRow {
+  held: string;
+  closed_by: 'capture' | 'release' | null;
+}
+
+export const requestHoldState = (token: string) =>
+  sql<RequestHoldStateRow>(
+    `SELECT -h.amount_credits AS held, (SELECT c.kind FROM ledger_entries c WHERE c.idempotency_key = $2) AS closed_by
+       FROM ledger_entries h WHERE h.idempotency_key = $1 AND h.kind = 'hold' AND h.job_id IS NULL`,
+    [requestHoldKeyOf(token), requestHoldClosedKeyOf(token)],
+  );
+
+/** Several ledger rows in one statement (a capture and its charge). */
+export const insertEntries = (entries: LedgerInsert[]) =>
+  sql<IdRow>(
+    `INSERT INTO ledger_entries (user_id, amount_credits, kind, reason, idempotency_key, api_key_id, job_id, balance_after_credits)
+     VALUES ${entries.map((_, i) => `(${[1, 2, 3, 4, 5, 6, 7, 8].map((c) => `$${i * 8 + c}`).join(', ')})`).join(', ')} RETURNING id`,
+    entries.flatMap((e) => [e.userId, e.amount, e.kind, e.reason, e.idempotencyKey ?? null, e.apiKeyId ?? null, e.jobId ?? null, e.balanceAfter]),
+  );
+
+export interface TokenRow {
+  token: string;
+}
+
+/** Request holds still open after `cutoff` (their process died between hold and capture). */
+export const openRequestHoldsBefore = (cutoff: Date) =>
+  sql<TokenRow>(
+    `SELECT substr(h.idempotency_key, 7) AS token FROM ledger_entries h
+      WHERE h.kind = 'hold' AND h.job_id IS NULL AND h.created_at < $1 AND h.idempotency_key LIKE 'rhold:%'
+        AND NOT EXISTS (SELECT 1 FROM ledger_entries c WHERE c.idempotency_key = h.idempotency_key || ':closed')
+      ORDER BY h.id LIMIT 500`,
+    [cutoff],
+  );
