@@ -3,7 +3,7 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createId } from '@paralleldrive/cuid2';
 import type { DataSource } from 'typeorm';
-import { insertPackage, livePackage, takeExpiredPackages } from '../db/queries/vaas.sql';
+import { deletePackage, insertPackage, livePackage, takeExpiredPackages } from '../db/queries/vaas.sql';
 import { query, queryOne } from '../db/sql';
 import { DomainError } from '../lib/errors';
 import type { Links } from '../lib/links';
@@ -98,6 +98,12 @@ export class VaasPackages {
     const row = await queryOne(this.db, livePackage(id, userId, this.clock.now()));
     if (!row) throw new DomainError(404, 'not_found', 'Package not found (packages expire; validate again with package=true).');
     return { fileName: row.file_name, content: await this.store.read(row.storage_path) };
+  }
+
+  /** Removes a package that will not be offered (its request failed after storing it). */
+  async discard(id: string): Promise<void> {
+    const removed = await query(this.db, deletePackage(id));
+    await Promise.all(removed.map((row) => this.store.remove(row.storage_path)));
   }
 
   /** Removes up to 100 expired packages (rows and files); run before each new package. */

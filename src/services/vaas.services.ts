@@ -38,7 +38,7 @@ export function createVaasService(args: {
     fetchAllowed: settings.schemaFetch,
     reference: (url) => references.get(url),
   });
-  const schemas = new VaasSchemas(db, args.catalog, args.hosting, args.packages, resolver);
+  const schemas = new VaasSchemas(db, args.hosting, args.packages, resolver);
   const packages = new VaasPackages(db, args.clock, args.links, settings.storageDir, settings.vaas.packageTtlSeconds);
   return new VaasService(args.cpu, schemas, args.ledger, args.signing, packages, args.links, args.clock, {
     validationCredits: settings.vaas.validationCredits,
