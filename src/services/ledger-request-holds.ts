@@ -52,27 +52,13 @@ export class RequestHolds {
 
   /** One transaction: 403 when the key's limit cannot cover `amount`, 402 when the available balance cannot. */
   async hold(request: RequestHoldRequest): Promise<RequestHold> {
-    const { userId, amount, apiKeyId } = request;
+    const { userId, amount } = request;
     if (amount === 0) return { holdId: null, userId, balanceCredits: await this.balance(userId) };
     return transactionRetried(this.db, async (manager) => {
       const token = createId();
-      const wallet = await queryOne(manager, q.holdWallet(userId, amount, this.clock.now()));
-      if (!wallet) return this.refuse(manager, request, true);
-      if (apiKeyId && !(await queryOne(manager, q.holdKey(apiKeyId, amount)))) return this.refuse(manager, request, false);
-      const balanceCredits = Number(wallet.balance_credits);
-      await query(
-        manager,
-        q.insertEntry({
-          userId,
-          amount: -amount,
-          kind: 'hold',
-          reason: request.reason,
-          idempotencyKey: q.requestHoldKeyOf(token),
-          apiKeyId,
-          balanceAfter: balanceCredits,
-        }),
-      );
-      return { holdId: token, userId, balanceCredits };
+      const placed = (await queryOne(manager, q.placeRequestHold(token, { ...request, now: this.clock.now() })))!;
+      if (placed.entry_id === null) return this.refuse(manager, request, placed.balance_credits === null);
+      return { holdId: token, userId, balanceCredits: Number(placed.balance_credits) };
     });
   }
 
@@ -83,27 +69,16 @@ export class RequestHolds {
     const token = hold.holdId;
     try {
       return await transactionRetried(this.db, async (manager) => {
-        const settled = await queryOne(manager, q.settleRequestHold(token, amount, this.clock.now()));
-        if (!settled) return this.closed(hold, token, manager);
-        const held = Number(settled.held);
-        const captured = Math.min(amount, held);
-        const keyId = settled.api_key_id ? Number(settled.api_key_id) : null;
-        if (keyId && !(await queryOne(manager, q.captureKeyHold(keyId, held, captured)))) throw keyRevokedDuringRequest();
-        const balanceAfter = Number(settled.balance_credits);
-        const closing = { userId: Number(settled.user_id), apiKeyId: keyId };
-        const entries: q.LedgerInsert[] = [
-          {
-            ...closing,
-            amount: held,
-            kind: 'capture',
-            reason: `capture: ${reason}`,
-            idempotencyKey: q.requestHoldClosedKeyOf(token),
-            balanceAfter: balanceAfter + captured,
-          },
-        ];
-        if (captured) entries.push({ ...closing, amount: -captured, kind: 'charge', reason, balanceAfter });
-        const ids = await query(manager, q.insertEntries(entries));
-        return { ledgerEntryId: captured ? Number(ids[1].id) : null, balanceCredits: balanceAfter, capturedCredits: captured, alreadyClosed: false };
+        const done = (await queryOne(manager, q.captureRequestHold(token, amount, reason, this.clock.now())))!;
+        if (done.user_id === null) return this.closed(hold, token, manager);
+        if (!done.key_ok) throw keyRevokedDuringRequest();
+        const captured = Number(done.captured);
+        return {
+          ledgerEntryId: done.charge_id === null ? null : Number(done.charge_id),
+          balanceCredits: Number(done.balance_credits),
+          capturedCredits: captured,
+          alreadyClosed: false,
+        };
       });
     } catch (error) {
       if (error instanceof DomainError || !(await queryOne(this.db, q.requestHoldState(token)))?.closed_by) throw error;

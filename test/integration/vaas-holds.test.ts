@@ -132,6 +132,17 @@ describe('request holds in the ledger', () => {
     expect([state.held, state.holds, state.captures + state.releases]).toEqual([0, 5, 5]);
   }, 60_000);
 
+  it('a key revoked between hold and capture is never charged: the capture refuses, the release returns the hold', async () => {
+    const { userId, keyId } = await customer(10);
+    const hold = await app.services.ledger.requests.hold({ userId, amount: 3, reason: 'revoked', apiKeyId: keyId });
+    await app.services.db.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [keyId]);
+    await expect(app.services.ledger.requests.capture(hold, 3, 'revoked')).rejects.toMatchObject({ status: 403, code: 'key_revoked' });
+    expect(await moneyState(app.services.db, userId)).toMatchObject({ balance: 10, held: 3, captures: 0 });
+    expect(await app.services.ledger.requests.release(hold, 'revoked')).toBe(true);
+    expect(await moneyState(app.services.db, userId)).toMatchObject({ balance: 10, held: 0, releases: 1 });
+    expect(await entries(userId, 'charge')).toBe(0);
+  }, 60_000);
+
   it('a hold left by a crashed request is released by the sweep once past the TTL, and cannot be captured after', async () => {
     const { userId, keyId } = await customer(10);
     const hold = await app.services.ledger.requests.hold({ userId, amount: 6, reason: 'vaas: crashed', apiKeyId: keyId });
