@@ -109,12 +109,22 @@ export class VaasService {
   private async work(userId: number, input: VaasInput, xml: string, found: VaasModelRow) {
     const model = await this.schemas.schemaOf(found);
     const task: VaasValidateTask = { xml, schema: model.schema, recover: input.mode === 'recover', countEvs: input.sign };
-    const result = await this.run<VaasValidateTask, VaasValidation>('vaasValidate', task);
+    const result = await this.validated(task);
     const instance = result.recoveredXml ?? xml;
     const sign = input.sign ? await this.signed(instance, model, result) : null;
     const zip = input.package ? await this.zip(model, sign?.signedXml ?? instance) : null;
     const stored = zip ? await this.packages.save(userId, model.dmCtId, zip) : null;
     return { model, result, sign, stored };
+  }
+
+  /** The schema's documents go to a thread only when it has not compiled them yet (once per thread and schema). */
+  private async validated(task: VaasValidateTask): Promise<VaasValidation> {
+    try {
+      return await this.run<VaasValidateTask, VaasValidation>('vaasValidate', { ...task, schema: { key: task.schema.key } });
+    } catch (error) {
+      if (!(error instanceof DomainError && error.code === 'schema_not_loaded')) throw error;
+      return this.run<VaasValidateTask, VaasValidation>('vaasValidate', task);
+    }
   }
 
   /** A package the caller made, until it expires. */
