@@ -17,6 +17,8 @@ export interface Settings {
   sessionTtlHours: number;
   cookieSecure: boolean;
   appDownloadCredits: number;
+  /** REQUEST_HOLD_TTL_SECONDS: a request-scoped hold (VaaS) still open after this is released by the sweep. */
+  requestHoldTtlSeconds: number;
   /** Validation as a service: credits per validation and per signature, and how long a package is offered. */
   vaas: { validationCredits: number; signatureCredits: number; packageTtlSeconds: number };
   maxUploadBytes: number;
@@ -146,6 +148,7 @@ export function loadSettings(env: Env = process.env): Settings {
     sessionTtlHours: int(env, 'SESSION_TTL_HOURS', 336),
     cookieSecure: bool(env, 'COOKIE_SECURE', false),
     appDownloadCredits: int(env, 'APP_DOWNLOAD_CREDITS', 0),
+    requestHoldTtlSeconds: int(env, 'REQUEST_HOLD_TTL_SECONDS', 600),
     vaas: {
       validationCredits: int(env, 'VAAS_VALIDATION_CREDITS', 1),
       signatureCredits: int(env, 'VAAS_SIGNATURE_CREDITS', 5),

@@ -89,7 +89,7 @@ export function createServices(args: {
   const cpu = new CpuPool(settings.cpu);
   applyLimits(settings.cpu.thread);
   const catalog = new CatalogService(db, clock, links);
-  const ledger = new LedgerService(db, clock);
+  const ledger = new LedgerService(db, clock, settings.requestHoldTtlSeconds);
   const jobs = new JobsService(db, queue, ledger, links, clock);
   const contextual = new ContextualService(db);
   const schemaArchive = new SchemaArchive(clock);
@@ -110,7 +110,6 @@ export function createServices(args: {
     links,
     logger,
     cpu,
-    catalog,
     hosting: schemas,
     packages,
     ledger,

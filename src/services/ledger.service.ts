@@ -9,6 +9,7 @@ import type { AutoReloadUpdate } from '../parsers/wallet.parser';
 import { walletView, type WalletView } from '../presenters/wallet.presenter';
 import type { Caller } from './auth.service';
 import type { Clock } from './clock';
+import { RequestHolds, type RequestHoldRequest } from './ledger-request-holds';
 
 export interface ChargeRequest {
   userId: number;
@@ -59,10 +60,14 @@ const holdClosed = () => new DomainError(409, 'hold_released', 'This job’s hol
  * src/db/queries/ledger.sql.ts), and an append-only ledger row, in one transaction. `balance_credits` is the sum
  * of credit, charge and refund rows; `held_credits` the sum of open holds. None can overdraw or pass a limit. */
 export class LedgerService {
+  readonly requests: RequestHolds;
   constructor(
     private readonly db: DataSource,
     private readonly clock: Clock,
-  ) {}
+    requestHoldTtlSeconds = 600,
+  ) {
+    this.requests = new RequestHolds(db, clock, (m, r, w) => this.refuse(m, r, w), requestHoldTtlSeconds);
+  }
 
   /** A caller's key with its spend as the ledger holds it now (an authenticated key comes from a cache that
    * keeps its policy, never its spend). */
@@ -218,12 +223,12 @@ export class LedgerService {
     return true;
   }
 
-  /** Releases the holds of jobs that ended without closing them; returns how many. */
+  /** Releases the holds of jobs that ended without closing them, and request holds past their TTL; returns how many. */
   async releaseEndedJobHolds(): Promise<number> {
     const open = await query(this.db, q.openHoldsOfEndedJobs());
     let released = 0;
     for (const { job_id: jobId } of open) if (await this.release(Number(jobId), 'the job ended without a charge')) released++;
-    return released;
+    return released + (await this.requests.sweep());
   }
 
   /** Returns a charge to the wallet and to the key's spent count, once. */
@@ -271,6 +276,11 @@ export class LedgerService {
     if (update.amountCredits !== undefined) patch.autoReloadAmountCredits = update.amountCredits;
     await this.db.manager.update(Wallet, { userId }, { ...patch, updatedAt: this.clock.now() });
     return this.walletView(userId);
+  }
+
+  private async refuse(manager: EntityManager, { userId, amount, apiKeyId }: RequestHoldRequest, walletRefused: boolean): Promise<never> {
+    if (apiKeyId) await this.assertKeyCovers(manager, apiKeyId, amount, !walletRefused);
+    throw insufficientFunds(amount, await this.available(userId, manager));
   }
 
   private async available(userId: number, manager: EntityManager): Promise<number> {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createId } from '@paralleldrive/cuid2';
 import type { DataSource } from 'typeorm';
-import { insertPackage, livePackage, takeExpiredPackages } from '../db/queries/vaas.sql';
+import { deletePackage, insertPackage, livePackage, takeExpiredPackages } from '../db/queries/vaas.sql';
 import { query, queryOne } from '../db/sql';
 import { DomainError } from '../lib/errors';
 import type { Links } from '../lib/links';
@@ -79,6 +79,12 @@ export class VaasPackages {
     const content = await readBytes(this.storage, 'packages', row.storage_path);
     if (!content) throw new DomainError(404, 'not_found', 'Package not found (packages expire; validate again with package=true).');
     return { fileName: row.file_name, content };
+  }
+
+  /** Removes a package that will not be offered (its request failed after storing it). */
+  async discard(id: string): Promise<void> {
+    const removed = await query(this.db, deletePackage(id));
+    await Promise.all(removed.map((row) => this.store.remove(row.storage_path)));
   }
 
   /** Removes up to 100 expired packages (rows and files); run before each new package. */

@@ -1,13 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { currentSchemaSha } from '../db/queries/vaas.sql';
-import type { DataModel } from '../entities/data-model.entity';
+import { visibleModelId } from '../db/queries/catalog.sql';
+import { vaasModel, type VaasModelRow } from '../db/queries/vaas.sql';
 import { queryOne } from '../db/sql';
-import { DomainError } from '../lib/errors';
+import { DomainError, notFound } from '../lib/errors';
 import type { VaasSchemaSet } from '../workers/vaas.task';
 import { gatherSchemaSet, type SchemaResolver } from '../xml/schema-set';
 import { SchemaCompileError } from '../xml/xml-errors';
-import type { CatalogService } from './catalog.service';
 import type { PackageService } from './package.service';
 import type { SchemaHostingService } from './schema-hosting.service';
 
@@ -32,23 +31,25 @@ export class VaasSchemas {
 
   constructor(
     private readonly db: DataSource,
-    private readonly catalog: CatalogService,
     private readonly hosting: SchemaHostingService,
     private readonly packages: PackageService,
     private readonly resolver: SchemaResolver,
   ) {}
 
-  /** The model the instance names, if the caller may validate against it (404 otherwise). */
-  model(dmCtId: string, userId: number): Promise<DataModel> {
-    return this.catalog.requireVisibleModel(dmCtId, { userId });
+  /** The model the instance names, if the caller may validate against it (404 otherwise), with its current
+   * schema's sha256 (the catalog's visibility rule, one query). */
+  async model(dmCtId: string, userId: number): Promise<VaasModelRow> {
+    const found = await queryOne(this.db, vaasModel(visibleModelId(dmCtId, userId)));
+    if (!found) throw notFound('Data model');
+    return found;
   }
 
-  async schemaOf(model: DataModel): Promise<VaasModel> {
-    const dmCtId = model.ctId;
+  /** A published model's schema set comes from the cache by sha256 without a query once gathered. */
+  async schemaOf(model: VaasModelRow): Promise<VaasModel> {
+    const dmCtId = model.ct_id;
     let set: { xsd: string; schema: VaasSchemaSet };
     if (model.published) {
-      const current = await queryOne(this.db, currentSchemaSha(dmCtId));
-      set = current && this.bySha.has(current.sha256) ? await this.cached(current.sha256) : await this.published(dmCtId);
+      set = model.sha256 && this.bySha.has(model.sha256) ? await this.cached(model.sha256) : await this.published(dmCtId);
     } else {
       const xsd = (await this.packages.modelXsd(dmCtId)).toString('utf8');
       set = await this.gathered(createHash('sha256').update(xsd).digest('hex'), dmCtId, xsd);

@@ -11,6 +11,7 @@ import type { Clock } from './clock';
 import type { LedgerService } from './ledger.service';
 import type { SigningService } from './signing.service';
 import { packageZip, type VaasPackages } from './vaas-packages';
+import type { VaasModelRow } from '../db/queries/vaas.sql';
 import type { VaasModel, VaasSchemas } from './vaas-schemas';
 
 export interface VaasPrices {
@@ -30,8 +31,10 @@ export interface VaasInput extends VaasRequest {
  * Validation as a service: the instance's root names a published model (or one of the caller's own); its stored
  * schema validates it in the worker pool (strict, or with EV correction), a valid one is signed on request, and
  * the files are packaged on request. Money: everything that refuses (400 malformed, 404 model, 413, 402, 403
- * key limit) happens before any charge; the price is checked against the available balance before the CPU work
- * and charged in one conditional debit after it, so a request is charged only when it answers 200.
+ * key limit) happens before any work: the whole price (validation, plus the signature when asked) is held before
+ * the CPU work, what was earned is captured after it (an invalid instance asked to be signed pays the validation
+ * only) and the hold is released on any failure, so concurrent requests cannot outspend the wallet and a request
+ * is charged only when it answers 200.
  */
 export class VaasService {
   constructor(
@@ -59,23 +62,29 @@ export class VaasService {
     }
     const { dmCtId, xml } = await this.run<Uint8Array | string, { dmCtId: string; xml: string }>('vaasRoot', input.xml);
     const found = await this.schemas.model(dmCtId, caller.user.id);
-    await this.ledger.assertCanPay(caller, this.price(input));
-    const model = await this.schemas.schemaOf(found);
-
-    const task: VaasValidateTask = { xml, schema: model.schema, recover: input.mode === 'recover', countEvs: input.sign };
-    const result = await this.run<VaasValidateTask, VaasValidation>('vaasValidate', task);
-    const instance = result.recoveredXml ?? xml;
-    const sign = input.sign ? await this.signed(instance, model, result) : null;
-    const zip = input.package ? await this.zip(model, sign?.signedXml ?? instance) : null;
-
+    const userId = caller.user.id;
+    const hold = await this.ledger.requests.hold({
+      userId,
+      amount: this.price(input),
+      reason: `vaas: dm-${dmCtId}`,
+      apiKeyId: caller.key?.id ?? null,
+    });
+    let work;
+    try {
+      work = await this.work(userId, input, xml, found);
+    } catch (error) {
+      await this.ledger.requests.release(hold, `vaas: dm-${dmCtId} failed`);
+      throw error;
+    }
+    const { model, result, sign, stored } = work;
     const charged = this.prices.validationCredits + (sign?.signed ? this.prices.signatureCredits : 0);
     const reason = `vaas ${sign?.signed ? 'validate+sign' : 'validate'}: dm-${dmCtId}`;
-    const paid = await this.ledger.charge({ userId: caller.user.id, amount: charged, reason, apiKeyId: caller.key?.id ?? null });
-    let stored = null;
+    let paid;
     try {
-      stored = zip ? await this.packages.save(caller.user.id, dmCtId, zip) : null;
+      paid = await this.ledger.requests.capture(hold, charged, reason);
     } catch (error) {
-      if (paid.ledgerEntryId) await this.ledger.refund(paid.ledgerEntryId, `refund: the package of dm-${dmCtId} could not be stored`);
+      await this.ledger.requests.release(hold, `vaas: dm-${dmCtId} could not be charged`);
+      if (stored) await this.packages.discard(stored.id);
       throw error;
     }
     return {
@@ -91,9 +100,31 @@ export class VaasService {
       sign,
       packageUrl: stored?.url ?? null,
       packageExpiresAt: stored?.expiresAt.toISOString() ?? null,
-      chargedCredits: charged,
+      chargedCredits: paid.capturedCredits,
       balanceRemainingCredits: paid.balanceCredits,
     };
+  }
+
+  /** The CPU work of a held request: validate (and recover), sign a valid instance on request, store the package. */
+  private async work(userId: number, input: VaasInput, xml: string, found: VaasModelRow) {
+    const model = await this.schemas.schemaOf(found);
+    const task: VaasValidateTask = { xml, schema: model.schema, recover: input.mode === 'recover', countEvs: input.sign };
+    const result = await this.validated(task);
+    const instance = result.recoveredXml ?? xml;
+    const sign = input.sign ? await this.signed(instance, model, result) : null;
+    const zip = input.package ? await this.zip(model, sign?.signedXml ?? instance) : null;
+    const stored = zip ? await this.packages.save(userId, model.dmCtId, zip) : null;
+    return { model, result, sign, stored };
+  }
+
+  /** The schema's documents go to a thread only when it has not compiled them yet (once per thread and schema). */
+  private async validated(task: VaasValidateTask): Promise<VaasValidation> {
+    try {
+      return await this.run<VaasValidateTask, VaasValidation>('vaasValidate', { ...task, schema: { key: task.schema.key } });
+    } catch (error) {
+      if (!(error instanceof DomainError && error.code === 'schema_not_loaded')) throw error;
+      return this.run<VaasValidateTask, VaasValidation>('vaasValidate', task);
+    }
   }
 
   /** A package the caller made, until it expires. */

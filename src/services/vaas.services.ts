@@ -5,7 +5,6 @@ import type { Logger } from '../lib/logger';
 import type { CpuPool } from '../workers/pool';
 import { ReferenceSchemaStore } from '../xml/reference-schemas';
 import { catalogResolver } from '../xml/schema';
-import type { CatalogService } from './catalog.service';
 import type { Clock } from './clock';
 import type { LedgerService } from './ledger.service';
 import type { PackageService } from './package.service';
@@ -25,7 +24,6 @@ export function createVaasService(args: {
   links: Links;
   logger: Logger;
   cpu: CpuPool;
-  catalog: CatalogService;
   hosting: SchemaHostingService;
   packages: PackageService;
   ledger: LedgerService;
@@ -40,7 +38,7 @@ export function createVaasService(args: {
     fetchAllowed: settings.schemaFetch,
     reference: (url) => references.get(url),
   });
-  const schemas = new VaasSchemas(db, args.catalog, args.hosting, args.packages, resolver);
+  const schemas = new VaasSchemas(db, args.hosting, args.packages, resolver);
   const packages = new VaasPackages(db, args.clock, args.links, args.storage, settings.vaas.packageTtlSeconds);
   return new VaasService(args.cpu, schemas, args.ledger, args.signing, packages, args.links, args.clock, {
     validationCredits: settings.vaas.validationCredits,

@@ -23,8 +23,14 @@ applyThreadSettings();
 /** A model's schema set as plain data (main document first), with its content key. */
 export interface VaasSchemaSet {
   key: string;
-  documents: Array<{ location: string; name: string; text: string }>;
+  /** Omitted when the thread probably compiled `key` already (no 250 kB structured clone per request); a thread
+   * that has not answers SCHEMA_NOT_LOADED and the caller sends the task again with them. */
+  documents?: Array<{ location: string; name: string; text: string }>;
 }
+
+/** The code of the answer to a task without documents whose schema this thread has not compiled (VaasService
+ * matches the literal: importing this module would apply the thread settings on the event loop). */
+const SCHEMA_NOT_LOADED = 'schema_not_loaded';
 
 export interface VaasValidateTask {
   xml: string;
@@ -167,6 +173,7 @@ function countEvs(document: XDocument, model: SchemaModel): number {
 function compiledSchema(set: VaasSchemaSet): Promise<CompiledSchema> {
   let entry = compiled.get(set.key);
   if (entry) compiled.delete(set.key);
+  else if (!set.documents) throw new DomainError(409, SCHEMA_NOT_LOADED, 'This thread has not compiled the schema: send its documents.');
   else {
     const byLocation = new Map(set.documents.map((d) => [d.location, d.text]));
     const [main] = set.documents;

@@ -11,6 +11,7 @@ import { contextualAndSchemas } from './0011-contextual-and-schemas';
 import { drafts } from './0012-drafts';
 import { vaasPackages } from './0013-vaas-packages';
 import { storageBlobs } from './0014-storage-blobs';
+import { requestHolds } from './0015-request-holds';
 import { jobEvents } from './0016-job-events';
 import type { Migration } from './migration';
 
@@ -30,5 +31,6 @@ export const MIGRATIONS: Migration[] = [
   drafts,
   vaasPackages,
   storageBlobs,
+  requestHolds,
   jobEvents,
 ];

@@ -1,4 +1,4 @@
-import { sql } from '../sql';
+import { sql, type Sql } from '../sql';
 
 /** Validation as a service: the current schema of a model by its sha256, and the stored packages (0013). */
 
@@ -34,3 +34,23 @@ export const takeExpiredPackages = (now: Date, limit: number) =>
      RETURNING storage_path`,
     [now, limit],
   );
+
+export interface VaasModelRow {
+  ct_id: string;
+  title: string;
+  published: boolean;
+  /** The hosted current schema's sha256 (published models; null until first served). */
+  sha256: string | null;
+}
+
+/** The model an instance names, if the viewer may see it (the catalog's own visibility rule, `visible`), with its
+ * current schema's sha256: one round trip instead of three. */
+export const vaasModel = (visible: Sql<{ id: string }>) =>
+  sql<VaasModelRow>(
+    `SELECT dm.ct_id, dm.title, dm.published, ps.sha256 FROM data_models dm
+       LEFT JOIN published_schemas ps ON ps.dm_ct_id = dm.ct_id AND ps.archived_at IS NULL
+      WHERE dm.id = (${visible.text})`,
+    visible.values,
+  );
+
+export const deletePackage = (id: string) => sql<{ storage_path: string }>('DELETE FROM vaas_packages WHERE id = $1 RETURNING storage_path', [id]);

@@ -62,6 +62,15 @@ describe('the VaaS worker tasks', () => {
     expect(valid).toMatchObject({ ok: true, value: { valid: true, structuralErrors: 0, semanticErrors: 0, errors: [] } });
   });
 
+  it('validate by the schema key alone once the thread compiled it, and ask for the documents before', async () => {
+    const xml = intervalXml('<invl-int>65</invl-int>');
+    const unknown = await vaasValidate({ xml, schema: { key: 'never-compiled' }, recover: false, countEvs: false });
+    expect(unknown).toMatchObject({ ok: false, error: { status: 409, code: 'schema_not_loaded' } });
+    await vaasValidate({ xml, schema: interval, recover: false, countEvs: false });
+    const byKey = await vaasValidate({ xml, schema: { key: interval.key }, recover: false, countEvs: false });
+    expect(byKey).toMatchObject({ ok: true, value: { valid: true } });
+  });
+
   it('count the exceptional values of the instance it answers with', async () => {
     const xml = statePopulationXml().replace('<xdcount-value>23</xdcount-value>', '<xdcount-value>unknown</xdcount-value>');
     const outcome = await vaasValidate({ xml, schema: statePopulation, recover: true, countEvs: true });
