@@ -35,6 +35,8 @@ export async function packageZip(pkg: VaasPackageFiles): Promise<Buffer> {
 }
 
 /** Packages offered to their caller at /api/v1/vaas/packages/{id}/ until they expire (VAAS_PACKAGE_TTL_SECONDS). */
+const packageNotFound = () => new DomainError(404, 'not_found', 'Package not found (packages expire; validate again with package=true).');
+
 export class VaasPackages {
   constructor(
     private readonly db: DataSource,
@@ -75,16 +77,16 @@ export class VaasPackages {
   /** The caller's own package; 404 for another's, an unknown or an expired one. */
   async get(id: string, userId: number): Promise<{ fileName: string; content: Buffer }> {
     const row = await queryOne(this.db, livePackage(id, userId, this.clock.now()));
-    if (!row) throw new DomainError(404, 'not_found', 'Package not found (packages expire; validate again with package=true).');
+    if (!row) throw packageNotFound();
     const content = await readBytes(this.storage, 'packages', row.storage_path);
-    if (!content) throw new DomainError(404, 'not_found', 'Package not found (packages expire; validate again with package=true).');
+    if (!content) throw packageNotFound();
     return { fileName: row.file_name, content };
   }
 
   /** Removes a package that will not be offered (its request failed after storing it). */
   async discard(id: string): Promise<void> {
     const removed = await query(this.db, deletePackage(id));
-    await Promise.all(removed.map((row) => this.store.remove(row.storage_path)));
+    await Promise.all(removed.map((row) => this.storage.delete('packages', row.storage_path)));
   }
 
   /** Removes up to 100 expired packages (rows and files); run before each new package. */

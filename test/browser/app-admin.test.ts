@@ -1,5 +1,6 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { makeUser, PASSWORD } from '../support/factories';
+import { waitFor } from '../support/wait';
 import { startAppUnderTest, type AppUnderTest } from '../integration/app-helpers';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -57,11 +58,19 @@ describe('admin page /admin/api/apikey/ in Chromium', () => {
     expect(used.status).toBe(200);
     expect(await used.json()).toEqual({ success: true, data: { organization: 'Browser Org' } });
 
-    await page.goto(`${app.url}/admin/api/apikey/`);
-    expect(await page.content()).not.toContain(plaintext);
+    // Usage counts reach the database in batches, at least once a second (README, key cache): reload until then.
     const row = page.locator('tr', { hasText: 'Browser Org' });
+    await waitFor(
+      async () => {
+        await page.goto(`${app.url}/admin/api/apikey/`);
+        return row.locator('.request-count').textContent();
+      },
+      (count) => count === '1',
+      3000,
+      'request count 1 on the admin page',
+    );
+    expect(await page.content()).not.toContain(plaintext);
     expect(await row.locator('.active').textContent()).toBe('yes');
-    expect(await row.locator('.request-count').textContent()).toBe('1');
     expect(await row.textContent()).toContain(plaintext.slice(0, 12));
     expect(await row.textContent()).toContain('browser@org.test');
 

@@ -2,7 +2,9 @@ import express, { type Request, type Response } from 'express';
 import { sha256Hex } from '../../lib/crypto';
 import { DomainError } from '../../lib/errors';
 import { parsePackageId, parseSignQuery, parseValidateQuery, requireXmlContentType, type VaasRequest } from '../../parsers/vaas.parser';
+import { strEnum } from '../../lib/json-schema';
 import { renderVaas, vaasHeaders } from '../../presenters/vaas.presenter';
+import { vaasSchema } from '../../presenters/vaas.schema';
 import type { Caller } from '../../services/auth.service';
 import { fileResult, route, type RouteContext } from '../route-table';
 
@@ -34,13 +36,54 @@ const validate = (parse: (query: Record<string, unknown>) => VaasRequest) => asy
 };
 
 /** Validation as a service for the agent toolkit (`../shared/spec/clients.md`): raw XML in, JSON out. */
+const xmlBody = { contentType: 'application/xml', schema: { type: 'string', description: 'The instance, raw XML (also text/xml).' } };
+const answered = (what: string) => ({
+  200: {
+    description: `${what}; X-SDC cost headers in dollars (and -Credits), X-Package-Url with package=true. An invalid instance is a 200 with valid false.`,
+    schema: vaasSchema,
+  },
+});
+
 export const vaasRoutes = [
-  route({ method: 'post', path: '/api/v1/vaas/validate/', requirement: 'spend', raw: true, idempotent: true, handle: validate(parseValidateQuery) }),
-  route({ method: 'post', path: '/api/v1/vaas/validate/sign/', requirement: 'spend', raw: true, idempotent: true, handle: validate(parseSignQuery) }),
+  route({
+    method: 'post',
+    path: '/api/v1/vaas/validate/',
+    requirement: 'spend',
+    raw: true,
+    idempotent: true,
+    doc: {
+      summary: 'Validate an instance against its published model (charged)',
+      tag: 'Validation as a service',
+      query: { mode: strEnum('strict', 'recover', 'report'), package: strEnum('true', 'false') },
+      requestBody: xmlBody,
+      responses: answered('The validation report'),
+    },
+    handle: validate(parseValidateQuery),
+  }),
+  route({
+    method: 'post',
+    path: '/api/v1/vaas/validate/sign/',
+    requirement: 'spend',
+    raw: true,
+    idempotent: true,
+    doc: {
+      summary: 'Validate and sign an instance (charged)',
+      tag: 'Validation as a service',
+      query: { recover: strEnum('true', 'false'), package: strEnum('true', 'false') },
+      requestBody: xmlBody,
+      responses: answered('The validation report with the signed instance'),
+    },
+    handle: validate(parseSignQuery),
+  }),
   route({
     method: 'get',
     path: '/api/v1/vaas/packages/:id/',
     requirement: 'read',
+    doc: {
+      summary: 'A validation package (the same caller, until it expires)',
+      tag: 'Validation as a service',
+      responses: { 200: { description: 'The ZIP: instance, XSD, JSON, N-Triples, manifest.json.', contentType: 'application/zip' } },
+    },
     handle: async ({ services, caller, params }) =>
       fileResult(await services.vaas.packageFile(caller, parsePackageId(params.id)), 'application/zip', 'attachment'),
   }),
