@@ -56,6 +56,28 @@ function lazyCookies(app: Express): void {
   });
 }
 
+/**
+ * Request and response classes whose prototypes are already Express's (`app.request`, `app.response`). Express
+ * re-parents every request and response with `Object.setPrototypeOf` as it enters the app; on a plain Node
+ * message that changes the object's shape each time, which costs more CPU than the whole route (profiled: about
+ * 130 µs against 50 µs a `/healthz` on this machine) and leaves every later property access megamorphic. Built
+ * with these classes, the prototype is already the one Express sets, so the call changes nothing.
+ */
+function expressShapedMessages(app: Express): http.ServerOptions {
+  function Request(this: http.IncomingMessage, socket: import('node:net').Socket) {
+    http.IncomingMessage.call(this, socket);
+  }
+  Request.prototype = app.request;
+  function Response(this: http.ServerResponse, req: http.IncomingMessage, options?: object) {
+    (http.ServerResponse as unknown as (this: http.ServerResponse, ...args: unknown[]) => void).call(this, req, options);
+  }
+  Response.prototype = app.response;
+  return {
+    IncomingMessage: Request as unknown as typeof http.IncomingMessage,
+    ServerResponse: Response as unknown as typeof http.ServerResponse,
+  };
+}
+
 /** What every role's HTTP server starts with: timeouts, malformed-request answers, request ids and structured
  * logs, cookies, and the health endpoints. */
 export function createBaseApp(services: Services): { app: Express; httpServer: http.Server } {
@@ -65,7 +87,7 @@ export function createBaseApp(services: Services): { app: Express; httpServer: h
   // No automatic weak ETag (a SHA-1 of every JSON answer): the answers that are cacheable set a strong one.
   app.set('etag', false);
   lazyCookies(app);
-  const httpServer = http.createServer(app);
+  const httpServer = http.createServer(expressShapedMessages(app), app);
   httpServer.requestTimeout = services.settings.requestTimeoutMs;
   httpServer.headersTimeout = Math.min(services.settings.requestTimeoutMs, 60000);
   httpServer.on('clientError', answerClientError);

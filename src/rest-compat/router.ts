@@ -123,7 +123,8 @@ function mountStudio(router: Router, services: Services, routes: StudioRoute[], 
       sendStudioError(error, req, res, services.logger);
     }
   };
-  for (const def of routes) router[def.method](def.path, limit, authorize(def), ...(def.raw ? [] : [json]), handle(def));
+  // A GET has no body to read: its chain skips the JSON parser.
+  for (const def of routes) router[def.method](def.path, limit, authorize(def), ...(def.raw || def.method === 'get' ? [] : [json]), handle(def));
   router.use((error: unknown, req: Request, res: Response, _next: NextFunction) => sendStudioError(error, req, res, services.logger));
 }
 
