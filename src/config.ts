@@ -47,6 +47,8 @@ export interface Settings {
   keyedReadsPerHour: number;
   graphqlMaxDepth: number;
   graphqlMaxCost: number;
+  /** Root fields of one GraphQL operation, aliases counted (each runs a resolver). */
+  graphqlMaxRootFields: number;
   /** GraphQL's "Did you mean …?" hints in validation errors (off by default under NODE_ENV=production). */
   graphqlSuggestions: boolean;
   /** Schema introspection (`__schema`, `__type`) for every caller; the schema is published anyway. */
@@ -171,7 +173,8 @@ export function loadSettings(env: Env = process.env): Settings {
     anonymousReadsPerHour: int(env, 'ANONYMOUS_READS_PER_HOUR', 200),
     keyedReadsPerHour: int(env, 'KEYED_READS_PER_HOUR', 2000),
     graphqlMaxDepth: int(env, 'GRAPHQL_MAX_DEPTH', 12),
-    graphqlMaxCost: int(env, 'GRAPHQL_MAX_COST', 5000),
+    graphqlMaxCost: int(env, 'GRAPHQL_MAX_COST', 1000),
+    graphqlMaxRootFields: int(env, 'GRAPHQL_MAX_ROOT_FIELDS', 50),
     graphqlSuggestions: bool(env, 'GRAPHQL_SUGGESTIONS', env.NODE_ENV !== 'production'),
     graphqlIntrospection: bool(env, 'GRAPHQL_INTROSPECTION', true),
     websocket: {

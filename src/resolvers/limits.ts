@@ -19,6 +19,9 @@ export interface QueryLimits {
   maxDepth: number;
   /** Selections of the operation with every fragment expanded: fields, aliases, spreads and inline fragments. */
   maxCost: number;
+  /** Fields at the root of an operation, aliases counted and root fragments expanded: each runs its resolver
+   * (and may use the database), so thousands of cheap aliases are thousands of resolver runs on the event loop. */
+  maxRootFields: number;
 }
 
 export const QUERY_TOO_COMPLEX = 'QUERY_TOO_COMPLEX';
@@ -29,13 +32,17 @@ export const MAX_DOCUMENT_NESTING = 300;
 export const MAX_VARIABLES_DEPTH = 300;
 
 function tooComplex(message: string, limits: QueryLimits, nodes?: GraphQLError['nodes']): GraphQLError {
-  const cause = new DomainError(400, QUERY_TOO_COMPLEX, message, { max_depth: limits.maxDepth, max_cost: limits.maxCost });
+  const cause = new DomainError(400, QUERY_TOO_COMPLEX, message, {
+    max_depth: limits.maxDepth,
+    max_cost: limits.maxCost,
+    max_root_fields: limits.maxRootFields,
+  });
   return new GraphQLError(message, { nodes, extensions: { code: QUERY_TOO_COMPLEX }, originalError: cause });
 }
 
-/** Refuses operations deeper or larger than the limits. Walks each operation with an explicit stack and stops at
- * the first limit passed, so a fragment that spreads another thousands of times (or a fragment cycle) costs at
- * most `maxCost` steps. */
+/** Refuses operations deeper or larger than the limits, or with more root fields. Walks each operation with an
+ * explicit stack and stops at the first limit passed, so a fragment that spreads another thousands of times (or a
+ * fragment cycle) costs at most `maxCost` steps. */
 export function queryLimitsRule(limits: QueryLimits): ValidationRule {
   return (context) => ({
     OperationDefinition(operation) {
@@ -43,6 +50,7 @@ export function queryLimitsRule(limits: QueryLimits): ValidationRule {
         { set: operation.selectionSet, depth: 0, introspection: false },
       ];
       let cost = 0;
+      let rootFields = 0;
       while (stack.length) {
         const { set, depth, introspection } = stack.pop()!;
         for (const selection of set.selections) {
@@ -53,6 +61,11 @@ export function queryLimitsRule(limits: QueryLimits): ValidationRule {
             return false;
           }
           if (selection.kind === Kind.FIELD) {
+            if (depth === 0 && !introspection && ++rootFields > limits.maxRootFields) {
+              const message = `Query too complex: more than ${limits.maxRootFields} root fields (aliases counted; GRAPHQL_MAX_ROOT_FIELDS).`;
+              context.reportError(tooComplex(message, limits, [operation]));
+              return false;
+            }
             const inIntrospection = introspection || selection.name.value.startsWith('__');
             const fieldDepth = inIntrospection ? depth : depth + 1;
             if (fieldDepth > limits.maxDepth) {
