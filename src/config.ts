@@ -173,7 +173,7 @@ export function loadSettings(env: Env = process.env): Settings {
     anonymousReadsPerHour: int(env, 'ANONYMOUS_READS_PER_HOUR', 200),
     keyedReadsPerHour: int(env, 'KEYED_READS_PER_HOUR', 2000),
     graphqlMaxDepth: int(env, 'GRAPHQL_MAX_DEPTH', 12),
-    graphqlMaxCost: int(env, 'GRAPHQL_MAX_COST', 1000),
+    graphqlMaxCost: int(env, 'GRAPHQL_MAX_COST', 500),
     graphqlMaxRootFields: int(env, 'GRAPHQL_MAX_ROOT_FIELDS', 50),
     graphqlSuggestions: bool(env, 'GRAPHQL_SUGGESTIONS', env.NODE_ENV !== 'production'),
     graphqlIntrospection: bool(env, 'GRAPHQL_INTROSPECTION', true),
