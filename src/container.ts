@@ -95,7 +95,7 @@ export function createServices(args: {
   const builder = new ModelBuilder(catalog);
   const assembly = new AssemblyService(db, catalog, ledger, jobs, clock, links, builder);
   const pipeline = new PipelineService(db, jobs, assembly, builder, catalog, packages, ledger, links, logger);
-  const dataSources = new DataSourcesService(db, jobs, builder, pipeline, clock);
+  const dataSources = new DataSourcesService(db, jobs, builder, pipeline, clock, cpu);
   const generation = new GenerationService(db, catalog, packages, jobs, ledger, links, () => settings.appDownloadCredits);
   const schemas = new SchemaHostingService(db, schemaArchive, packages, links);
   const signing = new SigningService(db, clock);
