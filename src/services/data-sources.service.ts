@@ -121,7 +121,7 @@ export class DataSourcesService {
     const size = (await queryOne(this.db, contentSize(ctId)))?.size ?? 0;
     const { port1, port2 } = new MessageChannel();
     let offset = 0;
-    let readError: unknown = null;
+    const reading: { failure?: Error } = {};
     port1.on('message', () => {
       const send = async (): Promise<CsvPart> => {
         if (offset >= size) return null;
@@ -133,8 +133,8 @@ export class DataSourcesService {
       send().then(
         (part) => port1.postMessage(part),
         (error: unknown) => {
-          readError = error;
-          port1.postMessage({ failed: String((error as Error).message ?? error) });
+          reading.failure = error instanceof Error ? error : new Error(String(error));
+          port1.postMessage({ failed: reading.failure.message });
         },
       );
     });
@@ -142,7 +142,7 @@ export class DataSourcesService {
     try {
       result = await this.cpu.run<MessagePort, CsvTaskResult>('csv', 'modelFromCsvStream', move(port2) as unknown as MessagePort);
     } catch (error) {
-      if (readError) throw readError;
+      if (reading.failure) throw reading.failure;
       if (error instanceof CpuBudgetExceeded) {
         throw new CsvError(`Reading the CSV took longer than the ${error.budgetMs} ms budget (CPU_TASK_BUDGET_MS).`, { cause: error });
       }
