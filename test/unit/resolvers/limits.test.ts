@@ -17,12 +17,20 @@ describe('GRAPHQL_MAX_ROOT_FIELDS and GRAPHQL_MAX_COST', () => {
 
   it('counts written selections without parsing: aliases once, spreads and inline fragments, not arguments', () => {
     expect(writtenSelections(aliases(3), limits)).toEqual({ total: 6, root: 3 });
-    expect(writtenSelections('query Q($v: In = { a: 1, b: [{ a: 2 }] }) { n(x: { a: 1, b: [{ a: 2 }] }) me @include(if: true) { ...F ... on User { email } } }', limits)).toEqual({
+    expect(
+      writtenSelections(
+        'query Q($v: In = { a: 1, b: [{ a: 2 }] }) { n(x: { a: 1, b: [{ a: 2 }] }) me @include(if: true) { ...F ... on User { email } } }',
+        limits,
+      ),
+    ).toEqual({
       total: 5,
       root: 2,
     });
     // Strings, block strings and comments are skipped; fragment definitions have no root fields.
-    expect(writtenSelections('# { a b c }\n{ n(x: { a: 1 }) } fragment F on User { email friends { email } }', limits)).toEqual({ total: 3, root: 0 });
+    expect(writtenSelections('# { a b c }\n{ n(x: { a: 1 }) } fragment F on User { email friends { email } }', limits)).toEqual({
+      total: 3,
+      root: 0,
+    });
     expect(writtenSelections('{ on friends }', limits)).toEqual({ total: 2, root: 2 });
   });
 
