@@ -69,6 +69,8 @@ export interface Settings {
   reasoning: 'none' | 'owl2rl';
   /** The worker-thread pool for CPU-bound work and the limits its tasks enforce (README: Configuration). */
   cpu: CpuPoolSettings;
+  /** Rendering and zipping one model package in the CPU pool (PACKAGE_TASK_BUDGET_MS). */
+  packageTaskBudgetMs: number;
   sparqlTimeoutMs: number;
   sparqlMaxRows: number;
   /** Requests one API key, session or address may have in progress at once; more answer 429. */
@@ -219,6 +221,7 @@ export function loadSettings(env: Env = process.env): Settings {
         },
       },
     },
+    packageTaskBudgetMs: int(env, 'PACKAGE_TASK_BUDGET_MS', 30_000),
     sparqlTimeoutMs: int(env, 'SPARQL_TIMEOUT_MS', 5_000),
     sparqlMaxRows: int(env, 'SPARQL_MAX_ROWS', 10_000),
     maxConcurrentRequestsPerCaller: int(env, 'MAX_CONCURRENT_REQUESTS_PER_CALLER', 32),

@@ -91,7 +91,7 @@ export function createServices(args: {
   const contextual = new ContextualService(db);
   const schemaArchive = new SchemaArchive(clock);
   const app = createAppServices({ settings, db, queue, clock, logger, pool: cpu });
-  const packages = new PackageService(db, catalog, clock, app.storage, links, contextual, schemaArchive);
+  const packages = new PackageService(db, catalog, clock, app.storage, links, contextual, schemaArchive, cpu, settings.packageTaskBudgetMs);
   const builder = new ModelBuilder(catalog);
   const assembly = new AssemblyService(db, catalog, ledger, jobs, clock, links, builder);
   const pipeline = new PipelineService(db, jobs, assembly, builder, catalog, packages, ledger, links, logger);

@@ -24,7 +24,7 @@ export interface CpuPoolSettings {
 }
 
 /** A task module in this folder (`<kind>.task.ts`), loaded by the worker threads from the build. */
-export type TaskModule = 'xml' | 'rdf' | 'vaas' | 'csv';
+export type TaskModule = 'xml' | 'rdf' | 'vaas' | 'csv' | 'package';
 
 /** The compiled module, also when this file runs from the TypeScript sources (tests): threads load JavaScript. */
 function taskFile(module: TaskModule): string {
