@@ -49,6 +49,8 @@ export interface Settings {
   keyedReadsPerHour: number;
   graphqlMaxDepth: number;
   graphqlMaxCost: number;
+  /** Root fields of one GraphQL operation, aliases counted (each runs a resolver). */
+  graphqlMaxRootFields: number;
   /** GraphQL's "Did you mean …?" hints in validation errors (off by default under NODE_ENV=production). */
   graphqlSuggestions: boolean;
   /** Schema introspection (`__schema`, `__type`) for every caller; the schema is published anyway. */
@@ -69,6 +71,8 @@ export interface Settings {
   reasoning: 'none' | 'owl2rl';
   /** The worker-thread pool for CPU-bound work and the limits its tasks enforce (README: Configuration). */
   cpu: CpuPoolSettings;
+  /** Rendering and zipping one model package in the CPU pool (PACKAGE_TASK_BUDGET_MS). */
+  packageTaskBudgetMs: number;
   sparqlTimeoutMs: number;
   sparqlMaxRows: number;
   /** Requests one API key, session or address may have in progress at once; more answer 429. */
@@ -174,7 +178,8 @@ export function loadSettings(env: Env = process.env): Settings {
     anonymousReadsPerHour: int(env, 'ANONYMOUS_READS_PER_HOUR', 200),
     keyedReadsPerHour: int(env, 'KEYED_READS_PER_HOUR', 2000),
     graphqlMaxDepth: int(env, 'GRAPHQL_MAX_DEPTH', 12),
-    graphqlMaxCost: int(env, 'GRAPHQL_MAX_COST', 5000),
+    graphqlMaxCost: int(env, 'GRAPHQL_MAX_COST', 500),
+    graphqlMaxRootFields: int(env, 'GRAPHQL_MAX_ROOT_FIELDS', 50),
     graphqlSuggestions: bool(env, 'GRAPHQL_SUGGESTIONS', env.NODE_ENV !== 'production'),
     graphqlIntrospection: bool(env, 'GRAPHQL_INTROSPECTION', true),
     websocket: {
@@ -219,6 +224,7 @@ export function loadSettings(env: Env = process.env): Settings {
         },
       },
     },
+    packageTaskBudgetMs: int(env, 'PACKAGE_TASK_BUDGET_MS', 30_000),
     sparqlTimeoutMs: int(env, 'SPARQL_TIMEOUT_MS', 5_000),
     sparqlMaxRows: int(env, 'SPARQL_MAX_ROWS', 10_000),
     maxConcurrentRequestsPerCaller: int(env, 'MAX_CONCURRENT_REQUESTS_PER_CALLER', 32),

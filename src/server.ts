@@ -97,7 +97,11 @@ export async function startHttpServer(services: Services, options: { port: numbe
 
   const schema = limitRootFieldConcurrency(options.schema ?? (await buildGatewaySchema()));
   const formatError = formatGraphQLError(services.logger);
-  const limits = { maxDepth: services.settings.graphqlMaxDepth, maxCost: services.settings.graphqlMaxCost };
+  const limits = {
+    maxDepth: services.settings.graphqlMaxDepth,
+    maxCost: services.settings.graphqlMaxCost,
+    maxRootFields: services.settings.graphqlMaxRootFields,
+  };
   const exposure = { suggestions: services.settings.graphqlSuggestions, introspection: services.settings.graphqlIntrospection };
   const wsCleanup = serveGraphqlOverWebSocket(services, httpServer, schema, limits, exposure);
   const apollo = new ApolloServer<GraphQLContext>({

@@ -16,12 +16,12 @@ export function applyCsvLimits(limits: Partial<CsvLimits>): void {
   Object.assign(CSV_LIMITS, limits);
 }
 
-function checkRow(row: string[], rows: number): void {
+export function checkRow(row: string[], rows: number): void {
   if (row.length > CSV_LIMITS.maxColumns) throw new CsvError(`The CSV has more than ${CSV_LIMITS.maxColumns} columns (CSV_MAX_COLUMNS).`);
   if (rows >= CSV_LIMITS.maxRows) throw new CsvError(`The CSV has more than ${CSV_LIMITS.maxRows} rows (CSV_MAX_ROWS).`);
 }
 
-function checkCell(field: string): void {
+export function checkCell(field: string): void {
   if (field.length > CSV_LIMITS.maxCellLength)
     throw new CsvError(`A CSV cell is longer than ${CSV_LIMITS.maxCellLength} characters (CSV_MAX_CELL_LENGTH).`);
 }
@@ -77,10 +77,10 @@ export function parseCsv(text: string, maxRows = Infinity): string[][] {
   return out;
 }
 
-const INTEGER = /^[+-]?\d+$/;
-const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
-const BOOLEAN = /^(true|false|yes|no)$/i;
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+export const INTEGER = /^[+-]?\d+$/;
+export const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+export const BOOLEAN = /^(true|false|yes|no)$/i;
+export const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
 /** The narrowest SDC4 type every non-empty value of a column fits: integers → XdCount, decimals →
  * XdQuantity, booleans → XdBoolean, ISO dates or date-times → XdTemporal, else XdString. */

@@ -19,6 +19,9 @@ export interface QueryLimits {
   maxDepth: number;
   /** Selections of the operation with every fragment expanded: fields, aliases, spreads and inline fragments. */
   maxCost: number;
+  /** Fields at the root of an operation, aliases counted and root fragments expanded: each runs its resolver
+   * (and may use the database), so thousands of cheap aliases are thousands of resolver runs on the event loop. */
+  maxRootFields: number;
 }
 
 export const QUERY_TOO_COMPLEX = 'QUERY_TOO_COMPLEX';
@@ -29,13 +32,22 @@ export const MAX_DOCUMENT_NESTING = 300;
 export const MAX_VARIABLES_DEPTH = 300;
 
 function tooComplex(message: string, limits: QueryLimits, nodes?: GraphQLError['nodes']): GraphQLError {
-  const cause = new DomainError(400, QUERY_TOO_COMPLEX, message, { max_depth: limits.maxDepth, max_cost: limits.maxCost });
+  const cause = new DomainError(400, QUERY_TOO_COMPLEX, message, {
+    max_depth: limits.maxDepth,
+    max_cost: limits.maxCost,
+    max_root_fields: limits.maxRootFields,
+  });
   return new GraphQLError(message, { nodes, extensions: { code: QUERY_TOO_COMPLEX }, originalError: cause });
 }
 
-/** Refuses operations deeper or larger than the limits. Walks each operation with an explicit stack and stops at
- * the first limit passed, so a fragment that spreads another thousands of times (or a fragment cycle) costs at
- * most `maxCost` steps. */
+const costMessage = (limits: QueryLimits) =>
+  `Query too complex: more than ${limits.maxCost} selections (fields, aliases and fragments expanded; GRAPHQL_MAX_COST).`;
+const rootFieldsMessage = (limits: QueryLimits) =>
+  `Query too complex: more than ${limits.maxRootFields} root fields (aliases counted; GRAPHQL_MAX_ROOT_FIELDS).`;
+
+/** Refuses operations deeper or larger than the limits, or with more root fields. Walks each operation with an
+ * explicit stack and stops at the first limit passed, so a fragment that spreads another thousands of times (or a
+ * fragment cycle) costs at most `maxCost` steps. */
 export function queryLimitsRule(limits: QueryLimits): ValidationRule {
   return (context) => ({
     OperationDefinition(operation) {
@@ -43,16 +55,19 @@ export function queryLimitsRule(limits: QueryLimits): ValidationRule {
         { set: operation.selectionSet, depth: 0, introspection: false },
       ];
       let cost = 0;
+      let rootFields = 0;
       while (stack.length) {
         const { set, depth, introspection } = stack.pop()!;
         for (const selection of set.selections) {
           if (++cost > limits.maxCost) {
-            context.reportError(
-              tooComplex(`Query too complex: more than ${limits.maxCost} selections (fields, aliases and fragments expanded).`, limits, [operation]),
-            );
+            context.reportError(tooComplex(costMessage(limits), limits, [operation]));
             return false;
           }
           if (selection.kind === Kind.FIELD) {
+            if (depth === 0 && !introspection && ++rootFields > limits.maxRootFields) {
+              context.reportError(tooComplex(rootFieldsMessage(limits), limits, [operation]));
+              return false;
+            }
             const inIntrospection = introspection || selection.name.value.startsWith('__');
             const fieldDepth = inIntrospection ? depth : depth + 1;
             if (fieldDepth > limits.maxDepth) {
@@ -99,6 +114,87 @@ export function documentNesting(query: string, max: number): number {
   return deepest;
 }
 
+/** Skips a string, block string or comment starting at `i`; returns the index of its last character. */
+function skipIgnored(query: string, i: number): number {
+  const c = query[i];
+  if (c === '#') {
+    while (i < query.length && query[i] !== '\n' && query[i] !== '\r') i++;
+    return i;
+  }
+  if (query.startsWith('"""', i)) {
+    for (i += 3; i < query.length && !query.startsWith('"""', i); i++) if (query.startsWith('\\"""', i)) i += 3;
+    return i + 2;
+  }
+  for (i++; i < query.length && query[i] !== '"' && query[i] !== '\n'; i++) if (query[i] === '\\') i++;
+  return i;
+}
+
+const NAME_START = /[_A-Za-z]/;
+const NAME_CHAR = /[_0-9A-Za-z]/;
+
+/**
+ * The selections written in each operation or fragment of a document, counted from its text without parsing it:
+ * fields (an alias and its field count once), fragment spreads and inline fragments, in every selection set
+ * outside arguments; `total` is the largest count of one operation or fragment, `root` the most fields written
+ * directly at the root of one operation. For a valid document (every fragment used) these are at most an
+ * operation's cost and root fields with fragments expanded, so a document over a limit here is over it after
+ * parsing too: refusing it first spares the event loop the parse and validation of thousands of aliases
+ * (about 100 ms for 2,400). Stops counting past the limits. Linear.
+ */
+export function writtenSelections(query: string, limits: Pick<QueryLimits, 'maxCost' | 'maxRootFields'>): { total: number; root: number } {
+  let braces = 0;
+  let parens = 0;
+  let total = 0;
+  let root = 0;
+  /** Whether the top-level block being read is a fragment definition's (its fields are not root fields). */
+  let inFragment = false;
+  let fragmentNext = false;
+  let previous = '';
+  for (let i = 0; i < query.length && total <= limits.maxCost && root <= limits.maxRootFields; i++) {
+    const c = query[i];
+    if (c === '#' || c === '"') {
+      i = skipIgnored(query, i);
+      continue;
+    }
+    if (c === '(') parens++;
+    else if (c === ')') parens--;
+    else if (parens > 0) continue;
+    else if (c === '{') {
+      if (braces === 0) {
+        inFragment = fragmentNext;
+        fragmentNext = false;
+        total = 0;
+        root = 0;
+      }
+      braces++;
+    } else if (c === '}') braces--;
+    else if (c === '.' && query.startsWith('...', i)) {
+      i += 2;
+      if (braces > 0) total++;
+      previous = '...';
+      continue;
+    } else if (NAME_START.test(c)) {
+      let end = i + 1;
+      while (end < query.length && NAME_CHAR.test(query[end])) end++;
+      const name = query.slice(i, end);
+      let next = end;
+      while (next < query.length && /[\s,]/.test(query[next])) next++;
+      if (braces === 0) {
+        if (name === 'fragment') fragmentNext = true;
+        else if (name === 'query' || name === 'mutation' || name === 'subscription') fragmentNext = false;
+      } else if (previous !== '@' && previous !== '...' && previous !== 'on' && query[next] !== ':') {
+        total++;
+        if (braces === 1 && !inFragment) root++;
+      }
+      previous = previous === '...' && name === 'on' ? 'on' : 'name';
+      i = end - 1;
+      continue;
+    }
+    if (!/[\s,]/.test(c)) previous = c;
+  }
+  return { total, root };
+}
+
 /** Whether a JSON value nests objects and arrays deeper than `max` (iterative). */
 export function jsonDeeperThan(value: unknown, max: number): boolean {
   const stack: Array<[unknown, number]> = [[value, 1]];
@@ -117,6 +213,11 @@ export function jsonDeeperThan(value: unknown, max: number): boolean {
 export function requestProblem(payload: { query?: unknown; variables?: unknown }, limits: QueryLimits): GraphQLError | null {
   if (typeof payload.query === 'string' && documentNesting(payload.query, MAX_DOCUMENT_NESTING) > MAX_DOCUMENT_NESTING) {
     return tooComplex(`Query too complex: brackets nested more than ${MAX_DOCUMENT_NESTING} levels.`, limits);
+  }
+  if (typeof payload.query === 'string') {
+    const written = writtenSelections(payload.query, limits);
+    if (written.root > limits.maxRootFields) return tooComplex(rootFieldsMessage(limits), limits);
+    if (written.total > limits.maxCost) return tooComplex(costMessage(limits), limits);
   }
   if (payload.variables !== null && typeof payload.variables === 'object' && jsonDeeperThan(payload.variables, MAX_VARIABLES_DEPTH)) {
     return new GraphQLError(`Variables nested more than ${MAX_VARIABLES_DEPTH} levels deep.`, { extensions: { code: 'BAD_USER_INPUT' } });

@@ -1,8 +1,15 @@
 import path from 'node:path';
 import { TextDecoder } from 'node:util';
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { createId } from '@paralleldrive/cuid2';
+import { move } from 'piscina';
 import type { DataSource } from 'typeorm';
-import { CsvError, modelFromCsv } from '../domain/csv';
+import { contentPart, contentSize } from '../db/queries/data-sources.sql';
+import { queryOne } from '../db/sql';
+import { CsvError, type CsvModel } from '../domain/csv';
+import { CpuBudgetExceeded } from '../lib/cpu-errors';
+import type { CpuPool } from '../workers/pool';
+import type { CsvPart, CsvTaskResult } from '../workers/csv.task';
 import type { AssemblyRequest } from '../parsers/assembly.parser';
 import { DataSourceRecord } from '../entities/data-source.entity';
 import type { Job } from '../entities/job.entity';
@@ -15,6 +22,8 @@ import type { PipelineService } from './pipeline.service';
 
 const CSV_TYPES = new Set(['text/csv', 'application/csv', 'text/plain', 'application/vnd.ms-excel', 'application/octet-stream', '']);
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+/** Bytes of the stored CSV read from the database and handed to the parsing thread at a time. */
+const PART_BYTES = 1024 * 1024;
 
 /** Uploads of source files (CSV): a data source and an `upload` job that proposes a draft model for a person
  * to review. Publishes nothing, charges nothing. */
@@ -25,6 +34,7 @@ export class DataSourcesService {
     private readonly builder: ModelBuilder,
     private readonly pipeline: PipelineService,
     private readonly clock: Clock,
+    private readonly cpu: CpuPool,
   ) {}
 
   /** Refuses at once what can be told at once (empty, binary, not UTF-8, not CSV); the rest is the job's. */
@@ -64,15 +74,14 @@ export class DataSourcesService {
   }
 
   /** The upload job's steps after `parsing` (the runner starts the job there): parse the CSV, infer a type per
-   * column, mint a draft model. An unreadable file is a CsvError (the job fails for good). */
+   * column (both in the CPU pool, the file streamed to it), mint a draft model. An unreadable file, or one past a
+   * CSV limit or the task budget, is a CsvError (the job fails for good). */
   async uploadJob(job: Job, progress: JobProgress): Promise<JobOutcome> {
-    const source = await this.db.manager.findOneByOrFail(DataSourceRecord, { ctId: job.dataSourceCtId! });
-    let columns;
-    try {
-      columns = modelFromCsv(strictUtf8.decode(source.content)).columns;
-    } catch (error) {
-      throw error instanceof CsvError ? error : new CsvError('The file could not be read as UTF-8 CSV.', { cause: error });
-    }
+    const source = await this.db.manager.findOneOrFail(DataSourceRecord, {
+      where: { ctId: job.dataSourceCtId! },
+      select: { id: true, ctId: true, filename: true },
+    });
+    const { columns } = await this.readModel(source.ctId);
     await progress.step('parsed');
     await progress.step('agent_processing');
     await progress.step('modeling');
@@ -105,5 +114,43 @@ export class DataSourcesService {
     await progress.step('finalizing', { dmCtId: model.dmCtId });
     const columnTypes = columns.map((c) => ({ label: c.label, data_type: c.dataType }));
     return { result: { ...this.pipeline.links(model.dmCtId, null), published: false, generated: false, columns: columnTypes } };
+  }
+
+  /** Parses the stored CSV in the pool: the thread asks for each part, read here from the database on demand. */
+  private async readModel(ctId: string): Promise<CsvModel> {
+    const size = (await queryOne(this.db, contentSize(ctId)))?.size ?? 0;
+    const { port1, port2 } = new MessageChannel();
+    let offset = 0;
+    const reading: { failure?: Error } = {};
+    port1.on('message', () => {
+      const send = async (): Promise<CsvPart> => {
+        if (offset >= size) return null;
+        const part = (await queryOne(this.db, contentPart(ctId, offset, PART_BYTES)))?.part ?? Buffer.alloc(0);
+        if (!part.length) return null;
+        offset += part.length;
+        return new Uint8Array(part.buffer, part.byteOffset, part.length);
+      };
+      send().then(
+        (part) => port1.postMessage(part),
+        (error: unknown) => {
+          reading.failure = error instanceof Error ? error : new Error(String(error));
+          port1.postMessage({ failed: reading.failure.message });
+        },
+      );
+    });
+    let result: CsvTaskResult;
+    try {
+      result = await this.cpu.run<MessagePort, CsvTaskResult>('csv', 'modelFromCsvStream', move(port2) as unknown as MessagePort);
+    } catch (error) {
+      if (reading.failure) throw reading.failure;
+      if (error instanceof CpuBudgetExceeded) {
+        throw new CsvError(`Reading the CSV took longer than the ${error.budgetMs} ms budget (CPU_TASK_BUDGET_MS).`, { cause: error });
+      }
+      throw error;
+    } finally {
+      port1.close();
+    }
+    if (!result.ok) throw new CsvError(result.message);
+    return result.model;
   }
 }

@@ -10,7 +10,11 @@ import type { AppProfile } from '../packages/app-compose';
 import { generateAppPackage } from '../packages/app-package';
 import { markImported, modelPackageRow } from '../db/queries/packages.sql';
 import { query, queryOne } from '../db/sql';
-import { generateModelFiles, generateSkeleton, zipFiles, type PackageFile } from '../packages/model-package';
+import { generateSkeleton, zipFiles, type PackageFile } from '../packages/model-package';
+import type { DataModelDocument } from '../domain/model-tree';
+import type { ContextualComponent } from '../packages/contextual-slots';
+import type { CpuPool } from '../workers/pool';
+import type { ModelPackageTask, PortableFile } from '../workers/package.task';
 import { parsePackageXsd, readPackage } from '../packages/package-import';
 import { readPackageFiles } from '../packages/package-reader';
 import type { Skeleton } from '../packages/skeleton';
@@ -59,6 +63,9 @@ export class PackageService {
     private readonly links: Links,
     private readonly contextual: ContextualService,
     private readonly schemas: SchemaArchive,
+    private readonly cpu: CpuPool,
+    /** PACKAGE_TASK_BUDGET_MS: rendering and zipping a package in the pool. */
+    private readonly budgetMs: number,
   ) {}
 
   packageUrl(dmCtId: string): string {
@@ -80,8 +87,8 @@ export class PackageService {
       return { packageUrl: this.packageUrl(dmCtId), path: this.storage.locate(previous.area, previous.name) };
     const relative = `packages/${packageFileName(dmCtId)}`;
     const document = await this.catalog.loadModelDocument(dmCtId, manager);
-    const files = generateModelFiles(document, await this.contextual.forModel(dmCtId, manager));
-    await this.storage.put('packages', packageFileName(dmCtId), await zipFiles(files));
+    const { files, zip } = await this.render(document, await this.contextual.forModel(dmCtId, manager), true);
+    await this.storage.put('packages', packageFileName(dmCtId), zip!);
     await manager.update(DataModel, model.id, { generated: true, packagePath: relative, updatedAt: this.clock.now() });
     await this.schemas.record(manager, dmCtId, asBytes(fileNamed(files, `dm-${dmCtId}.xsd`)));
     return { packageUrl: this.packageUrl(dmCtId), path: this.storage.locate('packages', packageFileName(dmCtId)) };
@@ -126,12 +133,32 @@ export class PackageService {
     return { fileName: packageFileName(dmCtId), content };
   }
 
+  /** A model's files rendered (and zipped) in the CPU pool within PACKAGE_TASK_BUDGET_MS. */
+  private async render(
+    document: DataModelDocument,
+    contextual: ContextualComponent[],
+    zip: boolean,
+  ): Promise<{ files: PackageFile[]; zip: Buffer | null }> {
+    const out = await this.cpu.run<ModelPackageTask, { files: PortableFile[]; zip: Uint8Array | null }>(
+      'package',
+      'modelPackage',
+      { document, contextual, zip },
+      this.budgetMs,
+    );
+    const buffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    return {
+      files: out.files.map((f) => ({ name: f.name, content: typeof f.content === 'string' ? f.content : buffer(f.content) })),
+      zip: out.zip && buffer(out.zip),
+    };
+  }
+
   /** Every file of a model: an imported model's stored files (the generated ones fill what its package lacks). */
   private async modelFiles(dmCtId: string, manager?: EntityManager): Promise<PackageFile[]> {
     const stored = await this.storedFiles(dmCtId, manager);
-    const generated = generateModelFiles(
+    const { files: generated } = await this.render(
       await this.catalog.loadModelDocument(dmCtId, manager),
       await this.contextual.forModel(dmCtId, manager ?? this.db),
+      false,
     );
     if (!stored) return generated;
     const own = new Set(stored.map((f) => f.name));

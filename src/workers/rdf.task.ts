@@ -1,5 +1,5 @@
 import { parsingError } from '../lib/app-api-errors';
-import { parseRdf, RdfParseError, toNTriples, type RdfFormat } from '../rdf/rdf-parse';
+import { addRdf, RdfParseError, toNTriples, type RdfFormat } from '../rdf/rdf-parse';
 import { settle, type Outcome } from './outcome';
 import { applyThreadSettings } from './thread-setup';
 
@@ -20,24 +20,28 @@ export interface SchemaGraphResult {
 
 /** upload/rdf's CPU work: the uploaded file parsed (PARSING_ERROR when it does not), united with its siblings. */
 export function schemaGraph(task: SchemaGraphTask): Promise<Outcome<SchemaGraphResult>> {
-  return settle(() => {
-    const documents = [parseUploaded(task.uploaded)];
+  return settle(async () => {
+    const lines = new Set<string>();
+    await addUploaded(task.uploaded, lines);
     const skipped: SchemaGraphResult['skipped'] = [];
     for (const sibling of task.siblings) {
+      const own = new Set<string>();
       try {
-        documents.push(parseRdf(Buffer.from(sibling.text), sibling.format));
+        await addRdf(Buffer.from(sibling.text), sibling.format, own);
       } catch (error) {
         if (!(error instanceof RdfParseError)) throw error;
         skipped.push({ filename: sibling.filename, message: error.message });
+        continue;
       }
+      for (const line of own) lines.add(line);
     }
-    return { ...toNTriples(documents), skipped };
+    return { ...toNTriples(lines), skipped };
   });
 }
 
-function parseUploaded({ filename, bytes, format }: SchemaGraphTask['uploaded']) {
+async function addUploaded({ filename, bytes, format }: SchemaGraphTask['uploaded'], lines: Set<string>): Promise<void> {
   try {
-    return parseRdf(bytes, format);
+    await addRdf(bytes, format, lines);
   } catch (error) {
     if (error instanceof RdfParseError) throw parsingError(filename, error.message);
     throw error;

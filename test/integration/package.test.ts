@@ -200,3 +200,18 @@ describe('the application ZIP', () => {
     expect((await other.client.get(appUrl)).status).toBe(403);
   });
 });
+
+describe('package generation in the CPU pool', () => {
+  it('fails past PACKAGE_TASK_BUDGET_MS and stores nothing', async () => {
+    const tight = await startTestApp({ storageDir: await mkdtemp(path.join(tmpdir(), 'tight-packages-')), packageTaskBudgetMs: 1 });
+    try {
+      await tight.services.packages.importPackage(STATE_POPULATION);
+      const owner = await makeUser(tight.services);
+      const dm = await ownModel(tight.services, owner.id, true);
+      await expect(tight.services.packages.generatePackage(dm)).rejects.toMatchObject({ name: 'CpuBudgetExceeded', budgetMs: 1 });
+      expect(await tight.services.packages.isGenerated(dm)).toBeNull();
+    } finally {
+      await tight.close();
+    }
+  });
+});

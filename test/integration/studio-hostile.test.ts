@@ -198,7 +198,7 @@ function overWebSocket(query: string, options: { control?: boolean } = {}): Prom
   }).finally(() => ws.dispose());
 }
 
-describe('GraphQL depth and cost limits (12 levels, 5000 selections by default)', () => {
+describe('GraphQL depth and cost limits (12 levels, 500 selections, 50 root fields by default)', () => {
   const nested = (levels: number) => `{ catalogModel(ctId: "nope") { root { ${'children { '.repeat(levels - 3)}label${' }'.repeat(levels - 3)} } } }`;
   const gql = (query: string, control = false) => send('POST', '/graphql', { body: JSON.stringify({ query }), headers: asKey(), control });
   const refused = (res: Answer) => {
@@ -206,7 +206,7 @@ describe('GraphQL depth and cost limits (12 levels, 5000 selections by default)'
     expect(res.body.data).toBeUndefined();
     expect(res.body.errors[0]).toMatchObject({
       message: expect.stringMatching(/^Query too (deep|complex)/),
-      extensions: { code: 'QUERY_TOO_COMPLEX', maxDepth: 12, maxCost: 5000 },
+      extensions: { code: 'QUERY_TOO_COMPLEX', maxDepth: 12, maxCost: 500, maxRootFields: 50 },
     });
   };
 
@@ -217,13 +217,19 @@ describe('GraphQL depth and cost limits (12 levels, 5000 selections by default)'
     refused(await gql(nested(10_000 / 3)));
   });
 
-  it('wide and aliased queries: thousands of fields or aliases are refused; a thousand aliases run', async () => {
+  it('wide and aliased queries: thousands of fields or aliases are refused; 50 root aliases run, 51 do not', async () => {
     refused(await gql(`{ me { ${'email '.repeat(6000)} } }`));
     refused(await gql(`{ ${Array.from({ length: 3000 }, (_, i) => `a${i}: me { email }`).join(' ')} }`));
     refused(await gql(`{ ${Array.from({ length: 10_000 }, (_, i) => `a${i}: __typename`).join(' ')} }`));
-    const fine = await gql(`{ ${Array.from({ length: 1000 }, (_, i) => `a${i}: me { email }`).join(' ')} }`, true);
+    const aliases = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: me { email }`).join(' ')} }`;
+    const fine = await gql(aliases(50), true);
     expect(fine.status).toBe(200);
-    expect(Object.keys(fine.body.data)).toHaveLength(1000);
+    expect(Object.keys(fine.body.data)).toHaveLength(50);
+    const over = await gql(aliases(51));
+    refused(over);
+    expect(over.body.errors[0].message).toContain('GRAPHQL_MAX_ROOT_FIELDS');
+    const viaFragment = await gql(`{ ...Q } fragment Q on Query { ${Array.from({ length: 51 }, (_, i) => `a${i}: __typename`).join(' ')} }`);
+    expect(viaFragment.body.errors[0].message).toContain('more than 50 root fields');
   });
 
   it('fragments that expand exponentially, and fragment cycles, are refused quickly', async () => {

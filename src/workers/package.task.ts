@@ -1,0 +1,29 @@
+import type { DataModelDocument } from '../domain/model-tree';
+import type { ContextualComponent } from '../packages/contextual-slots';
+import { generateModelFiles, zipFiles } from '../packages/model-package';
+import { settle, type Outcome } from './outcome';
+import { applyThreadSettings } from './thread-setup';
+
+applyThreadSettings();
+
+export interface ModelPackageTask {
+  document: DataModelDocument;
+  contextual: ContextualComponent[];
+  /** Also the package ZIP of the files. */
+  zip: boolean;
+}
+
+/** Files as they cross threads: a Buffer arrives as a Uint8Array. */
+export interface PortableFile {
+  name: string;
+  content: string | Uint8Array;
+}
+
+/** A model's package files rendered (XSD, instance, HTML, Turtle, RDF/XML, SHACL, JSON-LD, JSON, GraphQL, README)
+ * and, when asked, zipped: the CPU part of package generation, off the event loop. */
+export function modelPackage(task: ModelPackageTask): Promise<Outcome<{ files: PortableFile[]; zip: Uint8Array | null }>> {
+  return settle(async () => {
+    const files = generateModelFiles(task.document, task.contextual);
+    return { files, zip: task.zip ? await zipFiles(files) : null };
+  });
+}

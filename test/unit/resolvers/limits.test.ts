@@ -1,0 +1,49 @@
+import { buildSchema, getIntrospectionQuery, parse, specifiedRules, validate } from 'graphql';
+import { queryLimitsRule, requestProblem, writtenSelections } from '../../../src/resolvers/limits';
+
+const limits = { maxDepth: 12, maxCost: 1000, maxRootFields: 50 };
+const schema = buildSchema('type User { email: String, friends: [User] } type Query { me: User, n(x: In): Int } input In { a: Int, b: [In] }');
+const aliases = (n: number, field = 'me { email }') => `{ ${Array.from({ length: n }, (_, i) => `a${i}: ${field}`).join(' ')} }`;
+const ruleErrors = (query: string) => validate(schema, parse(query), [...specifiedRules, queryLimitsRule(limits)]).map((e) => e.message);
+
+describe('GRAPHQL_MAX_ROOT_FIELDS and GRAPHQL_MAX_COST', () => {
+  it('the rule counts root fields with aliases and root fragments expanded, and names the setting', () => {
+    expect(ruleErrors(aliases(50))).toEqual([]);
+    expect(ruleErrors(aliases(51))).toEqual(['Query too complex: more than 50 root fields (aliases counted; GRAPHQL_MAX_ROOT_FIELDS).']);
+    const fragment = `{ ...Q } fragment Q on Query { ${Array.from({ length: 51 }, (_, i) => `a${i}: __typename`).join(' ')} }`;
+    expect(ruleErrors(fragment)).toEqual(['Query too complex: more than 50 root fields (aliases counted; GRAPHQL_MAX_ROOT_FIELDS).']);
+    expect(ruleErrors(`{ me { ${Array.from({ length: 1000 }, (_, i) => `e${i}: email`).join(' ')} } }`)[0]).toMatch(/GRAPHQL_MAX_COST/);
+  });
+
+  it('counts written selections without parsing: aliases once, spreads and inline fragments, not arguments', () => {
+    expect(writtenSelections(aliases(3), limits)).toEqual({ total: 6, root: 3 });
+    expect(
+      writtenSelections(
+        'query Q($v: In = { a: 1, b: [{ a: 2 }] }) { n(x: { a: 1, b: [{ a: 2 }] }) me @include(if: true) { ...F ... on User { email } } }',
+        limits,
+      ),
+    ).toEqual({
+      total: 5,
+      root: 2,
+    });
+    // Strings, block strings and comments are skipped; fragment definitions have no root fields.
+    expect(writtenSelections('# { a b c }\n{ n(x: { a: 1 }) } fragment F on User { email friends { email } }', limits)).toEqual({
+      total: 3,
+      root: 0,
+    });
+    expect(writtenSelections('{ on friends }', limits)).toEqual({ total: 2, root: 2 });
+  });
+
+  it('refuses a document over a limit before parsing it, and never one within them', () => {
+    expect(requestProblem({ query: aliases(2400) }, limits)?.message).toMatch(/GRAPHQL_MAX_ROOT_FIELDS/);
+    expect(requestProblem({ query: `{ me { ${'email '.repeat(1001)} } }` }, limits)?.message).toMatch(/GRAPHQL_MAX_COST/);
+    const started = performance.now();
+    for (let i = 0; i < 8; i++) requestProblem({ query: aliases(2400) }, limits);
+    expect(performance.now() - started).toBeLessThan(200);
+    expect(requestProblem({ query: aliases(50) }, limits)).toBeNull();
+    expect(requestProblem({ query: getIntrospectionQuery() }, limits)).toBeNull();
+    // Two operations of 600 selections each: each within the cost.
+    const ops = `query A { me { ${'email '.repeat(599)} } } query B { me { ${'email '.repeat(599)} } }`;
+    expect(requestProblem({ query: ops }, limits)).toBeNull();
+  });
+});
