@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { recordResults } from './results';
-import { load, printTable, startBenchService } from './support';
+import { load, printTable, startBenchService, type LoadResult } from './support';
 
 const ROOT = path.resolve(__dirname, '../..');
 const FIXTURES = path.resolve(ROOT, '../shared/fixtures');
@@ -10,7 +11,9 @@ const PACKAGE = path.join(FIXTURES, 'sdc4/packages/StatePopulation');
 
 /** bench:vaas — the studio's POST /api/v1/vaas/validate/?mode=strict of StatePopulation's example (raw XML, Token,
  * charged one credit each) beside Interface B's POST /api/v1/validate/xml/ (JSON) in the same service, both at
- * concurrency 16; `ratio` is VaaS requests per second over validate/xml's (the issue's goal: at least 0.8). */
+ * concurrency 16, alternating in rounds of about 5 s; `vaasOverValidateXml` is VaaS requests per second over
+ * validate/xml's summed over the rounds (the issue's goal: at least 0.8), with each round's ratio and the load
+ * average beside it (the machine may be shared). */
 export async function benchVaas(durationSeconds = 20): Promise<Record<string, unknown>> {
   const service = await startBenchService({ schemaCatalogDir: path.join(FIXTURES, 'sdc4/reference') });
   try {
@@ -44,26 +47,36 @@ export async function benchVaas(durationSeconds = 20): Promise<Record<string, un
       if (first.status !== status) throw new Error(`${url} answered ${first.status}: ${await first.text()}`);
     }
 
-    const rows = [
-      await load('POST /api/v1/validate/xml/ (JSON), c=16', {
+    // The machine is shared: the two loads alternate in short rounds so a burst of other work slows both alike,
+    // and the ratio is of the requests each made over the same rounds.
+    const rounds = Math.max(1, Math.round(durationSeconds / 5));
+    const seconds = Math.max(1, Math.round(durationSeconds / rounds));
+    const rows: LoadResult[] = [];
+    const roundRatios: number[] = [];
+    for (let round = 1; round <= rounds; round++) {
+      const b = await load(`POST /api/v1/validate/xml/ (JSON), c=16, round ${round}`, {
         url: `${service.url}/api/v1/validate/xml/`,
         method: 'POST',
         ...appRequest,
         connections: 16,
-        durationSeconds,
-      }),
-      await load('POST /api/v1/vaas/validate/?mode=strict (raw XML), c=16', {
+        durationSeconds: seconds,
+      });
+      const vaas = await load(`POST /api/v1/vaas/validate/?mode=strict (raw XML), c=16, round ${round}`, {
         url: vaasUrl,
         method: 'POST',
         ...vaasRequest,
         connections: 16,
-        durationSeconds,
-      }),
-    ];
+        durationSeconds: seconds,
+      });
+      rows.push(b, vaas);
+      roundRatios.push(Math.round((vaas.requestsPerSecond / Math.max(1, b.requestsPerSecond)) * 100) / 100);
+    }
     printTable(rows);
-    const ratio = Math.round((rows[1].requestsPerSecond / Math.max(1, rows[0].requestsPerSecond)) * 100) / 100;
-    console.log({ vaasOverValidateXml: ratio, goal: 0.8, poolThreads: service.services.cpu.threads });
-    return { vaasOverValidateXml: ratio, goal: 0.8, poolThreads: service.services.cpu.threads, http: rows };
+    const total = (name: string) => rows.filter((r) => r.name.startsWith(name)).reduce((sum, r) => sum + r.requestsPerSecond, 0);
+    const ratio = Math.round((total('POST /api/v1/vaas/') / Math.max(1, total('POST /api/v1/validate/xml/'))) * 100) / 100;
+    const loadAverage = os.loadavg().map((n) => Math.round(n * 100) / 100);
+    console.log({ vaasOverValidateXml: ratio, roundRatios, goal: 0.8, poolThreads: service.services.cpu.threads, loadAverage });
+    return { vaasOverValidateXml: ratio, roundRatios, goal: 0.8, poolThreads: service.services.cpu.threads, loadAverage, http: rows };
   } finally {
     await service.close();
   }

@@ -5,13 +5,14 @@ import type { Links } from '../lib/links';
 import type { VaasRequest } from '../parsers/vaas.parser';
 import type { VaasSignView, VaasView } from '../presenters/vaas.presenter';
 import type { CpuPool } from '../workers/pool';
-import type { VaasRenderTask, VaasSignTask, VaasValidateTask, VaasValidation } from '../workers/vaas.task';
+import type { VaasOnceAnswer, VaasOnceTask, VaasRenderTask, VaasSignTask, VaasValidateTask, VaasValidation } from '../workers/vaas.task';
+import { peekRootModel } from '../xml/root-peek';
 import type { Caller } from './auth.service';
 import type { Clock } from './clock';
+import type { RequestHold } from './ledger-request-holds';
 import type { LedgerService } from './ledger.service';
 import type { SigningService } from './signing.service';
-import { packageZip, type VaasPackages } from './vaas-packages';
-import type { VaasModelRow } from '../db/queries/vaas.sql';
+import { packageZip, type StoredVaasPackage, type VaasPackages } from './vaas-packages';
 import type { VaasModel, VaasSchemas } from './vaas-schemas';
 
 export interface VaasPrices {
@@ -25,6 +26,15 @@ export interface VaasPrices {
 
 export interface VaasInput extends VaasRequest {
   xml: Uint8Array | string;
+}
+
+/** A validated request, still held: what it earned is captured next. */
+interface Held {
+  hold: RequestHold;
+  model: VaasModel;
+  result: VaasValidation;
+  sign: VaasSignView | null;
+  stored: StoredVaasPackage | null;
 }
 
 /**
@@ -60,23 +70,9 @@ export class VaasService {
         max_bytes: this.prices.maxXmlBytes,
       });
     }
-    const { dmCtId, xml } = await this.run<Uint8Array | string, { dmCtId: string; xml: string }>('vaasRoot', input.xml);
-    const found = await this.schemas.model(dmCtId, caller.user.id);
-    const userId = caller.user.id;
-    const hold = await this.ledger.requests.hold({
-      userId,
-      amount: this.price(input),
-      reason: `vaas: dm-${dmCtId}`,
-      apiKeyId: caller.key?.id ?? null,
-    });
-    let work;
-    try {
-      work = await this.work(userId, input, xml, found);
-    } catch (error) {
-      await this.ledger.requests.release(hold, `vaas: dm-${dmCtId} failed`);
-      throw error;
-    }
-    const { model, result, sign, stored } = work;
+    const work = (await this.once(caller, input)) ?? (await this.twice(caller, input));
+    const { hold, model, result, sign, stored } = work;
+    const dmCtId = model.dmCtId;
     const charged = this.prices.validationCredits + (sign?.signed ? this.prices.signatureCredits : 0);
     const reason = `vaas ${sign?.signed ? 'validate+sign' : 'validate'}: dm-${dmCtId}`;
     let paid;
@@ -105,16 +101,98 @@ export class VaasService {
     };
   }
 
-  /** The CPU work of a held request: validate (and recover), sign a valid instance on request, store the package. */
-  private async work(userId: number, input: VaasInput, xml: string, found: VaasModelRow) {
-    const model = await this.schemas.schemaOf(found);
-    const task: VaasValidateTask = { xml, schema: model.schema, recover: input.mode === 'recover', countEvs: input.sign };
-    const result = await this.validated(task);
-    const instance = result.recoveredXml ?? xml;
-    const sign = input.sign ? await this.signed(instance, model, result) : null;
-    const zip = input.package ? await this.zip(model, sign?.signedXml ?? instance) : null;
-    const stored = zip ? await this.packages.save(userId, model.dmCtId, zip) : null;
-    return { model, result, sign, stored };
+  /**
+   * The usual request in one pool trip: the model is guessed from the root start tag on the event loop
+   * (peekRootModel), looked up and held, and one thread task parses, checks the root and validates against that
+   * model's schema by its key (the documents only when the thread asks). Null when the guess cannot be used
+   * (no guess, no such model, a refused hold, or the thread found another root): `twice` then answers exactly as
+   * it always has (a malformed instance is 400 before 404 or 402).
+   */
+  private async once(caller: Caller, input: VaasInput): Promise<Held | null> {
+    const guess = peekRootModel(input.xml);
+    const found = guess === null ? null : await this.schemas.model(guess, caller.user.id).catch(() => null);
+    if (!found) return null;
+    const dmCtId = found.ct_id;
+    const hold = await this.hold(caller, input, dmCtId).catch(() => null);
+    if (!hold) return null;
+    // A schema that cannot be assembled is 422 only after a malformed instance's 400, as `twice` answers it.
+    const model = await this.schemas.schemaOf(found).catch(() => null);
+    if (!model) {
+      await this.ledger.requests.release(hold, `vaas: dm-${dmCtId} failed`);
+      return null;
+    }
+    let answer: VaasOnceAnswer;
+    try {
+      const renders = input.package && !input.sign;
+      const task: VaasOnceTask = {
+        xml: input.xml,
+        expected: { dmCtId },
+        schema: { key: model.schema.key },
+        recover: input.mode === 'recover',
+        countEvs: input.sign,
+        keepText: input.sign || input.package,
+        render: renders ? { instanceId: `i-${createId()}`, modelXsd: model.xsd } : null,
+      };
+      answer = await this.run<VaasOnceTask, VaasOnceAnswer>('vaasOnce', task);
+      if ('needSchema' in answer) answer = await this.run<VaasOnceTask, VaasOnceAnswer>('vaasOnce', { ...task, schema: model.schema });
+    } catch (error) {
+      await this.ledger.requests.release(hold, `vaas: dm-${dmCtId} failed`);
+      throw error;
+    }
+    if (!('done' in answer)) {
+      await this.ledger.requests.release(hold, `vaas: dm-${dmCtId} is not the instance's model`);
+      return null;
+    }
+    const { decoded, rendered, ...result } = answer.done;
+    const xml = decoded ?? (input.xml as string);
+    return this.finished(hold, input, { model, result, xml }, rendered);
+  }
+
+  /** The instance's root and model first (one pool trip), then the hold, then the validation (another). */
+  private async twice(caller: Caller, input: VaasInput): Promise<Held> {
+    const { dmCtId, xml } = await this.run<Uint8Array | string, { dmCtId: string; xml: string }>('vaasRoot', input.xml);
+    const found = await this.schemas.model(dmCtId, caller.user.id);
+    const hold = await this.hold(caller, input, dmCtId);
+    let model: VaasModel;
+    let result: VaasValidation;
+    try {
+      model = await this.schemas.schemaOf(found);
+      const task: VaasValidateTask = { xml, schema: model.schema, recover: input.mode === 'recover', countEvs: input.sign };
+      result = await this.validated(task);
+    } catch (error) {
+      await this.ledger.requests.release(hold, `vaas: dm-${dmCtId} failed`);
+      throw error;
+    }
+    return this.finished(hold, input, { model, result, xml }, null);
+  }
+
+  private hold(caller: Caller, input: VaasInput, dmCtId: string): Promise<RequestHold> {
+    return this.ledger.requests.hold({
+      userId: caller.user.id,
+      amount: this.price(input),
+      reason: `vaas: dm-${dmCtId}`,
+      apiKeyId: caller.key?.id ?? null,
+    });
+  }
+
+  /** After validation, still held: sign a valid instance on request, store the package (released on failure). */
+  private async finished(
+    hold: RequestHold,
+    input: VaasInput,
+    done: { model: VaasModel; result: VaasValidation; xml: string },
+    rendered: { json: string; ntriples: string } | null,
+  ): Promise<Held> {
+    const { model, result } = done;
+    try {
+      const instance = result.recoveredXml ?? done.xml;
+      const sign = input.sign ? await this.signed(instance, model, result) : null;
+      const zip = input.package ? await this.zip(model, sign?.signedXml ?? instance, rendered) : null;
+      const stored = zip ? await this.packages.save(hold.userId, model.dmCtId, zip) : null;
+      return { hold, model, result, sign, stored };
+    } catch (error) {
+      await this.ledger.requests.release(hold, `vaas: dm-${model.dmCtId} failed`);
+      throw error;
+    }
   }
 
   /** The schema's documents go to a thread only when it has not compiled them yet (once per thread and schema). */
@@ -156,9 +234,9 @@ export class VaasService {
   }
 
   /** The (recovered or signed) instance, the model's XSD, the instance's JSON and N-Triples, and the manifest. */
-  private async zip(model: VaasModel, xml: string): Promise<Buffer> {
+  private async zip(model: VaasModel, xml: string, rendered: { json: string; ntriples: string } | null): Promise<Buffer> {
     const render: VaasRenderTask = { xml, dmCtId: model.dmCtId, instanceId: `i-${createId()}`, modelXsd: model.xsd };
-    const { json, ntriples } = await this.run<VaasRenderTask, { json: string; ntriples: string }>('vaasRender', render);
+    const { json, ntriples } = rendered ?? (await this.run<VaasRenderTask, { json: string; ntriples: string }>('vaasRender', render));
     const base = `dm-${model.dmCtId}`;
     return packageZip({
       dmCtId: model.dmCtId,

@@ -1,16 +1,17 @@
 import { createPrivateKey } from 'node:crypto';
 import { DomainError } from '../lib/errors';
-import { childElements, type XDocument, type XElement } from '../xml/dom';
+import { childElements, type TreeDocument, type TreeElement } from '../xml/dom';
 import { validateWithCorrection, type EvCorrection } from '../xml/ev';
 import { instanceToJson } from '../xml/instance-json';
 import { extractInstanceRdf } from '../xml/instance-rdf';
 import { decodeXmlBytes, inspectInstance } from '../xml/instance';
-import { parseXmlDom } from '../xml/safe-parse';
+import { parseInstanceTree, type InstanceTree } from '../xml/instance-tree';
+import { parseXmlDom, scanXml } from '../xml/safe-parse';
 import { SchemaCompileError, type CompiledSchema } from '../xml/schema';
 import { compileSchemaSet } from '../xml/schema-compiler';
 import { qkey, type SchemaModel } from '../xml/schema-model';
 import { gatherSchemaSet } from '../xml/schema-set';
-import { EXCEPTIONAL_VALUE_TYPE } from '../xml/sdc4';
+import { dmCtIdOf, EXCEPTIONAL_VALUE_TYPE } from '../xml/sdc4';
 import { signXml, type SignedProperties } from '../xml/signature';
 import { XmlParseError, XmlValidationError, type XmlError } from '../xml/xml-errors';
 import { settle, type Outcome } from './outcome';
@@ -61,11 +62,43 @@ export interface VaasRenderTask {
   modelXsd: string;
 }
 
+/** One VaaS request's CPU work (vaasOnce). */
+export interface VaasOnceTask {
+  xml: string | Uint8Array;
+  /** The model peekRootModel guessed (the root the thread must find) and its schema (the key alone, normally). */
+  expected: { dmCtId: string };
+  schema: VaasSchemaSet;
+  recover: boolean;
+  countEvs: boolean;
+  /** Send the decoded text back when bytes were sent (signing and packages need it). */
+  keepText: boolean;
+  /** Render the answer's instance for a package (JSON and N-Triples), when it will not be signed first. */
+  render: { instanceId: string; modelXsd: string } | null;
+}
+
+export type VaasOnceAnswer =
+  | { done: VaasValidation & { decoded: string | null; rendered: { json: string; ntriples: string } | null } }
+  | { needSchema: true }
+  | { otherRoot: string };
+
+/** Past this size the tree is built only for what needs it, as in xml.task: a large hostile document within the
+ * limits is refused by a scan that keeps nothing. */
+const TREE_IN_FIRST_PASS_MAX_CHARS = 256 * 1024;
 const MAX_COMPILED = 32;
 const compiled = new Map<string, Promise<CompiledSchema>>();
 
 const malformed = (error: XmlParseError) =>
   new DomainError(400, 'invalid_xml', `The XML cannot be parsed: ${error.message}`, error.line ? { line: error.line } : {});
+
+const notSdc4 = (rootTag: string) =>
+  new DomainError(
+    400,
+    'invalid_xml',
+    `Invalid root element <${rootTag}>: expected dm-{ct_id} in the SDC4 namespace https://semanticdatacharter.com/ns/sdc4/.`,
+    {
+      root: rootTag,
+    },
+  );
 
 /** The ct_id the `dm-{ct_id}` root names, or 400 when the body is not a well-formed SDC4 instance. */
 export function vaasRoot(xml: string | Uint8Array): Promise<Outcome<{ dmCtId: string; xml: string }>> {
@@ -73,14 +106,7 @@ export function vaasRoot(xml: string | Uint8Array): Promise<Outcome<{ dmCtId: st
     try {
       const text = typeof xml === 'string' ? xml : decodeXmlBytes(xml);
       const inspection = inspectInstance(text);
-      if (inspection.dmCtId === null) {
-        throw new DomainError(
-          400,
-          'invalid_xml',
-          `Invalid root element <${inspection.rootTag}>: expected dm-{ct_id} in the SDC4 namespace https://semanticdatacharter.com/ns/sdc4/.`,
-          { root: inspection.rootTag },
-        );
-      }
+      if (inspection.dmCtId === null) throw notSdc4(inspection.rootTag);
       return { dmCtId: inspection.dmCtId, xml: text };
     } catch (error) {
       if (error instanceof XmlParseError) throw malformed(error);
@@ -90,38 +116,81 @@ export function vaasRoot(xml: string | Uint8Array): Promise<Outcome<{ dmCtId: st
 }
 
 export function vaasValidate(task: VaasValidateTask): Promise<Outcome<VaasValidation>> {
-  return settle(async () => {
-    const schema = await compiledSchema(task.schema);
+  return settle(async () => checked(task.xml, await compiledSchema(task.schema), task, null));
+}
+
+/** Validation (and EV correction on recover) of a well-formed instance; `tree` is its single-pass tree, if built. */
+function checked(xml: string, schema: CompiledSchema, task: { recover: boolean; countEvs: boolean }, tree: InstanceTree | null): VaasValidation {
+  try {
+    const outcome = validateWithCorrection(xml, schema);
+    if (outcome.corrections.length > 0 && !task.recover) return invalid(schema.validate(xml));
+    const recoveredXml = outcome.corrections.length > 0 ? outcome.correctedXml : null;
+    const document = task.countEvs ? (outcome.correctedDocument ?? answerTree(xml, outcome.correctedXml, tree)) : null;
+    const assertionFailures = outcome.remainingErrors.filter(isAssertion).length;
+    return {
+      valid: assertionFailures === 0,
+      structuralErrors: 0,
+      semanticErrors: outcome.remainingErrors.length,
+      errors: outcome.remainingErrors,
+      recoveredXml,
+      corrections: outcome.corrections,
+      evCount: document ? countEvs(document, schema.model) : 0,
+    };
+  } catch (error) {
+    if (error instanceof XmlValidationError) return invalid(error.errors);
+    if (error instanceof XmlParseError) throw malformed(error);
+    throw error;
+  }
+}
+
+/** The tree of the instance the answer carries: the first pass's when it is the instance as sent. */
+const answerTree = (sent: string, answered: string, tree: InstanceTree | null): TreeDocument =>
+  answered === sent ? (tree ?? parseInstanceTree(sent)) : parseXmlDom(answered);
+
+/**
+ * A whole VaaS validation in one pool trip. The event loop guessed the model from the root start tag
+ * (src/xml/root-peek.ts) and sends that model's schema key alone; the thread decodes, parses once (limits,
+ * well-formedness, the root and a tree reused for the EV count and the package's JSON and triples), and
+ * validates. A malformed instance or a root outside SDC4 is the same 400 as vaasRoot's; a `dm-{ct_id}` root
+ * other than the guess answers `otherRoot` (the event loop starts over from vaasRoot), and a schema this thread
+ * has not compiled answers `needSchema` (the event loop sends the same task again with the documents).
+ */
+export function vaasOnce(task: VaasOnceTask): Promise<Outcome<VaasOnceAnswer>> {
+  return settle(async (): Promise<VaasOnceAnswer> => {
+    let text: string;
+    let tree: InstanceTree | null = null;
+    let dmCtId: string | null;
     try {
-      const outcome = validateWithCorrection(task.xml, schema);
-      if (outcome.corrections.length > 0 && !task.recover) return invalid(schema.validate(task.xml));
-      const recoveredXml = outcome.corrections.length > 0 ? outcome.correctedXml : null;
-      const document = task.countEvs ? (outcome.correctedDocument ?? parseXmlDom(outcome.correctedXml)) : null;
-      const assertionFailures = outcome.remainingErrors.filter(isAssertion).length;
-      return {
-        valid: assertionFailures === 0,
-        structuralErrors: 0,
-        semanticErrors: outcome.remainingErrors.length,
-        errors: outcome.remainingErrors,
-        recoveredXml,
-        corrections: outcome.corrections,
-        evCount: document ? countEvs(document, schema.model) : 0,
-      };
+      text = typeof task.xml === 'string' ? task.xml : decodeXmlBytes(task.xml);
+      if (text.length <= TREE_IN_FIRST_PASS_MAX_CHARS) ({ dmCtId } = tree = parseInstanceTree(text));
+      else {
+        const scanned = scanXml(text);
+        dmCtId = dmCtIdOf(scanned.namespace, scanned.localName);
+        if (dmCtId === null) throw notSdc4(scanned.rootTag);
+      }
+      if (dmCtId === null) throw notSdc4((tree as InstanceTree).rootTag);
     } catch (error) {
-      if (error instanceof XmlValidationError) return invalid(error.errors);
       if (error instanceof XmlParseError) throw malformed(error);
       throw error;
     }
+    if (dmCtId !== task.expected.dmCtId) return { otherRoot: dmCtId };
+    if (!task.schema.documents && !compiled.has(task.schema.key)) return { needSchema: true };
+    const result = checked(text, await compiledSchema(task.schema), task, tree);
+    const decoded = typeof task.xml === 'string' || !task.keepText ? null : text;
+    if (!task.render) return { done: { ...result, decoded, rendered: null } };
+    const document = answerTree(text, result.recoveredXml ?? text, tree);
+    return { done: { ...result, decoded, rendered: rendered(document, { ...task.render, dmCtId }) } };
   });
+}
+
+function rendered(document: TreeDocument, args: { dmCtId: string; instanceId: string; modelXsd: string }) {
+  const rdf = extractInstanceRdf({ document, ...args });
+  return { json: `${JSON.stringify(instanceToJson(document), null, 2)}\n`, ntriples: rdf.ntriples };
 }
 
 /** The instance's JSON rendering and its triples (N-Triples) for a package. */
 export function vaasRender(task: VaasRenderTask): Promise<Outcome<{ json: string; ntriples: string }>> {
-  return settle(() => {
-    const document = parseXmlDom(task.xml);
-    const rdf = extractInstanceRdf({ document, instanceId: task.instanceId, dmCtId: task.dmCtId, modelXsd: task.modelXsd });
-    return { json: `${JSON.stringify(instanceToJson(document), null, 2)}\n`, ntriples: rdf.ntriples };
-  });
+  return settle(() => rendered(parseXmlDom(task.xml), task));
 }
 
 export interface VaasSignTask {
@@ -158,9 +227,9 @@ function invalid(errors: XmlError[]): VaasValidation {
   };
 }
 
-function countEvs(document: XDocument, model: SchemaModel): number {
+function countEvs(document: TreeDocument, model: SchemaModel): number {
   let count = 0;
-  const visit = (element: XElement) => {
+  const visit = (element: TreeElement) => {
     const declaration = model.elements.get(qkey(element.namespaceURI, element.localName));
     if (declaration && model.derivesFrom(declaration.typeKey, EXCEPTIONAL_VALUE_TYPE)) count++;
     for (const child of childElements(element)) visit(child);
