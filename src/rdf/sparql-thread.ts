@@ -59,7 +59,7 @@ export class SparqlThread {
       const reply = await this.send({ type: 'query', id: this.nextId++, sparql, format, maxRows }, timeoutMs);
       if (reply.ok) return reply.body;
       if (reply.tooManyRows !== undefined) {
-        throw new SparqlBudgetError(`The query matched ${reply.tooManyRows} results; the limit is ${maxRows} (SPARQL_MAX_ROWS).`, 'SPARQL_MAX_ROWS');
+        throw new SparqlBudgetError(`The query matched more than ${maxRows} results, the limit (SPARQL_MAX_ROWS).`, 'SPARQL_MAX_ROWS');
       }
       throw new SparqlQueryError(reply.message);
     });
