@@ -7,14 +7,13 @@ import { DataModel } from '../entities/data-model.entity';
 import { conflict, DomainError, forbidden, notFound } from '../lib/errors';
 import type { Links } from '../lib/links';
 import type { AppProfile } from '../packages/app-compose';
-import { generateAppPackage } from '../packages/app-package';
 import { markImported, modelPackageRow } from '../db/queries/packages.sql';
 import { query, queryOne } from '../db/sql';
 import { generateSkeleton, zipFiles, type PackageFile } from '../packages/model-package';
 import type { DataModelDocument } from '../domain/model-tree';
 import type { ContextualComponent } from '../packages/contextual-slots';
 import type { CpuPool } from '../workers/pool';
-import type { ModelPackageTask, PortableFile } from '../workers/package.task';
+import type { AppPackageTask, ModelPackageTask, PortableFile } from '../workers/package.task';
 import { parsePackageXsd, readPackage } from '../packages/package-import';
 import { readPackageFiles } from '../packages/package-reader';
 import type { Skeleton } from '../packages/skeleton';
@@ -145,10 +144,9 @@ export class PackageService {
       { document, contextual, zip },
       this.budgetMs,
     );
-    const buffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     return {
-      files: out.files.map((f) => ({ name: f.name, content: typeof f.content === 'string' ? f.content : buffer(f.content) })),
-      zip: out.zip && buffer(out.zip),
+      files: out.files.map((f) => ({ name: f.name, content: typeof f.content === 'string' ? f.content : asBuffer(f.content) })),
+      zip: out.zip && asBuffer(out.zip),
     };
   }
 
@@ -201,7 +199,9 @@ export class PackageService {
       if (!(await this.storage.exists('apps', name))) {
         const document = await this.catalog.loadModelDocument(dmCtId, manager);
         const files = await this.modelFiles(dmCtId, manager);
-        await this.storage.put('apps', name, await generateAppPackage({ appName: model.title, profile, models: [{ model: document, files }] }));
+        const task: AppPackageTask = { appName: model.title, profile, models: [{ model: document, files }] };
+        const zip = await this.cpu.run<AppPackageTask, Uint8Array>('package', 'appPackage', task, this.budgetMs);
+        await this.storage.put('apps', name, asBuffer(zip));
       }
       if (model.appPath !== relative) await manager.update(DataModel, model.id, { appPath: relative, updatedAt: this.clock.now() });
       return { appName: model.title, appUrl: this.appUrl(dmCtId, profile), path: this.storage.locate('apps', name) };
@@ -253,6 +253,9 @@ export class PackageService {
 }
 
 /** The files of a stored package ZIP (read through a private temporary file: the reader takes a path). */
+/** Bytes back from a pool thread (a Uint8Array) as a Buffer, without a copy. */
+const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
 async function readZipBytes(bytes: Buffer): Promise<PackageFile[]> {
   const dir = await mkdtemp(path.join(tmpdir(), 'sdc-package-'));
   try {

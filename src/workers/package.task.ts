@@ -1,5 +1,6 @@
 import type { DataModelDocument } from '../domain/model-tree';
 import type { ContextualComponent } from '../packages/contextual-slots';
+import { generateAppPackage, type AppPackageArgs } from '../packages/app-package';
 import { generateModelFiles, zipFiles } from '../packages/model-package';
 import { settle, type Outcome } from './outcome';
 import { applyThreadSettings } from './thread-setup';
@@ -26,4 +27,23 @@ export function modelPackage(task: ModelPackageTask): Promise<Outcome<{ files: P
     const files = generateModelFiles(task.document, task.contextual);
     return { files, zip: task.zip ? await zipFiles(files) : null };
   });
+}
+
+/** An application package's arguments as they cross threads (each model's files as PortableFile). */
+export type AppPackageTask = Omit<AppPackageArgs, 'models'> & {
+  models: Array<{ model: AppPackageArgs['models'][number]['model']; files: PortableFile[] }>;
+};
+
+/** The application package (its files, compose project, README and the models' schema library) zipped, off the
+ * event loop. */
+export function appPackage(task: AppPackageTask): Promise<Outcome<Uint8Array>> {
+  return settle(() =>
+    generateAppPackage({
+      ...task,
+      models: task.models.map(({ model, files }) => ({
+        model,
+        files: files.map((f) => ({ name: f.name, content: typeof f.content === 'string' ? f.content : Buffer.from(f.content) })),
+      })),
+    }),
+  );
 }
