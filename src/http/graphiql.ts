@@ -1,14 +1,12 @@
-import path from 'node:path';
 import express, { type Router } from 'express';
-
-const resolveDir = (pkg: string, sub: string) => path.join(path.dirname(require.resolve(`${pkg}/package.json`)), sub);
+import { installedPackageDir } from '../lib/project';
 
 /** GraphiQL 3 from node_modules (no CDN: these machines have no internet). */
 export function graphiqlRouter(): Router {
   const router = express.Router();
-  router.use('/_graphiql/graphiql', express.static(resolveDir('graphiql', '.'), { index: false }));
-  router.use('/_graphiql/react', express.static(resolveDir('react', 'umd'), { index: false }));
-  router.use('/_graphiql/react-dom', express.static(resolveDir('react-dom', 'umd'), { index: false }));
+  router.use('/_graphiql/graphiql', express.static(installedPackageDir('graphiql'), { index: false }));
+  router.use('/_graphiql/react', express.static(installedPackageDir('react', 'umd'), { index: false }));
+  router.use('/_graphiql/react-dom', express.static(installedPackageDir('react-dom', 'umd'), { index: false }));
   router.get('/graphql', (req, res, next) => {
     if (!req.accepts('text/html') || req.query.query !== undefined || req.headers.upgrade) return next();
     res.type('html').send(GRAPHIQL_PAGE);

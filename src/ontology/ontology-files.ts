@@ -1,17 +1,9 @@
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Parser, type Quad } from 'n3';
 import { parse } from 'oxigraph';
+import { projectRoot } from '../lib/project';
 import { blankNode, literal, namedNode, quad } from '../rdf/terms';
-
-/** The repository root: the nearest ancestor of this module holding package.json (works from src/ and dist/). */
-export function projectRoot(): string {
-  for (let dir = __dirname; ; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, 'package.json'))) return dir;
-    if (path.dirname(dir) === dir) return process.cwd();
-  }
-}
 
 export function ontologiesDir(): string {
   return path.join(projectRoot(), 'ontologies');

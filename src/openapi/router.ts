@@ -1,23 +1,13 @@
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import express, { type Router } from 'express';
+import { installedPackageDir, projectVersion } from '../lib/project';
 import type { AnyRoute } from '../rest-compat/route-table';
 import { API_DOCS_PATH, buildOpenApiDocument, OPENAPI_PATH, type OpenApiOptions } from './document';
 
-const SWAGGER_UI_DIR = path.dirname(require.resolve('swagger-ui-dist/package.json'));
-
-/** The service's version: the nearest package.json above this module (from src/ and from dist/). */
-function packageVersion(): string {
-  for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) {
-    const file = path.join(dir, 'package.json');
-    if (existsSync(file)) return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
-  }
-  return '0.0.0';
-}
+const SWAGGER_UI_DIR = installedPackageDir('swagger-ui-dist');
 
 /** `/api/openapi.json` and its rendered page at `/api/docs/` (Swagger UI from node_modules: works offline). */
 export function openApiRouter(routes: AnyRoute[], options: Omit<OpenApiOptions, 'version'>): Router {
-  const document = JSON.stringify(buildOpenApiDocument(routes, { ...options, version: packageVersion() }));
+  const document = JSON.stringify(buildOpenApiDocument(routes, { ...options, version: projectVersion() }));
   const router = express.Router();
   router.get(OPENAPI_PATH, (_req, res) => {
     res.type('application/json').send(document);
