@@ -37,8 +37,17 @@ export async function readTextBody(req: Request, maxBytes: number): Promise<stri
   return text;
 }
 
-export async function readRawBody(req: Request, maxBytes: number): Promise<Buffer> {
-  if (declaredLength(req) > maxBytes) throw fileTooLarge(maxBytes);
+/** How a raw body is refused, in the caller's interface: Interface B's bodies by default. */
+export interface RawBodyErrors {
+  tooLarge: (maxBytes: number) => Error;
+  cutOff: (message: string) => Error;
+}
+
+const APP_API_BODY_ERRORS: RawBodyErrors = { tooLarge: fileTooLarge, cutOff: malformedBody };
+
+/** A raw body of at most `maxBytes` (refused from its Content-Length when declared larger, else once past it). */
+export async function readRawBody(req: Request, maxBytes: number, errors: RawBodyErrors = APP_API_BODY_ERRORS): Promise<Buffer> {
+  if (declaredLength(req) > maxBytes) throw errors.tooLarge(maxBytes);
   const chunks: Buffer[] = [];
   let size = 0;
   return new Promise((resolve, reject) => {
@@ -47,11 +56,11 @@ export async function readRawBody(req: Request, maxBytes: number): Promise<Buffe
       if (size > maxBytes) {
         cleanup();
         req.pause();
-        reject(fileTooLarge(maxBytes));
+        reject(errors.tooLarge(maxBytes));
       } else chunks.push(chunk);
     };
     const onEnd = () => (cleanup(), resolve(Buffer.concat(chunks)));
-    const onError = () => (cleanup(), reject(malformedBody('The request body ended before its declared length.')));
+    const onError = () => (cleanup(), reject(errors.cutOff('The request body ended before its declared length.')));
     const onClose = () => {
       if (!req.complete) onError();
     };

@@ -1,4 +1,4 @@
-import express, { type Request, type Response } from 'express';
+import { readRawBody, type RawBodyErrors } from '../../http/body';
 import { sha256Hex } from '../../lib/crypto';
 import { DomainError } from '../../lib/errors';
 import { parsePackageId, parseSignQuery, parseValidateQuery, requireXmlContentType, type VaasRequest } from '../../parsers/vaas.parser';
@@ -8,26 +8,18 @@ import { vaasSchema } from '../../presenters/vaas.schema';
 import type { Caller } from '../../services/auth.service';
 import { fileResult, route, type RouteContext } from '../route-table';
 
-/** The raw XML body, at most `maxBytes` (413 past it, with the studio's error shape). */
-function readXml(req: Request, res: Response, maxBytes: number): Promise<Buffer> {
-  const parse = express.raw({ type: () => true, limit: maxBytes });
-  return new Promise((resolve, reject) =>
-    parse(req, res, (error?: unknown) => {
-      if (!error) return resolve(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
-      if ((error as { status?: number }).status === 413) {
-        return reject(new DomainError(413, 'payload_too_large', `The instance is larger than ${maxBytes} bytes.`, { max_bytes: maxBytes }));
-      }
-      reject(new DomainError(400, 'invalid_request', 'The request body could not be read.', {}, { cause: error }));
-    }),
-  );
-}
+/** The studio's refusals of a raw XML body (413 past the limit, 400 when it is cut off). */
+const XML_BODY_ERRORS: RawBodyErrors = {
+  tooLarge: (maxBytes) => new DomainError(413, 'payload_too_large', `The instance is larger than ${maxBytes} bytes.`, { max_bytes: maxBytes }),
+  cutOff: (message) => new DomainError(400, 'invalid_request', message),
+};
 
 /** Validate (and sign): the content type and query first, then the body, then one charge per Idempotency-Key. */
 const validate = (parse: (query: Record<string, unknown>) => VaasRequest) => async (ctx: RouteContext<Caller>) => {
-  const { services, caller, req, res } = ctx;
+  const { services, caller, req } = ctx;
   const request = parse(ctx.query);
   requireXmlContentType(req.headers['content-type']);
-  const xml = await readXml(req, res, services.settings.cpu.thread.xml.maxBytes);
+  const xml = await readRawBody(req, services.settings.cpu.thread.xml.maxBytes, XML_BODY_ERRORS);
   if (xml.length === 0) throw new DomainError(400, 'invalid_xml', 'The request body is empty: send the instance as raw XML.');
   return ctx.idempotently({ request, sha256: sha256Hex(xml) }, async () => {
     const view = await services.vaas.validate(caller, { ...request, xml });
