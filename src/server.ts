@@ -71,11 +71,11 @@ const databaseOutageStatus: ApolloServerPlugin<GraphQLContext> = {
 
 /** ROLE=app: the generated application alone (its API, the admin pages, health), with no studio routes. */
 async function startAppServer(services: Services, options: { port: number; host?: string }): Promise<RunningServer> {
-  const { app, httpServer } = createBaseApp(services);
+  const { app, httpServer, routes } = createBaseApp(services);
   app.use(buildAdminRouter(services));
   app.use(openApiRouter(APP_API_ROUTES, { serverUrl: services.settings.publicBaseUrl, appOnly: true }));
   app.use(landingRouter(services.settings));
-  app.use(buildRestRouter(services, APP_API_ROUTES));
+  app.use(buildRestRouter(services, APP_API_ROUTES, routes));
   app.use(appApiNotFound);
   await services.keyCache.start();
   const url = await listen(httpServer, options.port, options.host);
@@ -93,7 +93,7 @@ async function startAppServer(services: Services, options: { port: number; host?
 
 export async function startHttpServer(services: Services, options: { port: number; host?: string; schema?: GraphQLSchema }): Promise<RunningServer> {
   if (services.settings.role === 'app') return startAppServer(services, options);
-  const { app, httpServer } = createBaseApp(services);
+  const { app, httpServer, routes } = createBaseApp(services);
 
   const schema = limitRootFieldConcurrency(options.schema ?? (await buildGatewaySchema()));
   const formatError = formatGraphQLError(services.logger);
@@ -126,7 +126,7 @@ export async function startHttpServer(services: Services, options: { port: numbe
   app.use(buildAdminRouter(services));
   app.use(openApiRouter(ROUTES, { serverUrl: services.settings.publicBaseUrl, appOnly: false }));
   app.use(landingRouter(services.settings));
-  app.use(buildRestRouter(services, ROUTES));
+  app.use(buildRestRouter(services, ROUTES, routes));
   app.use(graphiqlRouter());
   app.use(
     '/graphql',

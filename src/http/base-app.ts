@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
-import express, { type Express, type RequestHandler } from 'express';
+import express, { type Express, type Request, type RequestHandler, type Response, type Router } from 'express';
 import { answerClientError } from './client-errors';
+import { sendJson } from './json-response';
+import { RouteIndex, type IndexHit, type Method } from './route-index';
 import type { Services } from '../container';
 import { pendingMigrations } from '../db/migrate';
 import { parseCookies } from '../lib/cookies';
@@ -20,24 +22,23 @@ const UNLOGGED = new Set(['/healthz', '/readyz']);
 
 /** Request ids, and one compact line a request (method, path, status, time; the id as `reqId`) logged when its
  * response ends, at error level for a 5xx and warn when the client went away first. Health checks are not logged. */
-export function requestLog(logger: Logger): RequestHandler {
+export function requestLog(logger: Logger): (req: http.IncomingMessage, res: http.ServerResponse) => void {
   const logging = logger.isLevelEnabled('info');
-  return (req, res, next) => {
+  return (req, res) => {
     const header = req.headers['x-request-id'];
     const id = (typeof header === 'string' && header.slice(0, 100)) || randomUUID();
     req.id = id;
     res.setHeader('X-Request-Id', id);
-    if (logging && !UNLOGGED.has(req.url)) {
+    if (logging && !UNLOGGED.has(req.url!)) {
       const started = performance.now();
       const { method, url } = req;
       res.once('close', () => {
         const ms = Math.round(performance.now() - started);
-        if (!res.writableFinished) logger.warn({ reqId: id }, requestLogLine(method, url, 'aborted', ms));
-        else if (res.statusCode >= 500) logger.error({ reqId: id }, requestLogLine(method, url, res.statusCode, ms));
-        else logger.info({ reqId: id }, requestLogLine(method, url, res.statusCode, ms));
+        if (!res.writableFinished) logger.warn({ reqId: id }, requestLogLine(method!, url!, 'aborted', ms));
+        else if (res.statusCode >= 500) logger.error({ reqId: id }, requestLogLine(method!, url!, res.statusCode, ms));
+        else logger.info({ reqId: id }, requestLogLine(method!, url!, res.statusCode, ms));
       });
     }
-    next();
   };
 }
 
@@ -78,31 +79,62 @@ function expressShapedMessages(app: Express): http.ServerOptions {
   };
 }
 
+/** A route's handler: called by the route index for the exact spelling of its path, by Express for the rest. */
+export type IndexedHandler = (req: Request, res: Response) => unknown;
+
+/** Registers a route with Express (which answers every spelling its router accepts) and with the index. */
+export function indexRoute(target: Express | Router, index: RouteIndex<IndexedHandler>, method: Method, path: string, handler: IndexedHandler): void {
+  (target as Router)[method](path, handler as RequestHandler);
+  index.add(method, path, handler);
+}
+
+/** What Express's own entry sets on a request before its router runs, for a request the index answers. */
+function enterIndexed(req: Request, res: Response, hit: IndexHit<IndexedHandler>): void {
+  req.originalUrl = req.url;
+  req.params = hit.params;
+  req.route = { path: hit.pattern };
+  req.res = res;
+  res.locals = Object.create(null) as Record<string, unknown>;
+}
+
+export interface BaseApp {
+  app: Express;
+  httpServer: http.Server;
+  /** The routes answered without Express's router (one walk of the path's segments, not one layer a route). */
+  routes: RouteIndex<IndexedHandler>;
+}
+
 /** What every role's HTTP server starts with: timeouts, malformed-request answers, request ids and structured
- * logs, cookies, and the health endpoints. */
-export function createBaseApp(services: Services): { app: Express; httpServer: http.Server } {
+ * logs, metrics, cookies, the health endpoints, and the route index in front of Express. */
+export function createBaseApp(services: Services): BaseApp {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
   // No automatic weak ETag (a SHA-1 of every JSON answer): the answers that are cacheable set a strong one.
   app.set('etag', false);
   lazyCookies(app);
-  const httpServer = http.createServer(expressShapedMessages(app), app);
+  const routes = new RouteIndex<IndexedHandler>();
+  const begin = requestLog(services.logger);
+  const observe = mountMetrics(app, services);
+  const httpServer = http.createServer(expressShapedMessages(app), (req, res) => {
+    begin(req, res);
+    observe?.(res as Response);
+    const hit = routes.find(req.method!, req.url!);
+    if (hit === null) return void app(req, res);
+    enterIndexed(req as Request, res as Response, hit);
+    void hit.handler(req as Request, res as Response);
+  });
   httpServer.requestTimeout = services.settings.requestTimeoutMs;
   httpServer.headersTimeout = Math.min(services.settings.requestTimeoutMs, 60000);
   httpServer.on('clientError', answerClientError);
 
-  app.use(requestLog(services.logger));
-  mountMetrics(app, services);
-  app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
-  app.get('/readyz', async (_req, res) => {
+  indexRoute(app, routes, 'get', '/healthz', (_req, res) => sendJson(res, 200, { status: 'ok' }));
+  indexRoute(app, routes, 'get', '/readyz', async (_req, res) => {
     const [database, storage] = await Promise.all([databaseReadiness(services), storageReadiness(services)]);
     const status = database.problem ?? (storage.storage === 'ok' ? 'ready' : 'unavailable');
-    res.status(status === 'ready' ? 200 : 503).json({ status, ...database.fields, ...storage });
+    sendJson(res, status === 'ready' ? 200 : 503, { status, ...database.fields, ...storage });
   });
-  return { app, httpServer };
+  return { app, httpServer, routes };
 }
 
 /** Startup refused because another process holds the port: main prints its message alone and exits 1. */

@@ -31,17 +31,23 @@ export function callerOf(req: Request): string {
   return `address:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`;
 }
 
-/** Express middleware: holds a slot until the response ends; `refuse` answers 429 in the route's contract shape. */
+/** Holds a slot of the request's caller until its response ends; false (and `refuse` has answered 429 in the
+ * route's contract shape) when the caller has none left. */
+export function holdSlot(limiter: ConcurrencyLimiter, req: Request, res: Response, refuse: (req: Request, res: Response) => void): boolean {
+  const release = limiter.acquire(callerOf(req));
+  if (!release) {
+    res.setHeader('Retry-After', '1');
+    refuse(req, res);
+    return false;
+  }
+  res.on('close', release);
+  res.on('finish', release);
+  return true;
+}
+
+/** The same as Express middleware. */
 export function limitConcurrency(limiter: ConcurrencyLimiter, refuse: (req: Request, res: Response) => void) {
   return (req: Request, res: Response, next: NextFunction): void => {
-    const release = limiter.acquire(callerOf(req));
-    if (!release) {
-      res.setHeader('Retry-After', '1');
-      refuse(req, res);
-      return;
-    }
-    res.on('close', release);
-    res.on('finish', release);
-    next();
+    if (holdSlot(limiter, req, res, refuse)) next();
   };
 }

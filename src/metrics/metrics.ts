@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import type { Express, NextFunction, Request, Response } from 'express';
+import type { Express, Request, Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Services } from '../container';
 import { query } from '../db/sql';
@@ -94,12 +94,11 @@ export function createMetrics(services: Services) {
     latency.observe({ method: req.method, route }, (performance.now() - (this as Timed)[STARTED]) / 1000);
     requests.inc({ method: req.method, route, status: String(this.statusCode) });
   }
-  const middleware = (_req: Request, res: Response, next: NextFunction) => {
+  const observe = (res: Response) => {
     (res as Timed)[STARTED] = performance.now();
     res.on('finish', finished);
-    next();
   };
-  return { registry, middleware };
+  return { registry, observe };
 }
 
 const sameSecret = (given: string, expected: string) => {
@@ -109,12 +108,11 @@ const sameSecret = (given: string, expected: string) => {
 };
 
 /** METRICS=on: `/metrics` for anyone who reaches the port; `token`: only with `Authorization: Bearer $METRICS_TOKEN`;
- * `off`: not served (404) and nothing measured. */
-export function mountMetrics(app: Express, services: Services): void {
+ * `off`: not served (404) and nothing measured. Returns what measures each response, or null when off. */
+export function mountMetrics(app: Express, services: Services): ((res: Response) => void) | null {
   const { metrics, metricsToken } = services.settings;
-  if (metrics === 'off') return;
-  const { registry, middleware } = createMetrics(services);
-  app.use(middleware);
+  if (metrics === 'off') return null;
+  const { registry, observe } = createMetrics(services);
   app.get(METRICS_PATH, async (req, res) => {
     if (metrics === 'token') {
       const given = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1] ?? '';
@@ -132,4 +130,5 @@ export function mountMetrics(app: Express, services: Services): void {
       res.status(503).type('text/plain').send('metrics unavailable: the database did not answer\n');
     }
   });
+  return observe;
 }

@@ -3,8 +3,9 @@ import type { Services } from '../container';
 import type { Caller, Requirement } from '../services/auth.service';
 import type { APP_KEY, AppCaller } from '../services/app-keys.service';
 import type { JsonSchema } from '../lib/json-schema';
+import type { Method } from '../http/route-index';
 
-export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
+export type { Method };
 
 /** What a route needs: Interface A's requirements, or Interface B's organisation key. */
 export type RouteRequirement = Requirement | typeof APP_KEY;

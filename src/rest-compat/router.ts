@@ -1,6 +1,9 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { Services } from '../container';
-import { ConcurrencyLimiter, limitConcurrency } from '../http/concurrency';
+import { indexRoute, type IndexedHandler } from '../http/base-app';
+import { ConcurrencyLimiter, holdSlot } from '../http/concurrency';
+import { sendJson } from '../http/json-response';
+import type { RouteIndex } from '../http/route-index';
 import { sendAppApiError, sendStudioError } from '../http/errors';
 import { fingerprintOf, IDEMPOTENCY_HEADER, parseIdempotencyKey } from '../http/idempotency';
 import { RetryLaterError } from '../lib/cpu-errors';
@@ -22,11 +25,10 @@ export function credentialsOf(req: Request): { authorization?: string; sessionTo
 }
 
 function send(res: Response, result: RouteResult): void {
-  for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
-  res.status(result.status);
-  if (result.raw !== undefined) res.send(result.raw);
-  else if (result.body === undefined) res.end();
-  else res.json(result.body);
+  if (result.headers) for (const name in result.headers) res.setHeader(name, result.headers[name]);
+  if (result.raw !== undefined) res.status(result.status).send(result.raw);
+  else if (result.body === undefined) res.status(result.status).end();
+  else sendJson(res, result.status, result.body);
 }
 
 function contextOf<C extends Caller | AppCaller | null>(
@@ -49,30 +51,37 @@ function contextOf<C extends Caller | AppCaller | null>(
  * handler runs (and before its body is read); errors render in the route's interface's shape. Interface B routes
  * come first, with their general-format 404 for an unknown method or sub-path under their prefixes.
  */
-export function buildRestRouter(services: Services, routes: AnyRoute[]): Router {
+export function buildRestRouter(services: Services, routes: AnyRoute[], index: RouteIndex<IndexedHandler>): Router {
   const router = express.Router();
   const appApi = routes.filter(isAppApiRoute);
   const studio = routes.filter((r): r is StudioRoute => !isAppApiRoute(r));
   const limiter = new ConcurrencyLimiter(services.settings.maxConcurrentRequestsPerCaller);
-  if (appApi.length > 0) mountAppApi(router, services, appApi, limiter);
-  if (studio.length > 0) mountStudio(router, services, studio, limiter);
+  if (appApi.length > 0) mountAppApi(router, index, services, appApi, limiter);
+  if (studio.length > 0) mountStudio(router, index, services, studio, limiter);
   return router;
 }
 
 const tooManyMessage = (limit: number) =>
   `Too many requests in progress for this caller: at most ${limit} at once (MAX_CONCURRENT_REQUESTS_PER_CALLER).`;
 
-function mountAppApi(router: Router, services: Services, routes: AppApiRoute[], limiter: ConcurrencyLimiter): void {
-  const limit = limitConcurrency(limiter, (req, res) =>
-    sendAppApiError(new RetryLaterError(429, 'TOO_MANY_REQUESTS', tooManyMessage(limiter.maxPerCaller), 1), req, res, services.logger),
-  );
+function mountAppApi(
+  router: Router,
+  index: RouteIndex<IndexedHandler>,
+  services: Services,
+  routes: AppApiRoute[],
+  limiter: ConcurrencyLimiter,
+): void {
+  const refuse = (req: Request, res: Response) =>
+    sendAppApiError(new RetryLaterError(429, 'TOO_MANY_REQUESTS', tooManyMessage(limiter.maxPerCaller), 1), req, res, services.logger);
   for (const def of routes) {
-    router[def.method](def.path, limit, async (req: Request, res: Response) => {
+    const operation = `${def.method} ${def.path}`;
+    indexRoute(router, index, def.method, def.path, async (req, res) => {
+      if (!holdSlot(limiter, req, res, refuse)) return;
       try {
         const caller = await services.app.keys.authenticate(req.headers['x-api-key']);
         const unstorable = unstorableField(req, undefined);
         if (unstorable) throw appUnstorableText(unstorable);
-        send(res, await def.handle(contextOf(req, res, services, caller, `${def.method} ${def.path}`)));
+        send(res, await def.handle(contextOf(req, res, services, caller, operation)));
       } catch (error) {
         sendAppApiError(error, req, res, services.logger);
       }
@@ -88,43 +97,51 @@ function mountAppApi(router: Router, services: Services, routes: AppApiRoute[], 
   });
 }
 
-function mountStudio(router: Router, services: Services, routes: StudioRoute[], limiter: ConcurrencyLimiter): void {
-  const limit = limitConcurrency(limiter, (req, res) =>
+function mountStudio(
+  router: Router,
+  index: RouteIndex<IndexedHandler>,
+  services: Services,
+  routes: StudioRoute[],
+  limiter: ConcurrencyLimiter,
+): void {
+  const refuse = (req: Request, res: Response) =>
     sendStudioError(
       new DomainError(429, 'too_many_requests', tooManyMessage(limiter.maxPerCaller), { retry_after_seconds: 1 }),
       req,
       res,
       services.logger,
-    ),
-  );
+    );
   const json = express.json({ limit: '5mb', strict: false, verify: strictUtf8 });
-  // Authentication runs before the body is read: an anonymous caller gets 401 whatever it sends.
-  const authorize = (def: StudioRoute) => async (req: Request, res: Response, next: NextFunction) => {
-    try {
-      const caller: Caller | null = await services.auth.authenticate(credentialsOf(req));
-      services.auth.authorize(caller, def.requirement, {
-        unsafe: !SAFE_METHODS.has(req.method),
-        token: req.headers['x-csrftoken'] as string | undefined,
-      });
-      res.locals.caller = caller;
-      next();
-    } catch (error) {
-      sendStudioError(error, req, res, services.logger);
-    }
-  };
-  const handle = (def: StudioRoute) => async (req: Request, res: Response) => {
-    try {
-      const unstorable = unstorableField(req, def.raw ? undefined : req.body);
-      if (unstorable) throw studioUnstorableText(unstorable);
-      const ctx = contextOf(req, res, services, res.locals.caller as Caller | null, `${def.method} ${def.path}`);
-      const run = () => def.handle(ctx);
-      send(res, def.idempotent && !def.raw ? await ctx.idempotently({ params: ctx.params, query: ctx.query, body: ctx.body }, run) : await run());
-    } catch (error) {
-      sendStudioError(error, req, res, services.logger);
-    }
-  };
-  // A GET has no body to read: its chain skips the JSON parser.
-  for (const def of routes) router[def.method](def.path, limit, authorize(def), ...(def.raw || def.method === 'get' ? [] : [json]), handle(def));
+  const readJson = (req: Request, res: Response) =>
+    new Promise<void>((resolve, reject) =>
+      json(req, res, (error?: unknown) =>
+        error ? reject(error instanceof Error ? error : new Error('the JSON body could not be read')) : resolve(),
+      ),
+    );
+  for (const def of routes) {
+    const operation = `${def.method} ${def.path}`;
+    // A GET has no body to read, a raw route reads its own.
+    const parsesJson = !def.raw && def.method !== 'get';
+    indexRoute(router, index, def.method, def.path, async (req, res) => {
+      if (!holdSlot(limiter, req, res, refuse)) return;
+      try {
+        // Authentication runs before the body is read: an anonymous caller gets 401 whatever it sends.
+        const caller: Caller | null = await services.auth.authenticate(credentialsOf(req));
+        services.auth.authorize(caller, def.requirement, {
+          unsafe: !SAFE_METHODS.has(req.method),
+          token: req.headers['x-csrftoken'] as string | undefined,
+        });
+        if (parsesJson) await readJson(req, res);
+        const unstorable = unstorableField(req, def.raw ? undefined : req.body);
+        if (unstorable) throw studioUnstorableText(unstorable);
+        const ctx = contextOf(req, res, services, caller, operation);
+        const run = () => def.handle(ctx);
+        send(res, def.idempotent && !def.raw ? await ctx.idempotently({ params: ctx.params, query: ctx.query, body: ctx.body }, run) : await run());
+      } catch (error) {
+        sendStudioError(error, req, res, services.logger);
+      }
+    });
+  }
   router.use((error: unknown, req: Request, res: Response, _next: NextFunction) => sendStudioError(error, req, res, services.logger));
 }
 
