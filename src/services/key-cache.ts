@@ -41,10 +41,10 @@ interface Entry<T> {
  *
  * An entry is served only while this process LISTENs for credential changes, so a key revoked, rotated or
  * deactivated by any process stops working here as soon as the NOTIFY arrives (the changing process also drops
- * it at once, after its commit). Expiry is checked on every hit by the caller. Nothing about money is cached:
- * spend limits are checked against the ledger's rows. Each user's key list (its rows) is kept too, for a second at
- * most, and dropped on any change a trigger announces, spend included. A lookup that started before a change cannot
- * store what it read (`mark()` / generation). */
+ * it at once, after its commit). Expiry is checked on every hit by the caller. No decision about money is made from
+ * the cache: spend limits are checked against the ledger's rows. Each user's key list (its rows, shown to them) is
+ * kept too, for a second at most, and dropped on any change a trigger announces, spend included. A lookup that
+ * started before a change cannot store what it read (`mark()` / generation). */
 export class KeyCache {
   private readonly studio = new Map<string, Entry<CachedStudioKey>>();
   private readonly app = new Map<string, Entry<CachedAppKey>>();
