@@ -9,6 +9,9 @@ import { CREDENTIAL_CHANNEL, parseCredentialEvent } from './credential-events';
 
 /** The NOTIFY channel that tells every process an Interface B key was deactivated or rotated (payload: its id). */
 export const APP_KEY_CHANNEL = 'app_key_changed';
+/** The NOTIFY channel on which a trigger announces any change of what a user's key list shows, from any writer
+ * (migration 0019; payload: the user id). */
+export const KEY_LIST_CHANNEL = 'api_keys_changed';
 
 /** A cached entry is read again from the database after this long, whatever was (not) announced. */
 const MAX_AGE_MS = 60_000;
@@ -16,6 +19,8 @@ const MAX_AGE_MS = 60_000;
 const MAX_ENTRIES = 10_000;
 /** Usage counters are written at least this often (README: "Key cache and usage counters"). */
 export const USAGE_FLUSH_MS = 1000;
+/** A key list shows last_used, which no NOTIFY announces: it is read again as often as the counters are written. */
+const KEY_LIST_MAX_AGE_MS = USAGE_FLUSH_MS;
 
 export interface CachedStudioKey {
   user: User;
@@ -36,12 +41,14 @@ interface Entry<T> {
  *
  * An entry is served only while this process LISTENs for credential changes, so a key revoked, rotated or
  * deactivated by any process stops working here as soon as the NOTIFY arrives (the changing process also drops
- * it at once, after its commit). Expiry is checked on every hit by the caller. Nothing about money is cached:
- * spend limits are checked against the ledger's rows. A lookup that started before a change cannot store what
- * it read (`mark()` / generation). */
+ * it at once, after its commit). Expiry is checked on every hit by the caller. No decision about money is made from
+ * the cache: spend limits are checked against the ledger's rows. Each user's key list (its rows, shown to them) is
+ * kept too, for a second at most, and dropped on any change a trigger announces, spend included. A lookup that
+ * started before a change cannot store what it read (`mark()` / generation). */
 export class KeyCache {
   private readonly studio = new Map<string, Entry<CachedStudioKey>>();
   private readonly app = new Map<string, Entry<CachedAppKey>>();
+  private readonly lists = new Map<number, Entry<ApiKey[]>>();
   private generation = 0;
   private listener: PgListener | null = null;
   private appUsage = new Map<number, { count: number; at: Date }>();
@@ -57,9 +64,10 @@ export class KeyCache {
   /** Starts listening (entries are served from then on) on the data source's database unless given another. */
   async start(databaseUrl = (this.db.options as { url?: string }).url): Promise<void> {
     if (this.listener || !databaseUrl) return;
-    this.listener = new PgListener(databaseUrl, [CREDENTIAL_CHANNEL, APP_KEY_CHANNEL], {
+    this.listener = new PgListener(databaseUrl, [CREDENTIAL_CHANNEL, APP_KEY_CHANNEL, KEY_LIST_CHANNEL], {
       notify: (payload, channel) => {
         if (channel === APP_KEY_CHANNEL) return this.appKeyChanged(Number(payload));
+        if (channel === KEY_LIST_CHANNEL) return this.keyListChanged(Number(payload));
         const event = parseCredentialEvent(payload);
         if (event) this.userChanged(event.userId);
         else this.clear();
@@ -95,11 +103,16 @@ export class KeyCache {
   }
 
   studioKey(hash: string): CachedStudioKey | null {
-    return this.live ? fresh(this.studio, hash) : null;
+    return this.live ? fresh(this.studio, hash, MAX_AGE_MS) : null;
   }
 
   appKey(hash: string): CachedAppKey | null {
-    return this.live ? fresh(this.app, hash) : null;
+    return this.live ? fresh(this.app, hash, MAX_AGE_MS) : null;
+  }
+
+  /** A user's key rows as the list query returned them (src/db/queries/auth.sql.ts `namedKeysOf`). */
+  keyList(userId: number): readonly ApiKey[] | null {
+    return this.live ? fresh(this.lists, userId, KEY_LIST_MAX_AGE_MS) : null;
   }
 
   keepStudioKey(hash: string, value: CachedStudioKey, mark: number): void {
@@ -110,10 +123,21 @@ export class KeyCache {
     if (this.live && mark === this.generation) put(this.app, hash, value);
   }
 
+  keepKeyList(userId: number, keys: ApiKey[], mark: number): void {
+    if (this.live && mark === this.generation) put(this.lists, userId, keys);
+  }
+
   /** A user's keys changed (or the user did): their entries go now; other processes learn it by NOTIFY. */
   userChanged(userId: number): void {
-    this.generation++;
+    this.keyListChanged(userId);
     for (const [hash, entry] of this.studio) if (entry.value.user.id === userId) this.studio.delete(hash);
+  }
+
+  /** What a user's key list shows changed (a key's spend, say): their list goes, their resolved keys stay. */
+  keyListChanged(userId: number): void {
+    this.generation++;
+    if (!Number.isSafeInteger(userId)) return this.lists.clear();
+    this.lists.delete(userId);
   }
 
   appKeyChanged(keyId: number): void {
@@ -126,6 +150,7 @@ export class KeyCache {
     this.generation++;
     this.studio.clear();
     this.app.clear();
+    this.lists.clear();
   }
 
   /** One authenticated Interface B request: request_count and last_used, written by the next flush. */
@@ -189,17 +214,17 @@ export class KeyCache {
   }
 }
 
-function fresh<T>(map: Map<string, Entry<T>>, hash: string): T | null {
-  const entry = map.get(hash);
+function fresh<K, T>(map: Map<K, Entry<T>>, key: K, maxAgeMs: number): T | null {
+  const entry = map.get(key);
   if (!entry) return null;
-  if (Date.now() - entry.at > MAX_AGE_MS) {
-    map.delete(hash);
+  if (Date.now() - entry.at > maxAgeMs) {
+    map.delete(key);
     return null;
   }
   return entry.value;
 }
 
-function put<T>(map: Map<string, Entry<T>>, hash: string, value: T): void {
+function put<K, T>(map: Map<K, Entry<T>>, key: K, value: T): void {
   if (map.size >= MAX_ENTRIES) map.delete(map.keys().next().value!);
-  map.set(hash, { value, at: Date.now() });
+  map.set(key, { value, at: Date.now() });
 }

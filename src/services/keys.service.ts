@@ -23,14 +23,21 @@ export class KeysService {
     private readonly db: DataSource,
     private readonly clock: Clock,
     private readonly keyPrefix: string,
-    private readonly keyCache?: KeyCache,
+    private readonly keyCache: KeyCache,
   ) {}
 
-  /** Newest first, revoked and expired included; the legacy key is not listed. */
+  /** Newest first, revoked and expired included; the legacy key is not listed. From the key cache when it holds
+   * the list (at most a second old, dropped on any change), else one prepared statement. Status is computed now. */
   async list(userId: number): Promise<KeyView[]> {
-    const keys = await prepared(this.db, namedKeysOf(userId));
+    let keys = this.keyCache.keyList(userId);
+    if (!keys) {
+      const mark = this.keyCache.mark();
+      const read = (await prepared(this.db, namedKeysOf(userId))).map(apiKeyOf);
+      this.keyCache.keepKeyList(userId, read, mark);
+      keys = read;
+    }
     const now = this.clock.now();
-    return keys.map((row) => keyView(apiKeyOf(row), now));
+    return keys.map((key) => keyView(key, now));
   }
 
   async create(userId: number, policy: CreateKeyInput): Promise<IssuedKeyView> {
@@ -53,7 +60,7 @@ export class KeysService {
         isLegacy: false,
       });
     });
-    this.keyCache?.userChanged(userId);
+    this.keyCache.userChanged(userId);
     return this.issued(key, plaintext);
   }
 
@@ -77,7 +84,7 @@ export class KeysService {
         isLegacy: false,
       });
     });
-    this.keyCache?.userChanged(userId);
+    this.keyCache.userChanged(userId);
     return this.issued(key, plaintext);
   }
 
@@ -92,7 +99,7 @@ export class KeysService {
       }
       return key;
     });
-    this.keyCache?.userChanged(caller.user.id);
+    this.keyCache.userChanged(caller.user.id);
     return keyView(key, this.clock.now());
   }
 
@@ -108,7 +115,7 @@ export class KeysService {
       if (replaced.length) await announceCredentialChange(manager, userId);
       return this.issue(manager, userId, { name: null, scopes: [...SCOPES], spendLimitCredits: null, expiresAt: null, isLegacy: true });
     });
-    this.keyCache?.userChanged(userId);
+    this.keyCache.userChanged(userId);
     return { token: plaintext, prefix: key.prefix, created: key.createdAt };
   }
 

@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Client } from 'pg';
 import { freePort } from '../../src/db/embedded-postgres';
 import { startTestApp, type TestApp } from '../support/app';
 import { issueKey, signedIn } from '../support/factories';
@@ -10,7 +11,8 @@ import { waitFor } from '../support/wait';
 
 /** Keys are resolved from an in-process cache (src/services/key-cache.ts): two processes on one database (this
  * test's in-process app and a spawned `dist/src/main.js`; `npm run build` first) both hold a key, and a change
- * made through either reaches the other within a second. Usage counted in memory is all written by a clean stop. */
+ * made through either reaches the other within a second. Usage counted in memory is all written by a clean stop.
+ * Key lists are cached too, and any change of what they show, by any writer, reaches both within a second. */
 let app: TestApp;
 let storageDir: string;
 let other: (ChildProcess & { output: () => string }) | null = null;
@@ -117,6 +119,99 @@ describe('key cache across processes', () => {
     expect(await status(app.url + WHOAMI, secondHeaders)).toBe(401);
     expect(await msUntilRefused(otherUrl + WHOAMI, secondHeaders)).toBeLessThan(1000);
     expect(await status(otherUrl + WHOAMI, { 'x-api-key': third.plaintext })).toBe(200);
+  });
+});
+
+interface ListedKey {
+  id: number;
+  status: string;
+  spent_credits: number;
+}
+
+const listed = (base: string, headers: Record<string, string>): Promise<ListedKey[]> =>
+  fetch(base + KEYS, { headers }).then((res) => res.json() as Promise<ListedKey[]>);
+
+/** Polls both processes' lists until `done` holds for each; the deadline is the second the README promises. */
+const bothListsWithinASecond = (headers: Record<string, string>, done: (keys: ListedKey[]) => boolean, what: string) =>
+  Promise.all([app.url, otherUrl].map((base) => waitFor(() => listed(base, headers), done, 1000, `${what} at ${base}`)));
+
+describe('key lists', () => {
+  it('a key created, revoked or rotated shows at once in the list of the process that changed it', async () => {
+    const { client } = await signedIn(app.url, app.services);
+    const first = await issueKey(client);
+    const key = client.withToken(first.key);
+    expect((await key.get(KEYS)).body.map((k: ListedKey) => k.id)).toEqual([first.id]);
+
+    const second = await issueKey(client);
+    expect((await key.get(KEYS)).body.map((k: ListedKey) => k.id)).toEqual([second.id, first.id]);
+
+    expect((await client.post(`${KEYS}${second.id}/revoke/`)).status).toBe(200);
+    expect((await key.get(KEYS)).body.map((k: ListedKey) => [k.id, k.status])).toEqual([
+      [second.id, 'revoked'],
+      [first.id, 'active'],
+    ]);
+
+    const rotated = await client.post(`${KEYS}${first.id}/rotate/`);
+    expect(rotated.status).toBe(201);
+    const after = await client.withToken(rotated.body.key).get(KEYS);
+    expect(after.body.map((k: ListedKey) => [k.id, k.status])).toEqual([
+      [rotated.body.id, 'active'],
+      [second.id, 'revoked'],
+      [first.id, 'revoked'],
+    ]);
+  });
+
+  it('a revocation in the other process, a direct UPDATE of spent_credits and a charge show in both lists within a second', async () => {
+    const { user, client } = await signedIn(app.url, app.services, { credits: 1000 });
+    const spender = await issueKey(client, { scopes: ['spend'] });
+    const doomed = await issueKey(client);
+    const headers = { authorization: `Token ${spender.key}` };
+    for (const base of [app.url, otherUrl]) expect((await listed(base, headers)).map((k) => k.status)).toEqual(['active', 'active']);
+
+    expect((await fetch(`${otherUrl}${KEYS}${doomed.id}/revoke/`, { method: 'POST', headers })).status).toBe(200);
+    await bothListsWithinASecond(headers, (keys) => keys[0]?.status === 'revoked', 'the revocation');
+
+    await app.services.db.query('UPDATE api_keys SET spent_credits = 7 WHERE id = $1', [spender.id]);
+    await bothListsWithinASecond(headers, (keys) => keys[1]?.spent_credits === 7, 'the UPDATE');
+
+    await app.services.ledger.charge({ userId: user.id, amount: 5, reason: 'key list test', apiKeyId: spender.id });
+    await bothListsWithinASecond(headers, (keys) => keys[1]?.spent_credits === 12, 'the charge');
+  });
+
+  it('the trigger announces each change of a listed column, and not the usage flush or a hold', async () => {
+    const { user, client } = await signedIn(app.url, app.services);
+    const key = await issueKey(client);
+    const listener = new Client({ connectionString: app.databaseUrl });
+    const heard: string[] = [];
+    listener.on('notification', (message) => heard.push(message.payload ?? ''));
+    await listener.connect();
+    try {
+      await listener.query('LISTEN api_keys_changed');
+      const next = async (change: () => Promise<unknown>) => {
+        heard.length = 0;
+        await change();
+        return waitFor(
+          async () => [...heard],
+          (payloads) => payloads.length > 0,
+          5000,
+          'a notification',
+        );
+      };
+      const sql = (text: string) => () => app.services.db.query(text, [key.id]);
+      // Unannounced updates commit first: had they notified, theirs would arrive before the announced one's.
+      const silentThenSpent = async () => {
+        await sql('UPDATE api_keys SET last_used_at = now() WHERE id = $1')();
+        await sql('UPDATE api_keys SET held_credits = held_credits + 3 WHERE id = $1')();
+        await sql('UPDATE api_keys SET spent_credits = spent_credits WHERE id = $1')();
+        await sql('UPDATE api_keys SET spent_credits = spent_credits + 1, held_credits = held_credits - 1 WHERE id = $1')();
+      };
+      expect(await next(silentThenSpent)).toEqual([String(user.id)]);
+      expect(await next(sql(`UPDATE api_keys SET expires_at = now() + interval '1 day' WHERE id = $1`))).toEqual([String(user.id)]);
+      expect(await next(() => issueKey(client))).toEqual([String(user.id)]);
+      expect(await next(sql('DELETE FROM api_keys WHERE id = $1'))).toEqual([String(user.id)]);
+    } finally {
+      await listener.end();
+    }
   });
 });
 
