@@ -158,8 +158,8 @@ interface KeyMoney {
 type PendingEntry = q.RequestBatchWrite['entries'][number] & { onId?: (id: number) => void };
 
 /**
- * One attempt at a wallet's batch inside its transaction. It locks the wallet, reads the batch's holds, locks
- * the keys (the usual order), then decides each member as a lone transaction would on the rows as the members
+ * One attempt at a wallet's batch inside its transaction. It locks the wallet, then the keys, and reads the holds
+ * it closes (one statement), then decides each member as a lone transaction would on the rows as the members
  * before it left them; the movements are written together (wallet and keys updated once, the ledger rows in one
  * insert) just before a refusal, which reads the rows to word its 402/403, and at the end.
  */
@@ -179,23 +179,20 @@ class WalletBatch {
   ) {}
 
   static async lock(manager: EntityManager, userId: number, ops: RequestOp[], now: Date): Promise<WalletBatch> {
-    const wallet = await queryOne(manager, q.lockWallet(userId));
     const tokens = ops.flatMap((op) => (op.kind === 'hold' ? [] : [op.token]));
-    const holdRows = tokens.length ? await query(manager, q.requestHoldsOf(userId, tokens)) : [];
-    const holds = new Map(
-      holdRows.map((h) => [h.token, { held: Number(h.held), apiKeyId: h.api_key_id === null ? null : Number(h.api_key_id), closedBy: h.closed_by }]),
-    );
-    const keyIds = new Set([
-      ...ops.flatMap((op) => (op.kind === 'hold' && op.request.apiKeyId !== null ? [op.request.apiKeyId] : [])),
-      ...[...holds.values()].flatMap((h) => (h.apiKeyId === null ? [] : [h.apiKeyId])),
-    ]);
+    const keyIds = ops.flatMap((op) => (op.kind === 'hold' && op.request.apiKeyId !== null ? [op.request.apiKeyId] : []));
+    const locked = await queryOne(manager, q.lockRequestBatch(userId, [...new Set(keyIds)], tokens));
+    const holds = new Map<string, OpenHold>();
+    for (const h of locked?.holds ?? []) {
+      holds.set(h.token, { held: Number(h.held), apiKeyId: h.api_key_id === null ? null : Number(h.api_key_id), closedBy: h.closed_by });
+    }
     const keys = new Map<number, KeyMoney>();
-    for (const k of keyIds.size ? await query(manager, q.lockKeys([...keyIds])) : []) {
+    for (const k of locked?.keys ?? []) {
       const limit = k.spend_limit_credits === null ? null : Number(k.spend_limit_credits);
       keys.set(Number(k.id), { limit, spent: Number(k.spent_credits), held: Number(k.held_credits), revoked: k.revoked });
     }
-    const money = wallet ? { balance: Number(wallet.balance_credits), held: Number(wallet.held_credits) } : null;
-    return new WalletBatch(manager, userId, money, holds, keys, now);
+    const wallet = locked ? { balance: Number(locked.balance_credits), held: Number(locked.held_credits) } : null;
+    return new WalletBatch(manager, userId, wallet, holds, keys, now);
   }
 
   /** A member's outcome; a DomainError thrown is its own refusal. */

@@ -208,27 +208,39 @@ export interface RequestHoldOfRow {
   closed_by: 'capture' | 'release' | null;
 }
 
-/** A wallet's request holds by token, each with the kind of the row that closed it. Read after the wallet's lock:
- * every close takes that lock, so none can be missed. */
-export const requestHoldsOf = (userId: number, tokens: string[]) =>
-  sql<RequestHoldOfRow>(
-    `SELECT substr(h.idempotency_key, 7) AS token, -h.amount_credits AS held, h.api_key_id,
-            (SELECT c.kind FROM ledger_entries c WHERE c.idempotency_key = h.idempotency_key || ':closed') AS closed_by
-       FROM ledger_entries h
-      WHERE h.idempotency_key = ANY($2) AND h.user_id = $1 AND h.kind = 'hold' AND h.job_id IS NULL`,
-    [userId, tokens.map(requestHoldKeyOf)],
-  );
-
 export interface KeyMoneyRow extends KeySpendRow {
   id: string;
 }
 
-/** The second lock of a money transaction: the keys, in id order (two batches never wait on each other's keys). */
-export const lockKeys = (keyIds: number[]) =>
-  sql<KeyMoneyRow>(
-    `SELECT id, spend_limit_credits, spent_credits, held_credits, revoked_at IS NOT NULL AS revoked FROM api_keys
-      WHERE id = ANY($1) ORDER BY id FOR NO KEY UPDATE`,
-    [keyIds],
+export interface RequestBatchLockRow {
+  balance_credits: string;
+  held_credits: string;
+  holds: RequestHoldOfRow[] | null;
+  keys: KeyMoneyRow[] | null;
+}
+
+/** A batch's locks in one round trip, in the usual order: the wallet, then (lateral to it, so after it) the keys
+ * of the batch's holds and of the holds it closes, in id order; with the holds it closes by token, each with the
+ * kind of its closing row. A close committed by another process while this waited for the wallet is not seen:
+ * the closing row's unique key then refuses the batch's. No row without a wallet. */
+export const lockRequestBatch = (userId: number, keyIds: number[], tokens: string[]) =>
+  sql<RequestBatchLockRow>(
+    `WITH w AS MATERIALIZED (
+       SELECT user_id, balance_credits, held_credits FROM wallets WHERE user_id = $1 FOR NO KEY UPDATE),
+     h AS MATERIALIZED (
+       SELECT substr(h.idempotency_key, 7) AS token, (-h.amount_credits)::text AS held, h.api_key_id::text AS api_key_id,
+              (SELECT c.kind FROM ledger_entries c WHERE c.idempotency_key = h.idempotency_key || ':closed') AS closed_by
+         FROM ledger_entries h
+        WHERE h.idempotency_key = ANY($3) AND h.user_id = $1 AND h.kind = 'hold' AND h.job_id IS NULL)
+     SELECT w.balance_credits, w.held_credits, (SELECT json_agg(h) FROM h) AS holds, k.keys
+       FROM w LEFT JOIN LATERAL (
+         SELECT json_agg(locked ORDER BY locked.id::bigint) AS keys FROM (
+           SELECT id::text AS id, spend_limit_credits::text AS spend_limit_credits, spent_credits::text AS spent_credits,
+                  held_credits::text AS held_credits, revoked_at IS NOT NULL AS revoked
+             FROM api_keys
+            WHERE w.user_id IS NOT NULL AND (id = ANY($2) OR id IN (SELECT h.api_key_id::bigint FROM h))
+            ORDER BY api_keys.id FOR NO KEY UPDATE) locked) k ON true`,
+    [userId, keyIds, tokens.map(requestHoldKeyOf)],
   );
 
 export interface RequestBatchWrite {
