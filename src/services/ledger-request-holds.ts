@@ -6,6 +6,7 @@ import { query, queryOne } from '../db/sql';
 import { Wallet } from '../entities/wallet.entity';
 import { DomainError, notFound } from '../lib/errors';
 import type { Clock } from './clock';
+import { GroupCommit, type Settled } from './group-commit';
 
 export interface RequestHoldRequest {
   userId: number;
@@ -31,9 +32,23 @@ export interface RequestCapture {
 /** The ledger's refusal of a hold: 403 key limit (judged first), else 402 funds. */
 export type RefuseHold = (manager: EntityManager, request: RequestHoldRequest, walletRefused: boolean) => Promise<never>;
 
+type RequestOp =
+  | { kind: 'hold'; token: string; request: RequestHoldRequest }
+  | { kind: 'capture'; token: string; amount: number; reason: string }
+  | { kind: 'release'; token: string; reason: string };
+/** A hold answers a RequestHold, a capture a RequestCapture, a release whether it closed the hold. */
+type RequestOutcome = RequestHold | RequestCapture | boolean;
+
 const requestHoldClosed = () => new DomainError(409, 'hold_released', 'This request’s hold was released; it can no longer be charged.');
 const keyRevokedDuringRequest = () =>
   new DomainError(403, 'key_revoked', 'The API key that made this request was revoked: nothing was charged and its hold was released.');
+
+/** A capture that found no open hold: already captured (answered as such), released (409), or unknown (404). */
+async function closedCapture(closedBy: 'capture' | 'release' | null | undefined, balance: () => Promise<number> | number): Promise<RequestCapture> {
+  if (closedBy === 'release') throw requestHoldClosed();
+  if (closedBy !== 'capture') throw new DomainError(404, 'not_found', 'No such hold.');
+  return { ledgerEntryId: null, balanceCredits: await balance(), capturedCredits: 0, alreadyClosed: true };
+}
 
 /**
  * Holds for one request, not a job: authorise the whole price before the work, capture what was earned after,
@@ -41,76 +56,50 @@ const keyRevokedDuringRequest = () =>
  * accounting and ledger kinds as a job's hold. A hold is a `hold` row keyed `rhold:{token}` (job_id null), closed
  * exactly once by a `capture` or `release` row keyed `rhold:{token}:closed` (unique). A hold whose process died is
  * released by the maintenance sweep once older than REQUEST_HOLD_TTL_SECONDS.
+ *
+ * Group commit per wallet: holds, captures and releases of one wallet that arrive while a transaction of that
+ * wallet is in flight are applied together by its next transaction (see WalletBatch), one commit for all.
  */
 export class RequestHolds {
+  private readonly batches: GroupCommit<RequestOp, RequestOutcome>;
+
   constructor(
     private readonly db: DataSource,
     private readonly clock: Clock,
     private readonly refuse: RefuseHold,
     private readonly ttlSeconds: number,
-  ) {}
+  ) {
+    this.batches = new GroupCommit((userId, ops) => this.apply(userId, ops));
+  }
 
-  /** One transaction: 403 when the key's limit cannot cover `amount`, 402 when the available balance cannot. */
+  /** 403 when the key's limit cannot cover `amount`, 402 when the available balance cannot. */
   async hold(request: RequestHoldRequest): Promise<RequestHold> {
     const { userId, amount } = request;
     if (amount === 0) return { holdId: null, userId, balanceCredits: await this.balance(userId) };
-    return transactionRetried(this.db, async (manager) => {
-      const token = createId();
-      const placed = (await queryOne(manager, q.placeRequestHold(token, { ...request, now: this.clock.now() })))!;
-      if (placed.entry_id === null) return this.refuse(manager, request, placed.balance_credits === null);
-      return { holdId: token, userId, balanceCredits: Number(placed.balance_credits) };
-    });
+    return (await this.batches.submit(userId, { kind: 'hold', token: createId(), request })) as RequestHold;
   }
 
-  /** Charges min(`amount`, held) and closes the hold, in one transaction; a closed hold is not charged again
-   * (`alreadyClosed`), a released one is 409. A key revoked since the hold: 403, nothing charged (release it). */
+  /** Charges min(`amount`, held) and closes the hold; a closed hold is not charged again (`alreadyClosed`), a
+   * released one is 409. A key revoked since the hold: 403, nothing charged (release it). */
   async capture(hold: RequestHold, amount: number, reason: string): Promise<RequestCapture> {
     if (!hold.holdId) return { ledgerEntryId: null, balanceCredits: await this.balance(hold.userId), capturedCredits: 0, alreadyClosed: false };
     const token = hold.holdId;
     try {
-      return await transactionRetried(this.db, async (manager) => {
-        const done = (await queryOne(manager, q.captureRequestHold(token, amount, reason, this.clock.now())))!;
-        if (done.user_id === null) return this.closed(hold, token, manager);
-        if (!done.key_ok) throw keyRevokedDuringRequest();
-        const captured = Number(done.captured);
-        return {
-          ledgerEntryId: done.charge_id === null ? null : Number(done.charge_id),
-          balanceCredits: Number(done.balance_credits),
-          capturedCredits: captured,
-          alreadyClosed: false,
-        };
-      });
+      return (await this.batches.submit(hold.userId, { kind: 'capture', token, amount, reason })) as RequestCapture;
     } catch (error) {
-      if (error instanceof DomainError || !(await queryOne(this.db, q.requestHoldState(token)))?.closed_by) throw error;
-      return this.closed(hold, token);
+      // Another process closed it meanwhile (the closing row's unique key refused ours).
+      const closedBy = (await queryOne(this.db, q.requestHoldState(token)))?.closed_by;
+      if (error instanceof DomainError || !closedBy) throw error;
+      return closedCapture(closedBy, () => this.balance(hold.userId));
     }
   }
 
   /** Returns an open hold to the wallet and the key, once; false when it was already closed (or nothing was held). */
-  async release(hold: Pick<RequestHold, 'holdId'>, reason: string): Promise<boolean> {
+  async release(hold: Pick<RequestHold, 'holdId' | 'userId'>, reason: string): Promise<boolean> {
     if (!hold.holdId) return false;
     const token = hold.holdId;
     try {
-      return await transactionRetried(this.db, async (manager) => {
-        const settled = await queryOne(manager, q.settleRequestHold(token, 0, this.clock.now()));
-        if (!settled) return false;
-        const held = Number(settled.held);
-        const keyId = settled.api_key_id ? Number(settled.api_key_id) : null;
-        if (keyId) await queryOne(manager, q.releaseKeyHold(keyId, held));
-        await query(
-          manager,
-          q.insertEntry({
-            userId: Number(settled.user_id),
-            amount: held,
-            kind: 'release',
-            reason: `release: ${reason}`,
-            idempotencyKey: q.requestHoldClosedKeyOf(token),
-            apiKeyId: keyId,
-            balanceAfter: Number(settled.balance_credits),
-          }),
-        );
-        return true;
-      });
+      return (await this.batches.submit(hold.userId, { kind: 'release', token, reason })) as boolean;
     } catch (error) {
       if ((await queryOne(this.db, q.requestHoldState(token)))?.closed_by) return false;
       throw error;
@@ -121,23 +110,186 @@ export class RequestHolds {
   async sweep(): Promise<number> {
     const cutoff = new Date(this.clock.now().getTime() - this.ttlSeconds * 1000);
     let released = 0;
-    for (const { token } of await query(this.db, q.openRequestHoldsBefore(cutoff))) {
-      if (await this.release({ holdId: token }, `the request's process ended without closing its hold (older than ${this.ttlSeconds} s)`)) released++;
+    for (const { token, user_id: userId } of await query(this.db, q.openRequestHoldsBefore(cutoff))) {
+      const reason = `the request's process ended without closing its hold (older than ${this.ttlSeconds} s)`;
+      if (await this.release({ holdId: token, userId: Number(userId) }, reason)) released++;
     }
     return released;
   }
 
-  private async balance(userId: number, manager: EntityManager = this.db.manager): Promise<number> {
-    const wallet = await manager.findOneBy(Wallet, { userId });
+  /** One transaction for a batch of one wallet's operations: each member settled in arrival order. */
+  private apply(userId: number, ops: RequestOp[]): Promise<Settled<RequestOutcome>[]> {
+    return transactionRetried(this.db, async (manager) => {
+      const batch = await WalletBatch.lock(manager, userId, ops, this.clock.now());
+      const outcomes: Settled<RequestOutcome>[] = [];
+      for (const op of ops) {
+        try {
+          outcomes.push({ ok: true, value: await batch.settle(op, this.refuse) });
+        } catch (error) {
+          if (!(error instanceof DomainError)) throw error;
+          outcomes.push({ ok: false, error });
+        }
+      }
+      await batch.flush();
+      return outcomes;
+    });
+  }
+
+  private async balance(userId: number): Promise<number> {
+    const wallet = await this.db.manager.findOneBy(Wallet, { userId });
     if (!wallet) throw notFound('Wallet');
     return wallet.balanceCredits;
   }
+}
 
-  /** A capture that found no open hold: already captured (answered as such), released (409), or unknown. */
-  private async closed(hold: RequestHold, token: string, manager: EntityManager = this.db.manager): Promise<RequestCapture> {
-    const state = await queryOne(manager, q.requestHoldState(token));
-    if (state?.closed_by === 'release') throw requestHoldClosed();
-    if (state?.closed_by !== 'capture') throw new DomainError(404, 'not_found', 'No such hold.');
-    return { ledgerEntryId: null, balanceCredits: await this.balance(hold.userId, manager), capturedCredits: 0, alreadyClosed: true };
+interface OpenHold {
+  held: number;
+  apiKeyId: number | null;
+  closedBy: 'capture' | 'release' | null;
+}
+
+interface KeyMoney {
+  limit: number | null;
+  spent: number;
+  held: number;
+  revoked: boolean;
+}
+
+type PendingEntry = q.RequestBatchWrite['entries'][number] & { onId?: (id: number) => void };
+
+/**
+ * One attempt at a wallet's batch inside its transaction. It locks the wallet, then the keys, and reads the holds
+ * it closes (one statement), then decides each member as a lone transaction would on the rows as the members
+ * before it left them; the movements are written together (wallet and keys updated once, the ledger rows in one
+ * insert) just before a refusal, which reads the rows to word its 402/403, and at the end.
+ */
+class WalletBatch {
+  private heldDelta = 0;
+  private balanceDelta = 0;
+  private keyDeltas = new Map<number, { id: number; held: number; spent: number }>();
+  private entries: PendingEntry[] = [];
+
+  private constructor(
+    private readonly manager: EntityManager,
+    private readonly userId: number,
+    private readonly wallet: { balance: number; held: number } | null,
+    private readonly holds: Map<string, OpenHold>,
+    private readonly keys: Map<number, KeyMoney>,
+    private readonly now: Date,
+  ) {}
+
+  static async lock(manager: EntityManager, userId: number, ops: RequestOp[], now: Date): Promise<WalletBatch> {
+    const tokens = ops.flatMap((op) => (op.kind === 'hold' ? [] : [op.token]));
+    const keyIds = ops.flatMap((op) => (op.kind === 'hold' && op.request.apiKeyId !== null ? [op.request.apiKeyId] : []));
+    const locked = await queryOne(manager, q.lockRequestBatch(userId, [...new Set(keyIds)], tokens));
+    const holds = new Map<string, OpenHold>();
+    for (const h of locked?.holds ?? []) {
+      holds.set(h.token, { held: Number(h.held), apiKeyId: h.api_key_id === null ? null : Number(h.api_key_id), closedBy: h.closed_by });
+    }
+    const keys = new Map<number, KeyMoney>();
+    for (const k of locked?.keys ?? []) {
+      const limit = k.spend_limit_credits === null ? null : Number(k.spend_limit_credits);
+      keys.set(Number(k.id), { limit, spent: Number(k.spent_credits), held: Number(k.held_credits), revoked: k.revoked });
+    }
+    const wallet = locked ? { balance: Number(locked.balance_credits), held: Number(locked.held_credits) } : null;
+    return new WalletBatch(manager, userId, wallet, holds, keys, now);
+  }
+
+  /** A member's outcome; a DomainError thrown is its own refusal. */
+  settle(op: RequestOp, refuse: RefuseHold): Promise<RequestOutcome> | RequestOutcome {
+    if (op.kind === 'hold') return this.hold(op.token, op.request, refuse);
+    const hold = this.holds.get(op.token);
+    if (op.kind === 'release') return hold?.closedBy === null && this.release(op.token, hold, op.reason);
+    if (hold?.closedBy !== null) return closedCapture(hold?.closedBy, () => this.wallet!.balance);
+    return this.capture(op.token, hold, op.amount, op.reason);
+  }
+
+  /** As a lone hold: the wallet's available balance and the key's limit (403 judged before 402). */
+  private async hold(token: string, request: RequestHoldRequest, refuse: RefuseHold): Promise<RequestHold> {
+    const { amount, apiKeyId } = request;
+    const wallet = this.wallet;
+    const key = apiKeyId === null ? null : this.keys.get(apiKeyId);
+    const walletRefused = !wallet || wallet.balance - wallet.held < amount;
+    const keyCovers = apiKeyId === null || (key && !key.revoked && (key.limit === null || key.spent + key.held + amount <= key.limit));
+    if (walletRefused || !keyCovers) {
+      await this.flush();
+      return refuse(this.manager, request, walletRefused);
+    }
+    this.move(wallet, amount, 0);
+    if (key) this.moveKey(apiKeyId!, key, amount, 0);
+    const idempotencyKey = q.requestHoldKeyOf(token);
+    this.entries.push({ amount: -amount, kind: 'hold', reason: request.reason, idempotencyKey, apiKeyId, balanceAfter: wallet.balance });
+    this.holds.set(token, { held: amount, apiKeyId, closedBy: null });
+    return { holdId: token, userId: this.userId, balanceCredits: wallet.balance };
+  }
+
+  /** min(`amount`, held) moves from held to spent; a key revoked since the hold is never charged. */
+  private capture(token: string, hold: OpenHold, amount: number, reason: string): RequestCapture {
+    const key = hold.apiKeyId === null ? null : this.keys.get(hold.apiKeyId);
+    if (hold.apiKeyId !== null && (!key || key.revoked)) throw keyRevokedDuringRequest();
+    const wallet = this.wallet!;
+    const captured = Math.min(amount, hold.held);
+    this.move(wallet, -hold.held, -captured);
+    if (key) this.moveKey(hold.apiKeyId!, key, -hold.held, captured);
+    hold.closedBy = 'capture';
+    const result: RequestCapture = { ledgerEntryId: null, balanceCredits: wallet.balance, capturedCredits: captured, alreadyClosed: false };
+    const closing = { apiKeyId: hold.apiKeyId, idempotencyKey: q.requestHoldClosedKeyOf(token) };
+    this.entries.push({ ...closing, amount: hold.held, kind: 'capture', reason: `capture: ${reason}`, balanceAfter: wallet.balance + captured });
+    if (captured > 0) {
+      const onId = (id: number) => (result.ledgerEntryId = id);
+      this.entries.push({ amount: -captured, kind: 'charge', reason, apiKeyId: hold.apiKeyId, balanceAfter: wallet.balance, onId });
+    }
+    return result;
+  }
+
+  private release(token: string, hold: OpenHold, reason: string): true {
+    const wallet = this.wallet!;
+    this.move(wallet, -hold.held, 0);
+    const key = hold.apiKeyId === null ? undefined : this.keys.get(hold.apiKeyId);
+    if (hold.apiKeyId !== null) this.moveKey(hold.apiKeyId, key, -hold.held, 0);
+    hold.closedBy = 'release';
+    const idempotencyKey = q.requestHoldClosedKeyOf(token);
+    this.entries.push({
+      amount: hold.held,
+      kind: 'release',
+      reason: `release: ${reason}`,
+      idempotencyKey,
+      apiKeyId: hold.apiKeyId,
+      balanceAfter: wallet.balance,
+    });
+    return true;
+  }
+
+  private move(wallet: { balance: number; held: number }, held: number, balance: number): void {
+    wallet.held += held;
+    wallet.balance += balance;
+    this.heldDelta += held;
+    this.balanceDelta += balance;
+  }
+
+  /** A key's held never goes below zero (as a lone release writes it). */
+  private moveKey(id: number, key: KeyMoney | undefined, held: number, spent: number): void {
+    if (key) {
+      key.held = Math.max(key.held + held, 0);
+      key.spent += spent;
+    }
+    const delta = this.keyDeltas.get(id) ?? { id, held: 0, spent: 0 };
+    delta.held += held;
+    delta.spent += spent;
+    this.keyDeltas.set(id, delta);
+  }
+
+  /** Writes the movements decided so far in one statement. */
+  async flush(): Promise<void> {
+    if (!this.entries.length) return;
+    const entries = this.entries;
+    const write = { userId: this.userId, heldDelta: this.heldDelta, balanceDelta: this.balanceDelta, now: this.now };
+    const ids = await query(this.manager, q.writeRequestBatch({ ...write, keys: [...this.keyDeltas.values()], entries }));
+    const ordered = ids.map((row) => Number(row.id)).sort((a, b) => a - b);
+    entries.forEach((entry, i) => entry.onId?.(ordered[i]));
+    this.entries = [];
+    this.keyDeltas = new Map();
+    this.heldDelta = 0;
+    this.balanceDelta = 0;
   }
 }

@@ -174,29 +174,6 @@ export const chargeEntry = (id: number) =>
 export const requestHoldKeyOf = (token: string) => `rhold:${token}`;
 export const requestHoldClosedKeyOf = (token: string) => `rhold:${token}:closed`;
 
-export interface SettledRequestHoldRow {
-  user_id: string;
-  held: string;
-  api_key_id: string | null;
-  balance_credits: string;
-}
-
-/** Closes the wallet side of an open request hold (the first lock of its transaction), taking least(`captured`,
- * held) from the balance; no row when there is no such open hold. Two concurrent closes cannot both commit: the
- * closing ledger row's idempotency key is unique. */
-export const settleRequestHold = (token: string, captured: number, now: Date) =>
-  sql<SettledRequestHoldRow>(
-    `WITH h AS (
-       SELECT user_id, -amount_credits AS held, api_key_id FROM ledger_entries
-        WHERE idempotency_key = $1 AND kind = 'hold' AND job_id IS NULL
-          AND NOT EXISTS (SELECT 1 FROM ledger_entries c WHERE c.idempotency_key = $2))
-     UPDATE wallets w SET held_credits = w.held_credits - h.held, balance_credits = w.balance_credits - least($3::bigint, h.held),
-            updated_at = $4
-       FROM h WHERE w.user_id = h.user_id
-     RETURNING h.user_id, h.held, h.api_key_id, w.balance_credits`,
-    [requestHoldKeyOf(token), requestHoldClosedKeyOf(token), captured, now],
-  );
-
 export interface RequestHoldStateRow {
   held: string;
   closed_by: 'capture' | 'release' | null;
@@ -209,87 +186,102 @@ export const requestHoldState = (token: string) =>
     [requestHoldKeyOf(token), requestHoldClosedKeyOf(token)],
   );
 
-export interface TokenRow {
+export interface OpenRequestHoldRow {
   token: string;
+  user_id: string;
 }
 
 /** Request holds still open after `cutoff` (their process died between hold and capture). */
 export const openRequestHoldsBefore = (cutoff: Date) =>
-  sql<TokenRow>(
-    `SELECT substr(h.idempotency_key, 7) AS token FROM ledger_entries h
+  sql<OpenRequestHoldRow>(
+    `SELECT substr(h.idempotency_key, 7) AS token, h.user_id FROM ledger_entries h
       WHERE h.kind = 'hold' AND h.job_id IS NULL AND h.created_at < $1 AND h.idempotency_key LIKE 'rhold:%'
         AND NOT EXISTS (SELECT 1 FROM ledger_entries c WHERE c.idempotency_key = h.idempotency_key || ':closed')
       ORDER BY h.id LIMIT 500`,
     [cutoff],
   );
 
-export interface RequestHoldPlacedRow {
-  /** The wallet's balance when it could hold the amount; null when it could not. */
-  balance_credits: string | null;
-  key_held: boolean;
-  entry_id: string | null;
+export interface RequestHoldOfRow {
+  token: string;
+  held: string;
+  api_key_id: string | null;
+  closed_by: 'capture' | 'release' | null;
 }
 
-/** A request hold in one statement (one locked round trip): the wallet (first lock), then the key, then the hold
- * row, each step only if the one before it succeeded. `entry_id` null means refused; when the wallet held but the
- * key did not, the caller must roll back. */
-export const placeRequestHold = (token: string, e: { userId: number; amount: number; reason: string; apiKeyId: number | null; now: Date }) =>
-  sql<RequestHoldPlacedRow>(
-    `WITH w AS (
-       UPDATE wallets SET held_credits = held_credits + $2, updated_at = $3
-        WHERE user_id = $1 AND balance_credits - held_credits >= $2 RETURNING balance_credits),
-     k AS (
-       UPDATE api_keys SET held_credits = held_credits + $2
-        WHERE id = $4 AND EXISTS (SELECT 1 FROM w) AND revoked_at IS NULL
-          AND (spend_limit_credits IS NULL OR spent_credits + held_credits + $2 <= spend_limit_credits)
-       RETURNING id),
-     e AS (
-       INSERT INTO ledger_entries (user_id, amount_credits, kind, reason, idempotency_key, api_key_id, balance_after_credits)
-       SELECT $1::bigint, -$2::bigint, 'hold', $5::text, $6::text, $4::bigint, w.balance_credits FROM w WHERE $4::bigint IS NULL OR EXISTS (SELECT 1 FROM k)
-       RETURNING id)
-     SELECT (SELECT balance_credits FROM w) AS balance_credits, EXISTS (SELECT 1 FROM k) AS key_held, (SELECT id FROM e) AS entry_id`,
-    [e.userId, e.amount, e.now, e.apiKeyId, e.reason, requestHoldKeyOf(token)],
+export interface KeyMoneyRow extends KeySpendRow {
+  id: string;
+}
+
+export interface RequestBatchLockRow {
+  balance_credits: string;
+  held_credits: string;
+  holds: RequestHoldOfRow[] | null;
+  keys: KeyMoneyRow[] | null;
+}
+
+/** A batch's locks in one round trip, in the usual order: the wallet, then (lateral to it, so after it) the keys
+ * of the batch's holds and of the holds it closes, in id order; with the holds it closes by token, each with the
+ * kind of its closing row. A close committed by another process while this waited for the wallet is not seen:
+ * the closing row's unique key then refuses the batch's. No row without a wallet. */
+export const lockRequestBatch = (userId: number, keyIds: number[], tokens: string[]) =>
+  sql<RequestBatchLockRow>(
+    `WITH w AS MATERIALIZED (
+       SELECT user_id, balance_credits, held_credits FROM wallets WHERE user_id = $1 FOR NO KEY UPDATE),
+     h AS MATERIALIZED (
+       SELECT substr(h.idempotency_key, 7) AS token, (-h.amount_credits)::text AS held, h.api_key_id::text AS api_key_id,
+              (SELECT c.kind FROM ledger_entries c WHERE c.idempotency_key = h.idempotency_key || ':closed') AS closed_by
+         FROM ledger_entries h
+        WHERE h.idempotency_key = ANY($3) AND h.user_id = $1 AND h.kind = 'hold' AND h.job_id IS NULL)
+     SELECT w.balance_credits, w.held_credits, (SELECT json_agg(h) FROM h) AS holds, k.keys
+       FROM w LEFT JOIN LATERAL (
+         SELECT json_agg(locked ORDER BY locked.id::bigint) AS keys FROM (
+           SELECT id::text AS id, spend_limit_credits::text AS spend_limit_credits, spent_credits::text AS spent_credits,
+                  held_credits::text AS held_credits, revoked_at IS NOT NULL AS revoked
+             FROM api_keys
+            WHERE w.user_id IS NOT NULL AND (id = ANY($2) OR id IN (SELECT h.api_key_id::bigint FROM h))
+            ORDER BY api_keys.id FOR NO KEY UPDATE) locked) k ON true`,
+    [userId, keyIds, tokens.map(requestHoldKeyOf)],
   );
 
-export interface RequestHoldCapturedRow {
-  /** Null when there was no open hold. */
-  user_id: string | null;
-  balance_credits: string | null;
-  held: string | null;
-  captured: string | null;
-  api_key_id: string | null;
-  /** False when the hold's key was revoked since: nothing may be charged, the caller rolls back. */
-  key_ok: boolean;
-  charge_id: string | null;
+export interface RequestBatchWrite {
+  userId: number;
+  heldDelta: number;
+  balanceDelta: number;
+  now: Date;
+  keys: { id: number; held: number; spent: number }[];
+  entries: Omit<LedgerInsert, 'userId' | 'jobId'>[];
 }
 
-/** A request hold's capture in one statement (one locked round trip): the wallet settles min(`amount`, held), the
- * key moves held to spent (unless revoked), then the `capture` row and, when something was captured, the `charge`
- * row. Lock order as everywhere: wallet, key, ledger rows. */
-export const captureRequestHold = (token: string, amount: number, reason: string, now: Date) =>
-  sql<RequestHoldCapturedRow>(
-    `WITH h AS (
-       SELECT user_id, -amount_credits AS held, api_key_id FROM ledger_entries
-        WHERE idempotency_key = $1 AND kind = 'hold' AND job_id IS NULL
-          AND NOT EXISTS (SELECT 1 FROM ledger_entries c WHERE c.idempotency_key = $2)),
-     w AS (
-       UPDATE wallets w SET held_credits = w.held_credits - h.held, balance_credits = w.balance_credits - least($3::bigint, h.held),
-              updated_at = $4
-         FROM h WHERE w.user_id = h.user_id
-       RETURNING h.user_id, h.held, h.api_key_id, least($3::bigint, h.held) AS captured, w.balance_credits),
+/** A batch of request holds' movements of one wallet, whose rows (wallet, then keys) its transaction has locked:
+ * the wallet and each key updated once by their net change, the ledger rows in one insert. Returns the new rows'
+ * ids in the order of `entries`. */
+export const writeRequestBatch = (b: RequestBatchWrite) =>
+  sql<IdRow>(
+    `WITH w AS (
+       UPDATE wallets SET held_credits = held_credits + $2, balance_credits = balance_credits + $3, updated_at = $4
+        WHERE user_id = $1 RETURNING user_id),
      k AS (
-       UPDATE api_keys a SET held_credits = a.held_credits - w.held, spent_credits = a.spent_credits + w.captured
-         FROM w WHERE a.id = w.api_key_id AND a.revoked_at IS NULL
-       RETURNING a.id),
-     ok AS (SELECT w.* FROM w WHERE w.api_key_id IS NULL OR EXISTS (SELECT 1 FROM k)),
-     e AS (
-       INSERT INTO ledger_entries (user_id, amount_credits, kind, reason, idempotency_key, api_key_id, balance_after_credits)
-       SELECT user_id, held, 'capture', 'capture: ' || $5::text, $2, api_key_id, balance_credits + captured FROM ok
-       UNION ALL
-       SELECT user_id, -captured, 'charge', $5::text, NULL, api_key_id, balance_credits FROM ok WHERE captured > 0
-       RETURNING id, kind)
-     SELECT w.user_id, w.balance_credits, w.held, w.captured, w.api_key_id, EXISTS (SELECT 1 FROM ok) AS key_ok,
-            (SELECT id FROM e WHERE kind = 'charge') AS charge_id
-       FROM (SELECT 1) one LEFT JOIN w ON true`,
-    [requestHoldKeyOf(token), requestHoldClosedKeyOf(token), amount, now, reason],
+       UPDATE api_keys a SET held_credits = greatest(a.held_credits + d.held, 0), spent_credits = a.spent_credits + d.spent
+         FROM unnest($5::bigint[], $6::bigint[], $7::bigint[]) AS d(id, held, spent) WHERE a.id = d.id RETURNING a.id)
+     INSERT INTO ledger_entries (user_id, amount_credits, kind, reason, idempotency_key, api_key_id, balance_after_credits)
+     SELECT $1, r.amount, r.kind, r.reason, r.idempotency_key, r.api_key_id, r.balance_after
+       FROM unnest($8::bigint[], $9::text[], $10::text[], $11::text[], $12::bigint[], $13::bigint[])
+            WITH ORDINALITY AS r(amount, kind, reason, idempotency_key, api_key_id, balance_after, n)
+      ORDER BY r.n
+     RETURNING id`,
+    [
+      b.userId,
+      b.heldDelta,
+      b.balanceDelta,
+      b.now,
+      b.keys.map((k) => k.id),
+      b.keys.map((k) => k.held),
+      b.keys.map((k) => k.spent),
+      b.entries.map((e) => e.amount),
+      b.entries.map((e) => e.kind),
+      b.entries.map((e) => e.reason),
+      b.entries.map((e) => e.idempotencyKey ?? null),
+      b.entries.map((e) => e.apiKeyId ?? null),
+      b.entries.map((e) => e.balanceAfter),
+    ],
   );
