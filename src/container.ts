@@ -89,11 +89,11 @@ export function createServices(args: {
   const cpu = new CpuPool(settings.cpu);
   applyLimits(settings.cpu.thread);
   const catalog = new CatalogService(db, clock, links);
-  const ledger = new LedgerService(db, clock, settings.requestHoldTtlSeconds);
+  const keyCache = new KeyCache(db, logger);
+  const ledger = new LedgerService(db, clock, settings.requestHoldTtlSeconds, (userId) => keyCache.keySpendChanging(userId));
   const jobs = new JobsService(db, queue, ledger, links, clock);
   const contextual = new ContextualService(db);
   const schemaArchive = new SchemaArchive(clock);
-  const keyCache = new KeyCache(db, logger);
   const app = createAppServices({ settings, db, queue, clock, logger, pool: cpu, keyCache });
   const packages = new PackageService(db, catalog, clock, app.storage, links, contextual, schemaArchive, cpu, settings.packageTaskBudgetMs);
   const builder = new ModelBuilder(catalog);

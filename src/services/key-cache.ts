@@ -21,6 +21,9 @@ const MAX_ENTRIES = 10_000;
 export const USAGE_FLUSH_MS = 1000;
 /** A key list shows last_used, which no NOTIFY announces: it is read again as often as the counters are written. */
 const KEY_LIST_MAX_AGE_MS = USAGE_FLUSH_MS;
+/** How long a user's list is not cached after this process began changing their spend: past any transaction's
+ * commit and its NOTIFY's return. */
+const KEY_LIST_SPEND_BYPASS_MS = 5000;
 
 export interface CachedStudioKey {
   user: User;
@@ -49,6 +52,7 @@ export class KeyCache {
   private readonly studio = new Map<string, Entry<CachedStudioKey>>();
   private readonly app = new Map<string, Entry<CachedAppKey>>();
   private readonly lists = new Map<number, Entry<ApiKey[]>>();
+  private readonly spendingUntil = new Map<number, number>();
   private generation = 0;
   private listener: PgListener | null = null;
   private appUsage = new Map<number, { count: number; at: Date }>();
@@ -112,7 +116,23 @@ export class KeyCache {
 
   /** A user's key rows as the list query returned them (src/db/queries/auth.sql.ts `namedKeysOf`). */
   keyList(userId: number): readonly ApiKey[] | null {
-    return this.live ? fresh(this.lists, userId, KEY_LIST_MAX_AGE_MS) : null;
+    return this.live && !this.spending(userId) ? fresh(this.lists, userId, KEY_LIST_MAX_AGE_MS) : null;
+  }
+
+  /** This process is about to change what a user's keys have spent: until the commit's NOTIFY has surely come
+   * back, their list is read from the database, so a client that was charged and then lists its keys sees the
+   * charge. */
+  keySpendChanging(userId: number): void {
+    this.spendingUntil.set(userId, Date.now() + KEY_LIST_SPEND_BYPASS_MS);
+    this.keyListChanged(userId);
+  }
+
+  private spending(userId: number): boolean {
+    const until = this.spendingUntil.get(userId);
+    if (until === undefined) return false;
+    if (Date.now() < until) return true;
+    this.spendingUntil.delete(userId);
+    return false;
   }
 
   keepStudioKey(hash: string, value: CachedStudioKey, mark: number): void {
@@ -124,7 +144,7 @@ export class KeyCache {
   }
 
   keepKeyList(userId: number, keys: ApiKey[], mark: number): void {
-    if (this.live && mark === this.generation) put(this.lists, userId, keys);
+    if (this.live && mark === this.generation && !this.spending(userId)) put(this.lists, userId, keys);
   }
 
   /** A user's keys changed (or the user did): their entries go now; other processes learn it by NOTIFY. */

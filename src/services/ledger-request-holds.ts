@@ -68,6 +68,7 @@ export class RequestHolds {
     private readonly clock: Clock,
     private readonly refuse: RefuseHold,
     private readonly ttlSeconds: number,
+    private readonly keySpendChanging: (userId: number) => void,
   ) {
     this.batches = new GroupCommit((userId, ops) => this.apply(userId, ops));
   }
@@ -84,6 +85,7 @@ export class RequestHolds {
   async capture(hold: RequestHold, amount: number, reason: string): Promise<RequestCapture> {
     if (!hold.holdId) return { ledgerEntryId: null, balanceCredits: await this.balance(hold.userId), capturedCredits: 0, alreadyClosed: false };
     const token = hold.holdId;
+    this.keySpendChanging(hold.userId);
     try {
       return (await this.batches.submit(hold.userId, { kind: 'capture', token, amount, reason })) as RequestCapture;
     } catch (error) {

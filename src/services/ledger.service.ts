@@ -65,8 +65,10 @@ export class LedgerService {
     private readonly db: DataSource,
     private readonly clock: Clock,
     requestHoldTtlSeconds = 600,
+    /** Told before a movement changes what a user's keys have spent (the key cache's list then reads afresh). */
+    private readonly keySpendChanging: (userId: number) => void = () => undefined,
   ) {
-    this.requests = new RequestHolds(db, clock, (m, r, w) => this.refuse(m, r, w), requestHoldTtlSeconds);
+    this.requests = new RequestHolds(db, clock, (m, r, w) => this.refuse(m, r, w), requestHoldTtlSeconds, keySpendChanging);
   }
 
   /** A caller's key with its spend as the ledger holds it now (an authenticated key comes from a cache that
@@ -106,6 +108,7 @@ export class LedgerService {
   async charge(request: ChargeRequest, manager?: EntityManager): Promise<ChargeResult> {
     if (!manager) return transactionRetried(this.db, (m) => this.charge(request, m));
     const { userId, amount, apiKeyId } = request;
+    if (apiKeyId) this.keySpendChanging(userId);
     if (request.idempotencyKey) {
       const existing = await queryOne(manager, q.entryByKey(request.idempotencyKey));
       if (existing) return { ledgerEntryId: Number(existing.id), balanceCredits: Number(existing.balance_after_credits), alreadyCharged: true };
@@ -156,6 +159,7 @@ export class LedgerService {
    * was revoked: the caller rolls back and releases. */
   async capture(request: ChargeRequest & { jobId: number }, manager?: EntityManager): Promise<ChargeResult> {
     if (!manager) return transactionRetried(this.db, (m) => this.capture(request, m));
+    this.keySpendChanging(request.userId);
     const hold = await queryOne(manager, q.jobHold(request.jobId));
     if (!hold) return this.charge(request, manager);
     await queryOne(manager, q.lockWallet(request.userId));

@@ -178,6 +178,23 @@ describe('key lists', () => {
     await bothListsWithinASecond(headers, (keys) => keys[1]?.spent_credits === 12, 'the charge');
   });
 
+  it('a charge shows in the list of the process that charged as soon as the charge returns, NOTIFY or not', async () => {
+    const { user, client } = await signedIn(app.url, app.services, { credits: 1000 });
+    const spender = await issueKey(client, { scopes: ['spend'] });
+    const headers = { authorization: `Token ${spender.key}` };
+    // Without the trigger's NOTIFY, only the charging process's own bookkeeping can keep its list true.
+    await app.services.db.query('ALTER TABLE api_keys DISABLE TRIGGER api_keys_listed_columns_updated');
+    try {
+      for (let round = 1; round <= 3; round++) {
+        expect((await listed(app.url, headers))[0].spent_credits).toBe((round - 1) * 3);
+        await app.services.ledger.charge({ userId: user.id, amount: 3, reason: 'read your writes', apiKeyId: spender.id });
+        expect((await listed(app.url, headers))[0].spent_credits).toBe(round * 3);
+      }
+    } finally {
+      await app.services.db.query('ALTER TABLE api_keys ENABLE TRIGGER api_keys_listed_columns_updated');
+    }
+  });
+
   it('the trigger announces each change of a listed column, and not the usage flush or a hold', async () => {
     const { user, client } = await signedIn(app.url, app.services);
     const key = await issueKey(client);
