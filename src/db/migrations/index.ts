@@ -13,6 +13,7 @@ import { vaasPackages } from './0013-vaas-packages';
 import { storageBlobs } from './0014-storage-blobs';
 import { requestHolds } from './0015-request-holds';
 import { jobEvents } from './0016-job-events';
+import { appRowStorage } from './0018-app-row-storage';
 import type { Migration } from './migration';
 
 /** Applied in order; never edit one that has shipped, add the next number. 0004 and 0005 belong to the
@@ -33,4 +34,5 @@ export const MIGRATIONS: Migration[] = [
   storageBlobs,
   requestHolds,
   jobEvents,
+  appRowStorage,
 ];
