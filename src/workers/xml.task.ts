@@ -110,7 +110,7 @@ export function validate(task: ValidateTask): Promise<Outcome<ValidateAnswer>> {
         dmLabel: json.metadata?.dm_label ?? '',
         graphUri: rdf.graphUri,
         ntriples: rdf.ntriples,
-        tripleCount: rdf.quads.length,
+        tripleCount: rdf.tripleCount,
       },
     };
   });
