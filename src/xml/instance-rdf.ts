@@ -129,13 +129,12 @@ const N_TRIPLES = new Writer({ format: 'N-Triples' });
 
 /**
  * N-Triples lines, byte for byte as n3's N-Triples writer writes them, without building n3 terms: a line whose
- * terms need no escape (nearly every one) is written here, IRIs encoded once per extraction; any other line is
+ * terms need no escape (nearly every one) is written here; any other line is
  * written by n3, which owns the escapes.
  */
 class NTriplesLines {
   text = '';
   count = 0;
-  private readonly iris = new Map<string, string | null>();
 
   add(subject: string, predicate: string, object: string | LiteralValue): void {
     const s = this.iri(subject);
@@ -150,12 +149,7 @@ class NTriplesLines {
 
   /** `<iri>`, or null when n3 would escape part of it. */
   private iri(value: string): string | null {
-    let encoded = this.iris.get(value);
-    if (encoded === undefined) {
-      encoded = NEEDS_ESCAPE.test(value) ? null : `<${value}>`;
-      this.iris.set(value, encoded);
-    }
-    return encoded;
+    return NEEDS_ESCAPE.test(value) ? null : `<${value}>`;
   }
 
   private literal({ text, datatype }: LiteralValue): string | null {
