@@ -135,9 +135,16 @@ const N_TRIPLES = new Writer({ format: 'N-Triples' });
 class NTriplesLines {
   text = '';
   count = 0;
+  /** A node's triples come together: its subject is encoded once for all of them. */
+  private subject = '';
+  private encodedSubject: string | null = null;
 
   add(subject: string, predicate: string, object: string | LiteralValue): void {
-    const s = this.iri(subject);
+    if (subject !== this.subject) {
+      this.subject = subject;
+      this.encodedSubject = this.iri(subject);
+    }
+    const s = this.encodedSubject;
     const p = this.iri(predicate);
     const o = typeof object === 'string' ? this.iri(object) : this.literal(object);
     this.text +=
