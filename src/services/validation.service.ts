@@ -1,6 +1,7 @@
-import type { DataSource } from 'typeorm';
+import type { PoolClient } from 'pg';
+import type { DataSource, EntityManager } from 'typeorm';
 import { transactionDb } from '../db/pg-boss-adapter';
-import { rows } from '../db/sql';
+import { prepared } from '../db/prepared';
 import type { QueueSender } from '../db/queues';
 import { PG, pgCode } from '../lib/errors';
 import { asAppApiError } from '../lib/cpu-errors';
@@ -22,7 +23,9 @@ export interface ValidateInput {
 }
 
 /** The instance and its graph in one statement (one round trip; the graph row is visible to the foreign key); a
- * corrected text of null is the original, sent once. */
+ * corrected text of null is the original, sent once. Prepared (named): Postgres parses and plans it once per
+ * connection, not on every validation. */
+const STORE_INSTANCE_NAME = 'store_instance';
 const STORE_INSTANCE = `
 WITH graph AS (
   INSERT INTO app_graphs (graph_uri, source, ntriples, triple_count) VALUES ($12, 'instance', $15, $16)
@@ -86,10 +89,10 @@ export class ValidationService {
     try {
       if (syncStatus === 'pending') {
         await this.db.transaction(async (manager) => {
-          await rows(manager, STORE_INSTANCE, values);
+          await (await connectionOf(manager)).query({ name: STORE_INSTANCE_NAME, text: STORE_INSTANCE, values });
           await this.queue.send('rdf_sync', { instanceId }, transactionDb(manager));
         });
-      } else await rows(this.db, STORE_INSTANCE, values);
+      } else await prepared(this.db, { name: STORE_INSTANCE_NAME, text: STORE_INSTANCE, values });
     } catch (error) {
       if (pgCode(error) === PG.uniqueViolation) throw invalidInstanceId(`instance_id ${instanceId} is already taken.`, instanceId);
       throw error;
@@ -130,4 +133,10 @@ export class ValidationService {
       throw asAppApiError(error);
     }
   }
+}
+
+/** The pg connection a TypeORM transaction runs on, to run a named statement on it. */
+async function connectionOf(manager: EntityManager): Promise<PoolClient> {
+  if (!manager.queryRunner) throw new Error('connectionOf needs a transactional entity manager');
+  return (await manager.queryRunner.connect()) as PoolClient;
 }

@@ -35,16 +35,24 @@ function renderItem(element: TreeElement): unknown {
   const items = childElements(element).filter(isItem);
   const label = firstChildElement(element, 'label');
   if (!label && items.length === 1) return renderItem(items[0]);
-  const base = { component_id: element.localName.replace(/^ms-/, ''), label: label ? ownText(label) : null };
-  if (items.length > 0) return { ...base, type: 'Cluster', items: items.map(renderItem) };
-  return { ...base, ...renderComponent(element) };
+  // Built in place (no spreads): the keys keep this order in the stored JSON text.
+  const rendered: Record<string, unknown> = {
+    component_id: element.localName.startsWith('ms-') ? element.localName.slice(3) : element.localName,
+    label: label ? ownText(label) : null,
+  };
+  if (items.length === 0) return renderComponent(element, rendered);
+  rendered.type = 'Cluster';
+  rendered.items = items.map(renderItem);
+  return rendered;
 }
 
-function renderComponent(element: TreeElement): Record<string, unknown> {
+/** The component's fields, added to `rendered` after the keys it already has. */
+function renderComponent(element: TreeElement, rendered: Record<string, unknown> = {}): Record<string, unknown> {
   const children = childElements(element);
   const valueElement = children.find((c) => TYPE_BY_VALUE_ELEMENT.has(c.localName) || c.localName.startsWith('xdtemporal-'));
   const type = valueElement ? (TYPE_BY_VALUE_ELEMENT.get(valueElement.localName) ?? 'XdTemporal') : null;
-  const rendered: Record<string, unknown> = { type, value: valueElement ? typedValue(type, ownText(valueElement)) : null };
+  rendered.type = type;
+  rendered.value = valueElement ? typedValue(type, ownText(valueElement)) : null;
   for (const child of children) {
     if (child === valueElement || child.localName === 'label') continue;
     const evName = child.namespaceURI === SDC4_NS ? firstChildElement(child, 'ev-name') : null;

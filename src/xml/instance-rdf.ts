@@ -1,15 +1,15 @@
-import { DataFactory, Writer, type Quad } from 'n3';
+import { Writer } from 'n3';
 import { literal, namedNode } from '../rdf/terms';
 import { childElements, firstChildElement, ownText, type TreeDocument, type TreeElement } from './dom';
 import { localOf, qkey, SchemaModel } from './schema-model';
 import { readSchemaDocument } from './schema-set';
 import { ADAPTER_TYPE, CLUSTER_TYPE, SDC4_NS } from './sdc4';
 
-const RDF_TYPE = namedNode('http://www.w3.org/1999/02/22-rdf-syntax-ns#type');
-const DC_IDENTIFIER = namedNode('http://purl.org/dc/elements/1.1/identifier');
-const DCTERMS_CONFORMS_TO = namedNode('http://purl.org/dc/terms/conformsTo');
+const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
+const DC_IDENTIFIER = 'http://purl.org/dc/elements/1.1/identifier';
+const DCTERMS_CONFORMS_TO = 'http://purl.org/dc/terms/conformsTo';
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
-const sdc4 = (local: string) => namedNode(`${SDC4_NS}${local}`);
+const sdc4 = (local: string) => `${SDC4_NS}${local}`;
 
 /** Object properties of the SDC4 ontology for the complex children that have one; others use `sdc4:<name>`. */
 const CHILD_PROPERTIES: Record<string, string> = {
@@ -28,9 +28,15 @@ export const INSTANCE_GRAPH_PREFIX = 'urn:sdc4:instance:';
 
 export interface InstanceRdf {
   graphUri: string;
-  quads: Quad[];
-  /** The graph's triples (without the graph name) as N-Triples. */
+  /** The graph's triples (without the graph name) as canonical N-Triples, as n3's N-Triples writer writes them. */
   ntriples: string;
+  tripleCount: number;
+}
+
+/** A literal's text and datatype IRI (null: a plain string). */
+interface LiteralValue {
+  text: string;
+  datatype: string | null;
 }
 
 /**
@@ -59,11 +65,10 @@ export function extractInstanceRdf(args: {
   baseIri?: string;
 }): InstanceRdf {
   const graphUri = `${args.baseIri ?? INSTANCE_GRAPH_PREFIX}${args.instanceId}`;
-  const graph = namedNode(graphUri);
   const model = modelOf(args.modelXsd);
   const root = args.document.documentElement as TreeElement;
-  const quads: Quad[] = [];
-  const add = (s: string, p: ReturnType<typeof namedNode>, o: Quad['object']) => quads.push(DataFactory.quad(namedNode(s), p, o, graph));
+  const lines = new NTriplesLines();
+  const add = (s: string, p: string, o: string | LiteralValue) => lines.add(s, p, o);
   const minted = new Map<string, number>();
   const mint = (base: string) => {
     const seen = (minted.get(base) ?? 0) + 1;
@@ -76,7 +81,7 @@ export function extractInstanceRdf(args: {
     if (typeKey && localOf(typeKey).startsWith('mc-')) add(iri, RDF_TYPE, sdc4(localOf(typeKey)));
     const rmType = typeKey ? model.chain(typeKey).find((k) => k.startsWith(`{${SDC4_NS}}`) && !localOf(k).startsWith('mc-')) : undefined;
     if (rmType) add(iri, RDF_TYPE, sdc4(localOf(rmType)));
-    if (ctId) add(iri, DC_IDENTIFIER, literal(ctId));
+    if (ctId) add(iri, DC_IDENTIFIER, { text: ctId, datatype: null });
     const tagged = childElements(element).some(isExceptionalValue);
     for (const child of childElements(element)) visitChild(child, iri, typeKey, tagged);
   };
@@ -89,9 +94,9 @@ export function extractInstanceRdf(args: {
     }
     if (isExceptionalValue(child)) {
       const evIri = `${parentIri}/ev`;
-      add(parentIri, sdc4('hasExceptionalValue'), namedNode(evIri));
+      add(parentIri, sdc4('hasExceptionalValue'), evIri);
       add(evIri, RDF_TYPE, sdc4(`${child.localName}Type`));
-      add(evIri, sdc4('ev-name'), literal(ownText(firstChildElement(child, 'ev-name') as TreeElement)));
+      add(evIri, sdc4('ev-name'), { text: ownText(firstChildElement(child, 'ev-name') as TreeElement), datatype: null });
       return;
     }
     if (childElements(child).length === 0) {
@@ -105,7 +110,7 @@ export function extractInstanceRdf(args: {
         ? 'hasDataItem'
         : 'hasItems'
       : (CHILD_PROPERTIES[child.localName] ?? child.localName);
-    add(parentIri, sdc4(property), namedNode(iri));
+    add(parentIri, sdc4(property), iri);
     describeNode(child, iri, typeKey);
   };
 
@@ -114,10 +119,56 @@ export function extractInstanceRdf(args: {
   add(graphUri, DCTERMS_CONFORMS_TO, sdc4(`dm-${args.dmCtId}`));
   const rootType = model.elements.get(qkey(SDC4_NS, `dm-${args.dmCtId}`))?.typeKey ?? null;
   for (const child of childElements(root)) visitChild(child, graphUri, rootType, false);
-  const writer = new Writer({ format: 'N-Triples' });
-  let ntriples = '';
-  for (const q of quads) ntriples += writer.quadToString(q.subject, q.predicate, q.object);
-  return { graphUri, quads, ntriples };
+  return { graphUri, ntriples: lines.text, tripleCount: lines.count };
+}
+
+/** What n3's canonical N-Triples writer escapes (its `canonicalEscape`): a term without any is written as is. */
+const NEEDS_ESCAPE = /[^ !#-[\]-~\u0080-\uFFFD]/;
+const XSD_STRING = `${XSD}string`;
+const N_TRIPLES = new Writer({ format: 'N-Triples' });
+
+/**
+ * N-Triples lines, byte for byte as n3's N-Triples writer writes them, without building n3 terms: a line whose
+ * terms need no escape (nearly every one) is written here; any other line is
+ * written by n3, which owns the escapes.
+ */
+class NTriplesLines {
+  text = '';
+  count = 0;
+  /** A node's triples come together: its subject is encoded once for all of them. */
+  private subject = '';
+  private encodedSubject: string | null = null;
+
+  add(subject: string, predicate: string, object: string | LiteralValue): void {
+    if (subject !== this.subject) {
+      this.subject = subject;
+      this.encodedSubject = this.iri(subject);
+    }
+    const s = this.encodedSubject;
+    const p = this.iri(predicate);
+    const o = typeof object === 'string' ? this.iri(object) : this.literal(object);
+    this.text +=
+      s !== null && p !== null && o !== null
+        ? `${s} ${p} ${o} .\n`
+        : N_TRIPLES.quadToString(namedNode(subject), namedNode(predicate), typeof object === 'string' ? namedNode(object) : n3Literal(object));
+    this.count++;
+  }
+
+  /** `<iri>`, or null when n3 would escape part of it. */
+  private iri(value: string): string | null {
+    return NEEDS_ESCAPE.test(value) ? null : `<${value}>`;
+  }
+
+  private literal({ text, datatype }: LiteralValue): string | null {
+    if (NEEDS_ESCAPE.test(text)) return null;
+    if (datatype === null || datatype === XSD_STRING) return `"${text}"`;
+    const type = this.iri(datatype);
+    return type === null ? null : `"${text}"^^${type}`;
+  }
+}
+
+function n3Literal({ text, datatype }: LiteralValue) {
+  return datatype === null ? literal(text) : literal(text, namedNode(datatype));
 }
 
 function isExceptionalValue(element: TreeElement): boolean {
@@ -155,12 +206,12 @@ const LEXICAL_FAMILY: Record<string, string> = {
 };
 
 /** A literal of the builtin datatype when the text is of that type, else a plain string. */
-function valueLiteral(text: string, builtin: string | null): Quad['object'] {
-  if (!builtin || builtin === 'string' || builtin === 'anyType' || builtin === 'anySimpleType') return literal(text);
+function valueLiteral(text: string, builtin: string | null): LiteralValue {
+  if (!builtin || builtin === 'string' || builtin === 'anyType' || builtin === 'anySimpleType') return { text, datatype: null };
   const value = text.trim();
   const pattern = LEXICAL[LEXICAL_FAMILY[builtin] ?? builtin];
-  if (pattern && !pattern.test(value)) return literal(text);
-  return literal(value, namedNode(`${XSD}${builtin}`));
+  if (pattern && !pattern.test(value)) return { text, datatype: null };
+  return { text: value, datatype: `${XSD}${builtin}` };
 }
 
 /** Keyed by the XSD text itself: looking up the text a cached schema holds costs no hashing of its content. */

@@ -48,6 +48,11 @@ export class SchemaModel {
   private readonly types = new Map<string, TypeDefinition>();
   private readonly groups = new Map<string, ContentHolder>();
   private readonly assertionCache = new Map<string, Assertion[]>();
+  /** Lookups every validated instance repeats (the model does not change once built). A child declaration is kept
+   * only when found, so names an instance makes up (a wildcard's content) grow nothing. */
+  private readonly chainCache = new Map<string, readonly string[]>();
+  private readonly builtinCache = new Map<string, string | null>();
+  private readonly childCache = new Map<string, Map<string, ElementDeclaration>>();
   private anonymous = 0;
 
   static build(documents: readonly SchemaDocument[]): SchemaModel {
@@ -78,12 +83,17 @@ export class SchemaModel {
   }
 
   /** The type and its bases, nearest first. */
-  chain(typeKey: string): string[] {
-    const chain: string[] = [];
-    let current: string | null = typeKey;
-    while (current && !chain.includes(current)) {
-      chain.push(current);
-      current = this.types.get(current)?.base ?? null;
+  chain(typeKey: string): readonly string[] {
+    let chain = this.chainCache.get(typeKey);
+    if (!chain) {
+      const built: string[] = [];
+      let current: string | null = typeKey;
+      while (current && !built.includes(current)) {
+        built.push(current);
+        current = this.types.get(current)?.base ?? null;
+      }
+      chain = built;
+      this.chainCache.set(typeKey, chain);
     }
     return chain;
   }
@@ -105,16 +115,31 @@ export class SchemaModel {
   /** The local name of the XSD builtin a (simple) type finally restricts, e.g. `integer`. */
   builtinOf(typeKey: string | null): string | null {
     if (!typeKey) return null;
-    const builtin = this.chain(typeKey).find((k) => k.startsWith(`{${XSD_NS}}`));
-    return builtin ? localOf(builtin) : null;
+    let builtin = this.builtinCache.get(typeKey);
+    if (builtin === undefined) {
+      const key = this.chain(typeKey).find((k) => k.startsWith(`{${XSD_NS}}`));
+      builtin = key ? localOf(key) : null;
+      this.builtinCache.set(typeKey, builtin);
+    }
+    return builtin;
   }
 
   /** The declaration a child of an element of `typeKey` matches, derived types first, then their bases. */
   childDeclaration(typeKey: string, childKey: string): ElementDeclaration | null {
+    let children = this.childCache.get(typeKey);
+    const known = children?.get(childKey);
+    if (known) return known;
     for (const k of this.chain(typeKey)) {
       const type = this.types.get(k);
       const found = type && this.findIn(type, childKey, new Set());
-      if (found) return found;
+      if (found) {
+        if (!children) {
+          children = new Map<string, ElementDeclaration>();
+          this.childCache.set(typeKey, children);
+        }
+        children.set(childKey, found);
+        return found;
+      }
     }
     return null;
   }

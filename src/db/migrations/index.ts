@@ -13,6 +13,7 @@ import { vaasPackages } from './0013-vaas-packages';
 import { storageBlobs } from './0014-storage-blobs';
 import { requestHolds } from './0015-request-holds';
 import { jobEvents } from './0016-job-events';
+import { appRowStorage } from './0018-app-row-storage';
 import { apiKeyChanges } from './0019-api-key-changes';
 import type { Migration } from './migration';
 
@@ -34,5 +35,6 @@ export const MIGRATIONS: Migration[] = [
   storageBlobs,
   requestHolds,
   jobEvents,
+  appRowStorage,
   apiKeyChanges,
 ];

@@ -1,4 +1,4 @@
-import { Parser, type Quad } from 'n3';
+import { Parser, Writer, type Quad } from 'n3';
 import { validateWithCorrection } from '../../../src/xml/ev';
 import { instanceToJson } from '../../../src/xml/instance-json';
 import { extractInstanceRdf } from '../../../src/xml/instance-rdf';
@@ -19,35 +19,39 @@ const COMPONENTS = [
   { ctId: 'hzsoktbrtlhowsl71kywg81w', label: 'Adult Population Percentage', property: 'xdquantity-value', value: '0.0', datatype: `${XSD}decimal` },
 ];
 
-function extract(xml: string): { graphUri: string; quads: Quad[]; triples: Quad[] } {
-  const { graphUri, quads, ntriples } = extractInstanceRdf({
+function extract(xml: string): { graphUri: string; quads: Quad[]; ntriples: string; tripleCount: number } {
+  const { graphUri, ntriples, tripleCount } = extractInstanceRdf({
     document: parseXmlDom(xml),
     instanceId: 'i-test1',
     dmCtId: STATE_POPULATION_CT_ID,
     modelXsd: statePopulationXsd().content,
   });
-  return { graphUri, quads, triples: new Parser({ format: 'N-Triples' }).parse(ntriples) };
+  return { graphUri, quads: new Parser({ format: 'N-Triples' }).parse(ntriples), ntriples, tripleCount };
 }
 
-const tripleOf = (q: Quad) => [
-  q.subject.value,
-  q.predicate.value,
-  q.object.termType,
-  q.object.value,
-  q.object.termType === 'Literal' ? q.object.datatype.value : null,
-];
+/** The triples as n3's canonical N-Triples writer writes them. */
+const n3NTriples = (quads: Quad[]) => new Writer({ format: 'N-Triples' }).quadsToString(quads);
 
 const objectsOf = (quads: Quad[], subject: string, predicate: string) =>
   quads.filter((q) => q.subject.value === subject && q.predicate.value === predicate).map((q) => q.object);
 
 describe('extractInstanceRdf', () => {
   it('puts the StatePopulation instance, typed as its data model, in its own named graph', () => {
-    const { graphUri, quads, triples } = extract(statePopulationXml());
+    const { graphUri, quads, ntriples, tripleCount } = extract(statePopulationXml());
 
     expect(graphUri).toBe('urn:sdc4:instance:i-test1');
-    expect(quads.every((q) => q.graph.value === graphUri)).toBe(true);
-    expect(triples.map(tripleOf)).toEqual(quads.map(tripleOf));
+    expect(tripleCount).toBe(quads.length);
+    expect(ntriples).toBe(n3NTriples(quads));
     expect(objectsOf(quads, graphUri, RDF_TYPE).map((o) => o.value)).toContain(`${SDC4}mc-${STATE_POPULATION_CT_ID}`);
+  });
+
+  it('writes the canonical N-Triples escapes of n3 for texts that need them', () => {
+    const label = 'Quote " backslash \\ tab \t newline \n delete \u007f non-BMP \u{1F600} end';
+    const { quads, ntriples } = extract(statePopulationXml().replace('<label>State</label>', `<label>${label.replace(/&/g, '&amp;')}</label>`));
+
+    expect(objectsOf(quads, `urn:sdc4:instance:i-test1/ms-poq4ywx89zvijxwoqz8djrxj`, `${SDC4}label`).map((o) => o.value)).toEqual([label]);
+    expect(ntriples).toBe(n3NTriples(quads));
+    expect(ntriples).toContain('\\u007F');
   });
 
   it.each(COMPONENTS)(
