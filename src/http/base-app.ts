@@ -9,7 +9,7 @@ import type { Services } from '../container';
 import { pendingMigrations } from '../db/migrate';
 import { parseCookies } from '../lib/cookies';
 import { requestLogLine, type Logger } from '../lib/logger';
-import { mountMetrics } from '../metrics/metrics';
+import { mountMetrics, type RecordResponse } from '../metrics/metrics';
 
 declare module 'node:http' {
   interface IncomingMessage {
@@ -20,25 +20,36 @@ declare module 'node:http' {
 
 const UNLOGGED = new Set(['/healthz', '/readyz']);
 
-/** Request ids, and one compact line a request (method, path, status, time; the id as `reqId`) logged when its
- * response ends, at error level for a 5xx and warn when the client went away first. Health checks are not logged. */
-export function requestLog(logger: Logger): (req: http.IncomingMessage, res: http.ServerResponse) => void {
+const STARTED = Symbol('request.started');
+type Started = Request & { [STARTED]: number };
+
+/**
+ * What every request gets on arrival: its id (the client's X-Request-Id, first 100 characters, or a new UUID,
+ * echoed in the response) and, when it ends, its metrics and one compact log line (method, path, status, time;
+ * the id as `reqId`), at error level for a 5xx and warn when the client went away first; health checks are not
+ * logged. One shared end listener a response, no closure: the start time rides on the request.
+ */
+export function requestLifecycle(logger: Logger, record: RecordResponse | null): (req: http.IncomingMessage, res: http.ServerResponse) => void {
   const logging = logger.isLevelEnabled('info');
+  function ended(this: http.ServerResponse) {
+    const req = this.req as Started;
+    const ms = performance.now() - req[STARTED];
+    const finished = this.writableFinished;
+    if (record && finished) record(req, this.statusCode, ms / 1000);
+    if (!logging || UNLOGGED.has(req.url)) return;
+    const line = requestLogLine(req.method, req.url, finished ? this.statusCode : 'aborted', Math.round(ms));
+    if (!finished) logger.warn({ reqId: req.id }, line);
+    else if (this.statusCode >= 500) logger.error({ reqId: req.id }, line);
+    else logger.info({ reqId: req.id }, line);
+  }
   return (req, res) => {
     const header = req.headers['x-request-id'];
     const id = (typeof header === 'string' && header.slice(0, 100)) || randomUUID();
     req.id = id;
     res.setHeader('X-Request-Id', id);
-    if (logging && !UNLOGGED.has(req.url!)) {
-      const started = performance.now();
-      const { method, url } = req;
-      res.once('close', () => {
-        const ms = Math.round(performance.now() - started);
-        if (!res.writableFinished) logger.warn({ reqId: id }, requestLogLine(method!, url!, 'aborted', ms));
-        else if (res.statusCode >= 500) logger.error({ reqId: id }, requestLogLine(method!, url!, res.statusCode, ms));
-        else logger.info({ reqId: id }, requestLogLine(method!, url!, res.statusCode, ms));
-      });
-    }
+    if (!logging && !record) return;
+    (req as Started)[STARTED] = performance.now();
+    res.on('close', ended);
   };
 }
 
@@ -114,11 +125,9 @@ export function createBaseApp(services: Services): BaseApp {
   app.set('etag', false);
   lazyCookies(app);
   const routes = new RouteIndex<IndexedHandler>();
-  const begin = requestLog(services.logger);
-  const observe = mountMetrics(app, services);
+  const begin = requestLifecycle(services.logger, mountMetrics(app, services));
   const httpServer = http.createServer(expressShapedMessages(app), (req, res) => {
     begin(req, res);
-    observe?.(res as Response);
     const hit = routes.find(req.method!, req.url!);
     if (hit === null) return void app(req, res);
     enterIndexed(req as Request, res as Response, hit);

@@ -40,8 +40,8 @@ export function holdSlot(limiter: ConcurrencyLimiter, req: Request, res: Respons
     refuse(req, res);
     return false;
   }
+  // 'close' follows 'finish', and also ends a response whose client went away.
   res.on('close', release);
-  res.on('finish', release);
   return true;
 }
 

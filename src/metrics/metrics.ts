@@ -1,6 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { performance } from 'node:perf_hooks';
-import type { Express, Request, Response } from 'express';
+import type { Express, Request } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Services } from '../container';
 import { query } from '../db/sql';
@@ -21,8 +20,8 @@ export function routeLabel(req: Request): string {
   return MOUNTS.find((mount) => path === mount || path.startsWith(`${mount}/`)) ?? 'unmatched';
 }
 
-const STARTED = Symbol('metrics.started');
-type Timed = Response & { [STARTED]: number };
+/** Records one finished response. */
+export type RecordResponse = (req: Request, status: number, seconds: number) => void;
 
 /** The registry of one HTTP server: requests, queue depth, job durations, the CPU pool and stored validations. */
 export function createMetrics(services: Services) {
@@ -86,19 +85,13 @@ export function createMetrics(services: Services) {
     },
   });
 
-  // One listener function for every response (no closure or timer object per request): the start time rides on
-  // the response.
-  function finished(this: Response) {
-    const req = this.req;
+  /** A finished response's route, status and time (the request's one end listener calls it). */
+  const record = (req: Request, status: number, seconds: number) => {
     const route = routeLabel(req);
-    latency.observe({ method: req.method, route }, (performance.now() - (this as Timed)[STARTED]) / 1000);
-    requests.inc({ method: req.method, route, status: String(this.statusCode) });
-  }
-  const observe = (res: Response) => {
-    (res as Timed)[STARTED] = performance.now();
-    res.on('finish', finished);
+    latency.observe({ method: req.method, route }, seconds);
+    requests.inc({ method: req.method, route, status: String(status) });
   };
-  return { registry, observe };
+  return { registry, record };
 }
 
 const sameSecret = (given: string, expected: string) => {
@@ -109,10 +102,10 @@ const sameSecret = (given: string, expected: string) => {
 
 /** METRICS=on: `/metrics` for anyone who reaches the port; `token`: only with `Authorization: Bearer $METRICS_TOKEN`;
  * `off`: not served (404) and nothing measured. Returns what measures each response, or null when off. */
-export function mountMetrics(app: Express, services: Services): ((res: Response) => void) | null {
+export function mountMetrics(app: Express, services: Services): RecordResponse | null {
   const { metrics, metricsToken } = services.settings;
   if (metrics === 'off') return null;
-  const { registry, observe } = createMetrics(services);
+  const { registry, record } = createMetrics(services);
   app.get(METRICS_PATH, async (req, res) => {
     if (metrics === 'token') {
       const given = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1] ?? '';
@@ -130,5 +123,5 @@ export function mountMetrics(app: Express, services: Services): ((res: Response)
       res.status(503).type('text/plain').send('metrics unavailable: the database did not answer\n');
     }
   });
-  return observe;
+  return record;
 }
