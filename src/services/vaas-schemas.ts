@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { visibleModelId } from '../db/queries/catalog.sql';
 import { vaasModel, type VaasModelRow } from '../db/queries/vaas.sql';
-import { queryOne } from '../db/sql';
+import { prepared } from '../db/prepared';
 import { DomainError, notFound } from '../lib/errors';
 import type { VaasSchemaSet } from '../workers/vaas.task';
 import { gatherSchemaSet, type SchemaResolver } from '../xml/schema-set';
@@ -37,9 +37,9 @@ export class VaasSchemas {
   ) {}
 
   /** The model the instance names, if the caller may validate against it (404 otherwise), with its current
-   * schema's sha256 (the catalog's visibility rule, one query). */
+   * schema's sha256 (the catalog's visibility rule, one prepared statement). */
   async model(dmCtId: string, userId: number): Promise<VaasModelRow> {
-    const found = await queryOne(this.db, vaasModel(visibleModelId(dmCtId, userId)));
+    const [found] = await prepared(this.db, { name: 'vaas_model', ...vaasModel(visibleModelId(dmCtId, userId)) });
     if (!found) throw notFound('Data model');
     return found;
   }
