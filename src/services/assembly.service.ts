@@ -1,5 +1,5 @@
-import { createId } from '@paralleldrive/cuid2';
 import type { DataSource } from 'typeorm';
+import { newId } from '../lib/ids';
 import { rows } from '../db/sql';
 import type { CatalogStatus } from '../entities/catalog-entry';
 import { DataSourceRecord } from '../entities/data-source.entity';
@@ -179,7 +179,7 @@ export class AssemblyService {
       const json = JSON.stringify(plan.request);
       const source = await manager.save(
         manager.create(DataSourceRecord, {
-          ctId: createId(),
+          ctId: newId(),
           userId: caller.user.id,
           filename: 'assembly-request.json',
           contentType: 'application/json',

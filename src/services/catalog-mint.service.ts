@@ -1,5 +1,5 @@
-import { createId } from '@paralleldrive/cuid2';
 import type { DataSource, EntityManager } from 'typeorm';
+import { newId } from '../lib/ids';
 import { insertClusterChildren, insertOnce, mintedBefore, type CatalogTable } from '../db/queries/catalog.sql';
 import { defaultProjectOf } from '../db/queries/projects.sql';
 import { query, queryOne } from '../db/sql';
@@ -129,7 +129,7 @@ export class CatalogMinter {
     if (!title) throw invalid('title', 'A data model needs a title.');
     const now = this.clock.now();
     return this.insertOnce(manager, 'data_models', {
-      ct_id: input.ctId ?? createId(),
+      ct_id: input.ctId ?? newId(),
       title,
       description: optionalText(input.description),
       root_cluster_id: input.rootClusterId,
@@ -147,7 +147,7 @@ export class CatalogMinter {
   private async entryColumns(manager: EntityManager, label: string, input: NewCluster | NewComponent) {
     const now = this.clock.now();
     return {
-      ct_id: input.ctId ?? createId(),
+      ct_id: input.ctId ?? newId(),
       label,
       description: optionalText(input.description),
       status: input.status,

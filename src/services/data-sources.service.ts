@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { TextDecoder } from 'node:util';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
-import { createId } from '@paralleldrive/cuid2';
 import { move } from 'piscina';
 import type { DataSource } from 'typeorm';
+import { newId } from '../lib/ids';
 import { contentPart, contentSize } from '../db/queries/data-sources.sql';
 import { queryOne } from '../db/sql';
 import { CsvError, type CsvModel } from '../domain/csv';
@@ -53,7 +53,7 @@ export class DataSourcesService {
     return this.db.transaction(async (manager) => {
       const source = await manager.save(
         manager.create(DataSourceRecord, {
-          ctId: createId(),
+          ctId: newId(),
           userId: caller.user.id,
           filename: path.basename(file.filename).slice(0, 255),
           contentType: file.contentType || 'text/csv',

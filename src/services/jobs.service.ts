@@ -1,5 +1,5 @@
-import { createId } from '@paralleldrive/cuid2';
 import type { DataSource, EntityManager } from 'typeorm';
+import { newId } from '../lib/ids';
 import { transactionDb } from '../db/pg-boss-adapter';
 import { jobEventsAfter, lastEventSeqOf, lastJobEventSeqs, recordJobEvent, type JobEventRow } from '../db/queries/job-events.sql';
 import { one, query, queryOne, rows } from '../db/sql';
@@ -86,7 +86,7 @@ export class JobsService {
       dmCtId?: string | null;
     },
   ): Promise<Job> {
-    const ctId = createId();
+    const ctId = newId();
     const now = this.clock.now();
     const job = await manager.save(
       manager.create(Job, {

@@ -1,5 +1,5 @@
-import { createId } from '@paralleldrive/cuid2';
 import type { DataSource, EntityManager } from 'typeorm';
+import { newId } from '../lib/ids';
 import * as q from '../db/queries/ledger.sql';
 import { transactionRetried } from '../db/transaction';
 import { query, queryOne } from '../db/sql';
@@ -77,7 +77,7 @@ export class RequestHolds {
   async hold(request: RequestHoldRequest): Promise<RequestHold> {
     const { userId, amount } = request;
     if (amount === 0) return { holdId: null, userId, balanceCredits: await this.balance(userId) };
-    return (await this.batches.submit(userId, { kind: 'hold', token: createId(), request })) as RequestHold;
+    return (await this.batches.submit(userId, { kind: 'hold', token: newId(), request })) as RequestHold;
   }
 
   /** Charges min(`amount`, held) and closes the hold; a closed hold is not charged again (`alreadyClosed`), a

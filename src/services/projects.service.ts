@@ -1,5 +1,5 @@
-import { createId } from '@paralleldrive/cuid2';
 import type { DataSource } from 'typeorm';
+import { newId } from '../lib/ids';
 import { defaultProjectOf, insertDefaultProject, listedProjects } from '../db/queries/projects.sql';
 import { query, queryOne } from '../db/sql';
 import { User } from '../entities/user.entity';
@@ -19,7 +19,7 @@ export class ProjectsService {
     if (!user) throw notFound('User');
     const project =
       (await queryOne(this.db, defaultProjectOf(userId))) ??
-      (await queryOne(this.db, insertDefaultProject(createId(), userId, user.email))) ??
+      (await queryOne(this.db, insertDefaultProject(newId(), userId, user.email))) ??
       (await queryOne(this.db, defaultProjectOf(userId)));
     if (!project) throw new Error(`User ${userId} has no default project and none could be created`);
     return modelerView(user, projectView(project));

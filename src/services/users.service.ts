@@ -1,5 +1,5 @@
-import { createId } from '@paralleldrive/cuid2';
 import type { DataSource, EntityManager } from 'typeorm';
+import { newId } from '../lib/ids';
 import { insertDefaultProject } from '../db/queries/projects.sql';
 import { query, rows } from '../db/sql';
 import { User } from '../entities/user.entity';
@@ -47,7 +47,7 @@ export class UsersService {
       return await this.db.transaction(async (manager) => {
         const user = await manager.save(manager.create(User, { email, name: input.name ?? '', passwordHash, isStaff: input.isStaff ?? false }));
         await rows(manager, 'INSERT INTO wallets (user_id) VALUES ($1)', [user.id]);
-        await query(manager, insertDefaultProject(createId(), user.id, email));
+        await query(manager, insertDefaultProject(newId(), user.id, email));
         return user;
       });
     } catch (error) {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { createId } from '@paralleldrive/cuid2';
 import type { DataSource } from 'typeorm';
+import { newId } from '../lib/ids';
 import { deletePackage, insertPackage, livePackage, takeExpiredPackages } from '../db/queries/vaas.sql';
 import { query, queryOne } from '../db/sql';
 import { DomainError } from '../lib/errors';
@@ -52,7 +52,7 @@ export class VaasPackages {
 
   async save(userId: number, dmCtId: string, zip: Buffer): Promise<StoredVaasPackage> {
     await this.sweep();
-    const id = createId();
+    const id = newId();
     const fileName = `dm-${dmCtId}.pkg.zip`;
     // In the packages area beside the model packages; the name is the row's storage_path.
     const storagePath = `vaas-${id}.zip`;

@@ -1,4 +1,4 @@
-import { createId } from '@paralleldrive/cuid2';
+import { newId } from '../lib/ids';
 import { asStudioError } from '../lib/cpu-errors';
 import { DomainError } from '../lib/errors';
 import type { Links } from '../lib/links';
@@ -131,7 +131,7 @@ export class VaasService {
         recover: input.mode === 'recover',
         countEvs: input.sign,
         keepText: input.sign || input.package,
-        render: renders ? { instanceId: `i-${createId()}`, modelXsd: model.xsd } : null,
+        render: renders ? { instanceId: `i-${newId()}`, modelXsd: model.xsd } : null,
       };
       answer = await this.run<VaasOnceTask, VaasOnceAnswer>('vaasOnce', task);
       if ('needSchema' in answer) answer = await this.run<VaasOnceTask, VaasOnceAnswer>('vaasOnce', { ...task, schema: model.schema });
@@ -235,7 +235,7 @@ export class VaasService {
 
   /** The (recovered or signed) instance, the model's XSD, the instance's JSON and N-Triples, and the manifest. */
   private async zip(model: VaasModel, xml: string, rendered: { json: string; ntriples: string } | null): Promise<Buffer> {
-    const render: VaasRenderTask = { xml, dmCtId: model.dmCtId, instanceId: `i-${createId()}`, modelXsd: model.xsd };
+    const render: VaasRenderTask = { xml, dmCtId: model.dmCtId, instanceId: `i-${newId()}`, modelXsd: model.xsd };
     const { json, ntriples } = rendered ?? (await this.run<VaasRenderTask, { json: string; ntriples: string }>('vaasRender', render));
     const base = `dm-${model.dmCtId}`;
     return packageZip({

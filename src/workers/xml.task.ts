@@ -3,7 +3,7 @@ import { validateWithCorrection, type EvCorrection } from '../xml/ev';
 import { instanceToJson } from '../xml/instance-json';
 import { extractInstanceRdf } from '../xml/instance-rdf';
 import { decodeXmlBytes } from '../xml/instance';
-import { newInstanceIdBody } from '../xml/instance-id';
+import { newId } from '../lib/ids';
 import { parseInstanceTree, type InstanceTree } from '../xml/instance-tree';
 import { dmCtIdOf } from '../xml/sdc4';
 import { checkSize, parseXmlDom, scanXml } from '../xml/safe-parse';
@@ -95,7 +95,7 @@ export function validate(task: ValidateTask): Promise<Outcome<ValidateAnswer>> {
       outcome.correctedDocument ?? (outcome.correctedXml === xml ? (tree ?? parseInstanceTree(xml)) : parseXmlDom(outcome.correctedXml));
     const json = instanceToJson(document) as { metadata?: Record<string, string> };
     const corrected = outcome.corrections.length > 0;
-    const instanceId = task.generateInstanceId ? `${corrected ? 'i-ev-' : 'i-'}${newInstanceIdBody()}` : ownInstanceId(json);
+    const instanceId = task.generateInstanceId ? `${corrected ? 'i-ev-' : 'i-'}${newId()}` : ownInstanceId(json);
     const rdf = extractInstanceRdf({ document, instanceId, dmCtId, modelXsd: entry.xsd });
     return {
       done: {

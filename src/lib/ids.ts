@@ -18,10 +18,11 @@ function randomByte(): number {
 }
 
 /**
- * A new instance id body in the CUID2 shape of the contract (24 characters of [a-z0-9], a letter first) from
- * node:crypto randomness: about 123 random bits, no hashing (cuid2's SHA-3 cost a validation thread 6 %).
+ * A new id in the CUID2 shape of the contract (24 characters of [a-z0-9], a letter first): ct_ids, instance ids,
+ * hold tokens, package ids. From node:crypto randomness, about 123 random bits, no hashing (cuid2's SHA-3 cost a
+ * validation thread 6 % and every hold a few µs of the event loop).
  */
-export function newInstanceIdBody(): string {
+export function newId(): string {
   let byte = randomByte();
   while (byte >= LETTER_BOUND) byte = randomByte();
   let id = LETTERS[byte % 26];
