@@ -1,5 +1,5 @@
-import type { Pool } from 'pg';
-import type { DataSource } from 'typeorm';
+import type { Pool, PoolClient } from 'pg';
+import type { DataSource, EntityManager } from 'typeorm';
 import type { Named } from './queries/auth.sql';
 
 /** Runs a named statement on the data source's pg pool as a prepared statement (pg prepares it once per
@@ -7,5 +7,13 @@ import type { Named } from './queries/auth.sql';
 export async function prepared<Row>(db: DataSource, statement: Named<Row>): Promise<Row[]> {
   const pool = (db.driver as unknown as { master: Pool }).master;
   const result = await pool.query({ name: statement.name, text: statement.text, values: statement.values });
+  return result.rows as Row[];
+}
+
+/** The same inside a transaction: on the transaction's own connection (a TypeORM transactional entity manager). */
+export async function preparedIn<Row>(manager: EntityManager, statement: Named<Row>): Promise<Row[]> {
+  if (!manager.queryRunner) throw new Error('preparedIn needs a transactional entity manager');
+  const client = (await manager.queryRunner.connect()) as PoolClient;
+  const result = await client.query({ name: statement.name, text: statement.text, values: statement.values });
   return result.rows as Row[];
 }

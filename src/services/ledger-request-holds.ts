@@ -2,6 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { newId } from '../lib/ids';
 import * as q from '../db/queries/ledger.sql';
 import { transactionRetried } from '../db/transaction';
+import { preparedIn } from '../db/prepared';
 import { query, queryOne } from '../db/sql';
 import { Wallet } from '../entities/wallet.entity';
 import { DomainError, notFound } from '../lib/errors';
@@ -183,7 +184,7 @@ class WalletBatch {
   static async lock(manager: EntityManager, userId: number, ops: RequestOp[], now: Date): Promise<WalletBatch> {
     const tokens = ops.flatMap((op) => (op.kind === 'hold' ? [] : [op.token]));
     const keyIds = ops.flatMap((op) => (op.kind === 'hold' && op.request.apiKeyId !== null ? [op.request.apiKeyId] : []));
-    const locked = await queryOne(manager, q.lockRequestBatch(userId, [...new Set(keyIds)], tokens));
+    const [locked] = await preparedIn(manager, { name: 'ledger_lock_request_batch', ...q.lockRequestBatch(userId, [...new Set(keyIds)], tokens) });
     const holds = new Map<string, OpenHold>();
     for (const h of locked?.holds ?? []) {
       holds.set(h.token, { held: Number(h.held), apiKeyId: h.api_key_id === null ? null : Number(h.api_key_id), closedBy: h.closed_by });
@@ -286,7 +287,7 @@ class WalletBatch {
     if (!this.entries.length) return;
     const entries = this.entries;
     const write = { userId: this.userId, heldDelta: this.heldDelta, balanceDelta: this.balanceDelta, now: this.now };
-    const ids = await query(this.manager, q.writeRequestBatch({ ...write, keys: [...this.keyDeltas.values()], entries }));
+    const ids = await preparedIn(this.manager, { name: 'ledger_write_request_batch', ...q.writeRequestBatch({ ...write, keys: [...this.keyDeltas.values()], entries }) });
     const ordered = ids.map((row) => Number(row.id)).sort((a, b) => a - b);
     entries.forEach((entry, i) => entry.onId?.(ordered[i]));
     this.entries = [];

@@ -1,7 +1,6 @@
-import type { PoolClient } from 'pg';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { transactionDb } from '../db/pg-boss-adapter';
-import { prepared } from '../db/prepared';
+import { prepared, preparedIn } from '../db/prepared';
 import type { QueueSender } from '../db/queues';
 import { PG, pgCode } from '../lib/errors';
 import { asAppApiError } from '../lib/cpu-errors';
@@ -89,7 +88,7 @@ export class ValidationService {
     try {
       if (syncStatus === 'pending') {
         await this.db.transaction(async (manager) => {
-          await (await connectionOf(manager)).query({ name: STORE_INSTANCE_NAME, text: STORE_INSTANCE, values });
+          await preparedIn(manager, { name: STORE_INSTANCE_NAME, text: STORE_INSTANCE, values });
           await this.queue.send('rdf_sync', { instanceId }, transactionDb(manager));
         });
       } else await prepared(this.db, { name: STORE_INSTANCE_NAME, text: STORE_INSTANCE, values });
@@ -135,8 +134,3 @@ export class ValidationService {
   }
 }
 
-/** The pg connection a TypeORM transaction runs on, to run a named statement on it. */
-async function connectionOf(manager: EntityManager): Promise<PoolClient> {
-  if (!manager.queryRunner) throw new Error('connectionOf needs a transactional entity manager');
-  return (await manager.queryRunner.connect()) as PoolClient;
-}
