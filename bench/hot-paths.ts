@@ -133,7 +133,10 @@ export async function benchHotPaths(seconds = 5): Promise<Record<string, unknown
       validate: validateLoad(target, seconds),
     };
     // Warm-up: every path once under load, so the JIT and the pools are as warm for the first figure as for the last.
-    if (seconds > 1) for (const options of Object.values(loads)) await measure('warm-up', { ...options, seconds: 1 });
+    // validate/xml for as long as a figure is measured: its threads' JIT and libxml2's WebAssembly tiers take about
+    // five seconds to settle (measured: a first 5 s at 1,000-1,070 req/s, the next at 1,470-1,510).
+    if (seconds > 1)
+      for (const [name, options] of Object.entries(loads)) await measure('warm-up', { ...options, seconds: name === 'validate' ? seconds : 1 });
     // One-second slices taken in turn (bare, healthz, …, validate, bare, healthz, …): a burst of load from another
     // process on this shared machine falls on every path alike instead of on one whole figure.
     const names = {

@@ -287,7 +287,10 @@ class WalletBatch {
     if (!this.entries.length) return;
     const entries = this.entries;
     const write = { userId: this.userId, heldDelta: this.heldDelta, balanceDelta: this.balanceDelta, now: this.now };
-    const ids = await preparedIn(this.manager, { name: 'ledger_write_request_batch', ...q.writeRequestBatch({ ...write, keys: [...this.keyDeltas.values()], entries }) });
+    const ids = await preparedIn(this.manager, {
+      name: 'ledger_write_request_batch',
+      ...q.writeRequestBatch({ ...write, keys: [...this.keyDeltas.values()], entries }),
+    });
     const ordered = ids.map((row) => Number(row.id)).sort((a, b) => a - b);
     entries.forEach((entry, i) => entry.onId?.(ordered[i]));
     this.entries = [];
