@@ -107,7 +107,7 @@ async function main(): Promise<void> {
   }
   const markdown = resultsMarkdown(outcomes, {
     at: new Date().toISOString(),
-    mode: full ? 'full' : 'quick',
+    mode: full ? 'full' : 'short',
     cpus: os.cpus().length,
     loadAverage,
     node: process.version,
