@@ -1,4 +1,9 @@
+import path from 'node:path';
 import type { DataSource } from 'typeorm';
+import type { Settings } from '../../src/config';
+import { startTestApp, type TestApp } from '../support/app';
+import { issueKey, signedIn } from '../support/factories';
+import { FIXTURES, SDC4_REFERENCE_DIR } from '../unit/xml/fixtures';
 
 export const ASSEMBLE = '/api/v1/dmgen/assemble/';
 /** Model 500 + one new component 100. */
@@ -60,4 +65,36 @@ export async function moneyState(db: DataSource, userId: number): Promise<MoneyS
     [userId],
   );
   return row as MoneyState;
+}
+
+/**
+ * A VaaS money suite: one app with StatePopulation imported, `customer()` to sign up a caller with credits and a
+ * key, and after every test Σ(credit, charge, refund) = balance and Σ(hold, capture, release) = −held for every
+ * wallet a test made. `app()` is the running app once the suite's beforeAll has run.
+ */
+export function vaasMoneySuite(overrides: Partial<Settings> = {}) {
+  let app: TestApp | undefined;
+  const users: number[] = [];
+  beforeAll(async () => {
+    app = await startTestApp({ schemaCatalogDir: SDC4_REFERENCE_DIR, ...overrides }, { workers: false });
+    await app.services.packages.importPackage(path.join(FIXTURES, 'sdc4/packages/StatePopulation'));
+  }, 180_000);
+  afterAll(async () => {
+    await app?.close();
+  });
+  afterEach(async () => {
+    for (const id of users) {
+      const state = await moneyState(app!.services.db, id);
+      expect([state.ledgerBalance, state.ledgerHeld]).toEqual([state.balance, state.held]);
+    }
+  });
+  return {
+    app: () => app!,
+    customer: async (credits: number, key: Record<string, unknown> = {}) => {
+      const { client, user } = await signedIn(app!.url, app!.services, { credits });
+      users.push(user.id);
+      const issued = await issueKey(client, key);
+      return { userId: user.id, client, key: issued.key, keyId: Number(issued.id) };
+    },
+  };
 }

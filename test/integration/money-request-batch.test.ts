@@ -1,40 +1,20 @@
-import path from 'node:path';
 import type { RequestHoldRequest } from '../../src/services/ledger-request-holds';
-import { startTestApp, type TestApp } from '../support/app';
-import { issueKey, signedIn } from '../support/factories';
-import { FIXTURES, SDC4_REFERENCE_DIR, statePopulationXml } from '../unit/xml/fixtures';
-import { moneyState } from './money-helpers';
+import type { TestApp } from '../support/app';
+import { issueKey } from '../support/factories';
+import { statePopulationXml } from '../unit/xml/fixtures';
+import { moneyState, vaasMoneySuite } from './money-helpers';
 
 /** Request holds commit in groups per wallet: what arrives while a transaction of the wallet is in flight is
  * applied by its next transaction, each member decided in arrival order as a lone one would be, and no member's
  * refusal or failure touches the others. */
 
+// Forty at once from one caller: above the default per-caller cap of 32.
+const suite = vaasMoneySuite({ maxConcurrentRequestsPerCaller: 64 });
+const { customer } = suite;
 let app: TestApp;
-
-beforeAll(async () => {
-  // Forty at once from one caller: above the default per-caller cap of 32.
-  app = await startTestApp({ schemaCatalogDir: SDC4_REFERENCE_DIR, maxConcurrentRequestsPerCaller: 64 }, { workers: false });
-  await app.services.packages.importPackage(path.join(FIXTURES, 'sdc4/packages/StatePopulation'));
-}, 180_000);
-afterAll(async () => {
-  await app?.close();
+beforeAll(() => {
+  app = suite.app();
 });
-
-const users: number[] = [];
-/** Σ(credit, charge, refund) = balance and Σ(hold, capture, release) = −held, for every wallet a test touched. */
-afterEach(async () => {
-  for (const id of users) {
-    const state = await moneyState(app.services.db, id);
-    expect([state.ledgerBalance, state.ledgerHeld]).toEqual([state.balance, state.held]);
-  }
-});
-
-async function customer(credits: number, key: Record<string, unknown> = {}) {
-  const { client, user } = await signedIn(app.url, app.services, { credits });
-  users.push(user.id);
-  const issued = await issueKey(client, key);
-  return { userId: user.id, client, key: issued.key, keyId: Number(issued.id) };
-}
 
 const keyMoney = async (keyId: number) =>
   (await app.services.db.query('SELECT spent_credits::int AS spent, held_credits::int AS held FROM api_keys WHERE id = $1', [keyId]))[0];

@@ -1,38 +1,17 @@
-import path from 'node:path';
 import { LedgerService } from '../../src/services/ledger.service';
-import { startTestApp, type TestApp } from '../support/app';
-import { issueKey, signedIn } from '../support/factories';
-import { FIXTURES, SDC4_REFERENCE_DIR, statePopulationXml } from '../unit/xml/fixtures';
-import { moneyState } from './money-helpers';
+import type { TestApp } from '../support/app';
+import { statePopulationXml } from '../unit/xml/fixtures';
+import { moneyState, vaasMoneySuite } from './money-helpers';
 
 /** VaaS charges through request-scoped holds: the whole price is held before the CPU work, what was earned is
  * captured after it, anything else is released; a hold whose process died is released by the maintenance sweep. */
 
+const suite = vaasMoneySuite();
+const { customer } = suite;
 let app: TestApp;
-
-beforeAll(async () => {
-  app = await startTestApp({ schemaCatalogDir: SDC4_REFERENCE_DIR }, { workers: false });
-  await app.services.packages.importPackage(path.join(FIXTURES, 'sdc4/packages/StatePopulation'));
-}, 180_000);
-afterAll(async () => {
-  await app?.close();
+beforeAll(() => {
+  app = suite.app();
 });
-
-const users: number[] = [];
-/** Σ(credit, charge, refund) = balance and Σ(hold, capture, release) = −held, for every wallet a test touched. */
-afterEach(async () => {
-  for (const id of users) {
-    const state = await moneyState(app.services.db, id);
-    expect([state.ledgerBalance, state.ledgerHeld]).toEqual([state.balance, state.held]);
-  }
-});
-
-async function customer(credits: number, key: Record<string, unknown> = {}) {
-  const { client, user } = await signedIn(app.url, app.services, { credits });
-  users.push(user.id);
-  const issued = await issueKey(client, key);
-  return { userId: user.id, key: issued.key, keyId: Number(issued.id) };
-}
 
 async function post(pathAndQuery: string, xml: string, key: string) {
   const res = await fetch(app.url + pathAndQuery, {
