@@ -8,6 +8,7 @@ import { Wallet } from '../entities/wallet.entity';
 import { DomainError, notFound } from '../lib/errors';
 import type { Clock } from './clock';
 import { GroupCommit, type Settled } from './group-commit';
+import { keyRevokedDuringRequest, requestHoldClosed } from './ledger-errors';
 
 export interface RequestHoldRequest {
   userId: number;
@@ -39,10 +40,6 @@ type RequestOp =
   | { kind: 'release'; token: string; reason: string };
 /** A hold answers a RequestHold, a capture a RequestCapture, a release whether it closed the hold. */
 type RequestOutcome = RequestHold | RequestCapture | boolean;
-
-const requestHoldClosed = () => new DomainError(409, 'hold_released', 'This request’s hold was released; it can no longer be charged.');
-const keyRevokedDuringRequest = () =>
-  new DomainError(403, 'key_revoked', 'The API key that made this request was revoked: nothing was charged and its hold was released.');
 
 /** A capture that found no open hold: already captured (answered as such), released (409), or unknown (404). */
 async function closedCapture(closedBy: 'capture' | 'release' | null | undefined, balance: () => Promise<number> | number): Promise<RequestCapture> {

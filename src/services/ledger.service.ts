@@ -4,11 +4,11 @@ import { transactionRetried } from '../db/transaction';
 import { query, queryOne } from '../db/sql';
 import { Wallet } from '../entities/wallet.entity';
 import { badRequest, DomainError, notFound, pgCode, PG } from '../lib/errors';
-import { creditsToUsd } from '../lib/money';
 import type { AutoReloadUpdate } from '../parsers/wallet.parser';
 import { walletView, type WalletView } from '../presenters/wallet.presenter';
 import type { Caller } from './auth.service';
 import type { Clock } from './clock';
+import { holdClosed, insufficientFunds, keyRevoked, keySpendLimit } from './ledger-errors';
 import { RequestHolds, type RequestHoldRequest } from './ledger-request-holds';
 
 export interface ChargeRequest {
@@ -34,27 +34,6 @@ export interface HoldRequest {
   apiKeyId: number | null;
   jobId: number;
 }
-
-export const insufficientFunds = (estimated: number, balance: number) =>
-  new DomainError(402, 'insufficient_funds', `Insufficient funds: this needs ${estimated} credits and the wallet holds ${balance}.`, {
-    estimated_cost_credits: estimated,
-    balance_credits: balance,
-    balance_remaining_credits: balance,
-    estimated_cost: creditsToUsd(estimated),
-    balance: creditsToUsd(balance),
-  });
-
-export const keySpendLimit = (limit: number, spent: number, needed: number) =>
-  new DomainError(403, 'key_spend_limit', `This API key's spend limit is ${limit} credits; it has spent ${spent} and this needs ${needed}.`, {
-    spend_limit_credits: limit,
-    spent_credits: spent,
-    estimated_cost_credits: needed,
-  });
-
-export const keyRevoked = () =>
-  new DomainError(403, 'key_revoked', 'The API key that started this work was revoked: nothing was charged and its hold was released.');
-
-const holdClosed = () => new DomainError(409, 'hold_released', 'This job’s hold was released; it can no longer be charged.');
 
 /** Every money movement: conditional UPDATEs of the wallet, then of the key (the lock order of
  * src/db/queries/ledger.sql.ts), and an append-only ledger row, in one transaction. `balance_credits` is the sum
