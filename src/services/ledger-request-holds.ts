@@ -110,10 +110,12 @@ export class RequestHolds {
   async sweep(): Promise<number> {
     const cutoff = new Date(this.clock.now().getTime() - this.ttlSeconds * 1000);
     let released = 0;
-    for (const { token, user_id: userId } of await query(this.db, q.openRequestHoldsBefore(cutoff))) {
+    const open = await query(this.db, q.openRequestHoldsBefore(cutoff));
+    for (const { token, user_id: userId } of open) {
       const reason = `the request's process ended without closing its hold (older than ${this.ttlSeconds} s)`;
       if (await this.release({ holdId: token, userId: Number(userId) }, reason)) released++;
     }
+    if (open.length < q.REQUEST_HOLD_SWEEP_BATCH) await query(this.db, q.advanceRequestHoldSweepMark(cutoff));
     return released;
   }
 

@@ -137,4 +137,34 @@ describe('request holds in the ledger', () => {
     await expect(app.services.ledger.requests.capture(hold, 6, 'late')).rejects.toMatchObject({ status: 409, code: 'hold_released' });
     expect(await app.services.ledger.requests.release(hold, 'again')).toBe(false);
   }, 60_000);
+
+  it('the sweep reads only the holds made since its mark, which follows the newest hold it has seen', async () => {
+    const mark = async () =>
+      (await app.services.db.query("SELECT examined_before AS at FROM ledger_sweep_marks WHERE sweep = 'request_holds'"))[0].at as Date;
+    const { userId, keyId } = await customer(10);
+    const first = await app.services.ledger.requests.hold({ userId, amount: 1, reason: 'vaas: first', apiKeyId: keyId });
+    await app.services.ledger.requests.capture(first, 1, 'done');
+    const sweeper = new LedgerService(app.services.db, app.clock, 0);
+    await sweeper.releaseEndedJobHolds();
+    const [{ newest }] = await app.services.db.query("SELECT max(created_at) AS newest FROM ledger_entries WHERE kind = 'hold' AND job_id IS NULL");
+    // Everything before the newest hold less a minute has been examined and is never read again.
+    expect((await mark()).getTime()).toBe(new Date(newest as Date).getTime() - 60_000);
+
+    // A hold older than the mark (stamped by hand here) is outside every later sweep; one made after is released.
+    const stale = await app.services.ledger.requests.hold({ userId, amount: 2, reason: 'vaas: stale', apiKeyId: keyId });
+    await app.services.db.query('ALTER TABLE ledger_entries DISABLE TRIGGER ledger_entries_no_update');
+    try {
+      await app.services.db.query('UPDATE ledger_entries SET created_at = $2 WHERE idempotency_key = $1', [
+        `rhold:${stale.holdId}`,
+        new Date((await mark()).getTime() - 1000),
+      ]);
+    } finally {
+      await app.services.db.query('ALTER TABLE ledger_entries ENABLE TRIGGER ledger_entries_no_update');
+    }
+    const crashed = await app.services.ledger.requests.hold({ userId, amount: 3, reason: 'vaas: crashed', apiKeyId: keyId });
+    expect(await sweeper.releaseEndedJobHolds()).toBe(1);
+    expect(await app.services.ledger.requests.release(crashed, 'again')).toBe(false);
+    expect(await app.services.ledger.requests.release(stale, 'by its own request')).toBe(true);
+    expect(await moneyState(app.services.db, userId)).toMatchObject({ balance: 9, held: 0 });
+  }, 60_000);
 });

@@ -191,13 +191,28 @@ export interface OpenRequestHoldRow {
   user_id: string;
 }
 
-/** Request holds still open after `cutoff` (their process died between hold and capture). */
+/** Request holds a sweep reads at most at once; when it found fewer, it saw every open one before its cutoff. */
+export const REQUEST_HOLD_SWEEP_BATCH = 500;
+
+/** Request holds still open after `cutoff` (their process died between hold and capture), oldest first, among
+ * those created since the sweep's mark: a sweep reads the holds of the time since the last one, not all. */
 export const openRequestHoldsBefore = (cutoff: Date) =>
   sql<OpenRequestHoldRow>(
     `SELECT substr(h.idempotency_key, 7) AS token, h.user_id FROM ledger_entries h
       WHERE h.kind = 'hold' AND h.job_id IS NULL AND h.created_at < $1 AND h.idempotency_key LIKE 'rhold:%'
+        AND h.created_at >= (SELECT examined_before FROM ledger_sweep_marks WHERE sweep = 'request_holds')
         AND NOT EXISTS (SELECT 1 FROM ledger_entries c WHERE c.idempotency_key = h.idempotency_key || ':closed')
-      ORDER BY h.id LIMIT 500`,
+      ORDER BY h.created_at, h.id LIMIT $2`,
+    [cutoff, REQUEST_HOLD_SWEEP_BATCH],
+  );
+
+/** After a sweep that saw every open hold before `cutoff`: the mark moves to the newest hold before it, less a
+ * minute for a transaction that had not committed it yet (a hold row is stamped when inserted). Never back. */
+export const advanceRequestHoldSweepMark = (cutoff: Date) =>
+  sql(
+    `UPDATE ledger_sweep_marks SET examined_before = greatest(examined_before,
+       (SELECT max(created_at) FROM ledger_entries WHERE kind = 'hold' AND job_id IS NULL AND created_at < $1) - interval '1 minute')
+      WHERE sweep = 'request_holds'`,
     [cutoff],
   );
 
