@@ -1,0 +1,33 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { loadSettings } from '../../src/config';
+import { CpuPool } from '../../src/workers/pool';
+import { POOL_THREAD_NICENESS } from '../../src/workers/thread-setup';
+import { statePopulationXml } from '../unit/xml/fixtures';
+
+/** The nice value of each thread of this process, by thread id (/proc/self/task/<tid>/stat, field 19). */
+function niceByThread(): Map<number, number> {
+  const nice = new Map<number, number>();
+  for (const tid of readdirSync('/proc/self/task')) {
+    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    nice.set(Number(tid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
+  }
+  return nice;
+}
+
+/** CPU-bound tasks yield the cores to the event loop: pool threads run at a lower priority (a higher nice). */
+describe('CPU pool thread priority', () => {
+  const pool = new CpuPool({ ...loadSettings({}).cpu, threads: 2 });
+  afterAll(() => pool.close());
+
+  it('runs its threads at a higher nice value and leaves the event loop at the process priority', async () => {
+    const before = niceByThread();
+    expect(await pool.run('vaas', 'vaasRoot', statePopulationXml())).toMatchObject({ dmCtId: expect.any(String) });
+    await pool.run('vaas', 'vaasRoot', statePopulationXml());
+    const after = niceByThread();
+    const poolThreads = [...after.keys()].filter((tid) => !before.has(tid));
+    expect(poolThreads.length).toBeGreaterThanOrEqual(1);
+    expect(POOL_THREAD_NICENESS).toBeGreaterThan(0);
+    expect(poolThreads.map((tid) => after.get(tid))).toContain(POOL_THREAD_NICENESS);
+    expect(after.get(process.pid)).toBe(before.get(process.pid));
+  });
+});
