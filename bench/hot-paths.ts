@@ -106,6 +106,9 @@ function median(slices: Measured[]): Measured {
   };
 }
 
+const atLeast = (figure: string, value: number, goal: number): Goal => ({ figure, value, goal: `≥ ${goal}`, met: value >= goal });
+const below = (figure: string, value: number, goal: number): Goal => ({ figure, value, goal: `< ${goal}`, met: value < goal });
+
 const ratio = (a: Measured, b: Measured) => Number((a.requestsPerSecond / Math.max(b.requestsPerSecond, 1)).toFixed(2));
 
 export type Goal = { figure: string; value: number; goal: string; met: boolean };
@@ -167,38 +170,13 @@ export async function benchHotPaths(seconds = 5): Promise<Record<string, unknown
     };
     const worstP99 = Math.max(...service.map((m) => m.p99Ms));
     const goals: Goal[] = [
-      {
-        figure: '/healthz / bare Node',
-        value: ratios.healthzOverBare,
-        goal: `≥ ${GOALS.healthzOverBare}`,
-        met: ratios.healthzOverBare >= GOALS.healthzOverBare,
-      },
-      {
-        figure: 'studio key GET / healthz',
-        value: ratios.studioOverHealthz,
-        goal: `≥ ${GOALS.studioOverHealthz}`,
-        met: ratios.studioOverHealthz >= GOALS.studioOverHealthz,
-      },
-      {
-        figure: 'Interface B no-op / healthz',
-        value: ratios.whoamiOverHealthz,
-        goal: `≥ ${GOALS.whoamiOverHealthz}`,
-        met: ratios.whoamiOverHealthz >= GOALS.whoamiOverHealthz,
-      },
-      {
-        figure: 'validate/xml / Interface B no-op',
-        value: ratios.validateOverWhoami,
-        goal: `≥ ${GOALS.validateOverWhoami}`,
-        met: ratios.validateOverWhoami >= GOALS.validateOverWhoami,
-      },
-      {
-        figure: 'validate/xml req/s (goal on an idle machine)',
-        value: measured.validate.requestsPerSecond,
-        goal: `≥ ${GOALS.validateRequestsPerSecond}`,
-        met: measured.validate.requestsPerSecond >= GOALS.validateRequestsPerSecond,
-      },
-      { figure: 'worst p99 ms of the service rows, c=16', value: worstP99, goal: `< ${GOALS.p99Ms}`, met: worstP99 < GOALS.p99Ms },
-      { figure: 'service peak RSS MB under load', value: peakRssMb, goal: `< ${GOALS.rssMb}`, met: peakRssMb < GOALS.rssMb },
+      atLeast('/healthz / bare Node', ratios.healthzOverBare, GOALS.healthzOverBare),
+      atLeast('studio key GET / healthz', ratios.studioOverHealthz, GOALS.studioOverHealthz),
+      atLeast('Interface B no-op / healthz', ratios.whoamiOverHealthz, GOALS.whoamiOverHealthz),
+      atLeast('validate/xml / Interface B no-op', ratios.validateOverWhoami, GOALS.validateOverWhoami),
+      atLeast('validate/xml req/s (goal on an idle machine)', measured.validate.requestsPerSecond, GOALS.validateRequestsPerSecond),
+      below('worst p99 ms of the service rows, c=16', worstP99, GOALS.p99Ms),
+      below('service peak RSS MB under load', peakRssMb, GOALS.rssMb),
     ];
     printTable(Object.values(measured));
     printTable(goals);

@@ -3,7 +3,6 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { freePort } from '../src/db/embedded-postgres';
-import type { LoadResult } from './support';
 
 const ROOT = path.resolve(__dirname, '../..');
 /** BENCH_SERVICE_ROOT: another checkout whose build (dist/src/main.js) to measure instead, e.g. main's, to
@@ -87,8 +86,16 @@ export function rssMb(pid: number): number {
   }
 }
 
-/** A load run's figures; the peak RSS is null when the measured process could not be sampled. */
-export type Measured = Omit<LoadResult, 'peakRssMb'> & { peakRssMb: number | null };
+/** A load run's figures; the peak RSS is null when no process was sampled. */
+export type Measured = {
+  name: string;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  errors: number;
+  non2xx: number;
+  peakRssMb: number | null;
+};
 
 /** autocannon (in a worker thread of this process) against one endpoint, the target process's RSS sampled. */
 export async function measure(

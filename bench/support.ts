@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
+import { measure, type Measured } from './service-process';
 import { loadSettings, type Settings } from '../src/config';
 import { createServices, type Services } from '../src/container';
 import { openDatabase } from '../src/db/connect';
@@ -71,43 +71,17 @@ export async function startBenchService(overrides: Partial<Settings> = {}, optio
   };
 }
 
-export type LoadResult = {
-  name: string;
-  requestsPerSecond: number;
-  p50Ms: number;
-  p99Ms: number;
-  errors: number;
-  non2xx: number;
-  peakRssMb: number;
-};
+export type LoadResult = Measured & { peakRssMb: number };
 
-/** autocannon against one endpoint; peak RSS of this process (the service runs in it) sampled meanwhile. */
+/** autocannon against one endpoint (bench/service-process.ts `measure`); peak RSS of this process (the service
+ * runs in it) sampled meanwhile. */
 export async function load(
   name: string,
   options: { url: string; method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string; connections: number; durationSeconds: number },
 ): Promise<LoadResult> {
-  let peak = process.memoryUsage().rss;
-  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
-  const result = await autocannon({
-    url: options.url,
-    method: options.method ?? 'GET',
-    headers: options.headers,
-    body: options.body,
-    connections: options.connections,
-    duration: options.durationSeconds,
-    // The load generator runs in its own thread so it does not steal the service's event loop.
-    workers: 1,
-  });
-  clearInterval(sampler);
-  return {
-    name,
-    requestsPerSecond: Math.round(result.requests.average),
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    errors: result.errors,
-    non2xx: result.non2xx,
-    peakRssMb: Math.round(peak / 1024 / 1024),
-  };
+  const { durationSeconds, ...request } = options;
+  const measured = await measure(name, { ...request, seconds: durationSeconds, pid: process.pid });
+  return { ...measured, peakRssMb: measured.peakRssMb ?? 0 };
 }
 
 export function printTable(rows: Array<Record<string, unknown>>): void {

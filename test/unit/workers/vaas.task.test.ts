@@ -1,32 +1,8 @@
 import { vaasRoot, vaasValidate, type VaasSchemaSet } from '../../../src/workers/vaas.task';
 import { gatherSchemaSet } from '../../../src/xml/schema-set';
-import { offlineResolver, statePopulationXml, statePopulationXsd } from '../xml/fixtures';
+import { intervalModel, offlineResolver, statePopulationXml, statePopulationXsd } from '../xml/fixtures';
 
 const SDC4 = 'https://semanticdatacharter.com/ns/sdc4/';
-
-/** A model whose root holds one interval of a type restricting sdc4:XdIntervalType (sdc4.xsd's xsd:assert). */
-const intervalXsd = `<xsd:schema xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:sdc4="${SDC4}" targetNamespace="${SDC4}">
-  <xsd:include schemaLocation="https://semanticdatacharter.com/ns/sdc4/sdc4.xsd"/>
-  <xsd:element name="dm-interval">
-    <xsd:complexType><xsd:sequence><xsd:element ref="sdc4:ms-interval"/></xsd:sequence></xsd:complexType>
-  </xsd:element>
-  <xsd:element name="ms-interval" type="sdc4:mc-interval"/>
-  <xsd:complexType name="mc-interval">
-    <xsd:complexContent>
-      <xsd:restriction base="sdc4:XdIntervalType">
-        <xsd:sequence>
-          <xsd:element name="label" type="xsd:string"/>
-          <xsd:element name="lower" type="sdc4:InvlType" minOccurs="0"/>
-          <xsd:element name="upper" type="sdc4:InvlType" minOccurs="0"/>
-          <xsd:element name="lower_included" type="xsd:boolean"/>
-          <xsd:element name="upper_included" type="xsd:boolean"/>
-          <xsd:element name="lower_bounded" type="xsd:boolean"/>
-          <xsd:element name="upper_bounded" type="xsd:boolean"/>
-        </xsd:sequence>
-      </xsd:restriction>
-    </xsd:complexContent>
-  </xsd:complexType>
-</xsd:schema>`;
 
 const intervalXml = (upper: string, extra = '') => `<?xml version="1.0"?>
 <sdc4:dm-interval xmlns:sdc4="${SDC4}"><sdc4:ms-interval>
@@ -48,7 +24,7 @@ describe('the VaaS worker tasks', () => {
   let interval: VaasSchemaSet;
   let statePopulation: VaasSchemaSet;
   beforeAll(async () => {
-    interval = await portable({ name: 'dm-interval.xsd', content: intervalXsd });
+    interval = await portable(intervalModel);
     statePopulation = await portable(statePopulationXsd());
   });
 

@@ -1,31 +1,7 @@
 import { compileSchema, SchemaCompileError } from '../../../src/xml/schema';
-import { offlineResolver } from './fixtures';
+import { intervalModel, offlineResolver } from './fixtures';
 
 const SDC4 = 'https://semanticdatacharter.com/ns/sdc4/';
-
-/** A data model with one element whose type restricts sdc4:XdIntervalType, the type carrying sdc4.xsd's assert. */
-const intervalModel = {
-  name: 'dm-interval.xsd',
-  content: `<xsd:schema xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:sdc4="${SDC4}" targetNamespace="${SDC4}">
-  <xsd:include schemaLocation="https://semanticdatacharter.com/ns/sdc4/sdc4.xsd"/>
-  <xsd:element name="ms-interval" type="sdc4:mc-interval"/>
-  <xsd:complexType name="mc-interval">
-    <xsd:complexContent>
-      <xsd:restriction base="sdc4:XdIntervalType">
-        <xsd:sequence>
-          <xsd:element name="label" type="xsd:string"/>
-          <xsd:element name="lower" type="sdc4:InvlType" minOccurs="0"/>
-          <xsd:element name="upper" type="sdc4:InvlType" minOccurs="0"/>
-          <xsd:element name="lower_included" type="xsd:boolean"/>
-          <xsd:element name="upper_included" type="xsd:boolean"/>
-          <xsd:element name="lower_bounded" type="xsd:boolean"/>
-          <xsd:element name="upper_bounded" type="xsd:boolean"/>
-        </xsd:sequence>
-      </xsd:restriction>
-    </xsd:complexContent>
-  </xsd:complexType>
-</xsd:schema>`,
-};
 
 const interval = (upperBoundary: string) => `<?xml version="1.0"?>
 <sdc4:ms-interval xmlns:sdc4="${SDC4}">
