@@ -95,7 +95,7 @@ async function main(): Promise<void> {
   const loadAverage = Number(os.loadavg()[0].toFixed(1));
   const outcomes: FeatureOutcome[] = [];
   for (const name of only) {
-    console.log(`\n=== ${name} (${full ? 'full' : 'quick'}) ===`);
+    console.log(`\n=== ${name} (${full ? 'full' : 'short'}) ===`);
     const outcome = await runInChild(name, full);
     recordResults(name, outcome.result ?? { notMeasured: outcome.error });
     outcomes.push(outcome);
