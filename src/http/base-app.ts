@@ -8,7 +8,7 @@ import { RouteIndex, type IndexHit, type Method } from './route-index';
 import type { Services } from '../container';
 import { pendingMigrations } from '../db/migrate';
 import { parseCookies } from '../lib/cookies';
-import { requestLogLine, type Logger } from '../lib/logger';
+import { requestLogLine, requestLogWriter, type Logger } from '../lib/logger';
 import { mountMetrics, type RecordResponse } from '../metrics/metrics';
 
 declare module 'node:http' {
@@ -30,24 +30,22 @@ type Started = Request & { [STARTED]: number };
  * logged. One shared end listener a response, no closure: the start time rides on the request.
  */
 export function requestLifecycle(logger: Logger, record: RecordResponse | null): (req: http.IncomingMessage, res: http.ServerResponse) => void {
-  const logging = logger.isLevelEnabled('info');
+  const log = requestLogWriter(logger);
   function ended(this: http.ServerResponse) {
     const req = this.req as Started;
     const ms = performance.now() - req[STARTED];
     const finished = this.writableFinished;
     if (record && finished) record(req, this.statusCode, ms / 1000);
-    if (!logging || UNLOGGED.has(req.url)) return;
+    if (!log || UNLOGGED.has(req.url)) return;
     const line = requestLogLine(req.method, req.url, finished ? this.statusCode : 'aborted', Math.round(ms));
-    if (!finished) logger.warn({ reqId: req.id }, line);
-    else if (this.statusCode >= 500) logger.error({ reqId: req.id }, line);
-    else logger.info({ reqId: req.id }, line);
+    log(!finished ? 'warn' : this.statusCode >= 500 ? 'error' : 'info', req.id, line);
   }
   return (req, res) => {
     const header = req.headers['x-request-id'];
     const id = (typeof header === 'string' && header.slice(0, 100)) || randomUUID();
     req.id = id;
     res.setHeader('X-Request-Id', id);
-    if (!logging && !record) return;
+    if (!log && !record) return;
     (req as Started)[STARTED] = performance.now();
     res.on('close', ended);
   };

@@ -18,10 +18,11 @@ import { isAppApiRoute, type AnyRoute, type AppApiRoute, type RouteContext, type
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** Credentials of a request, for both transports. */
+/** Credentials of a request, for both transports. A key wins over a session cookie (AuthService.authenticate),
+ * so the cookies are parsed only when there is no Authorization header. */
 export function credentialsOf(req: Request): { authorization?: string; sessionToken?: string } {
   const authorization = req.headers.authorization;
-  return { authorization, sessionToken: readCookie(req, SESSION_COOKIE) };
+  return authorization === undefined ? { sessionToken: readCookie(req, SESSION_COOKIE) } : { authorization };
 }
 
 function send(res: Response, result: RouteResult): void {
