@@ -22,6 +22,7 @@ import { buildAdminRouter } from './rest-compat/admin/admin.routes';
 import { formatGraphQLError } from './resolvers/errors';
 import { guardedSubscribe, queryLimitsRule, type QueryLimits, type SchemaExposure } from './resolvers/limits';
 import { createLoaders } from './resolvers/loaders';
+import { publicReadLimit, socketReadLimit } from './resolvers/read-limit';
 import { crossSiteRefused, originAllowed, serveGraphqlSockets, socketCredentials, TOO_MANY } from './http/graphql-socket';
 import { OpenSockets } from './http/open-sockets';
 import { buildGatewaySchema } from './resolvers/schema';
@@ -119,6 +120,7 @@ export async function startHttpServer(services: Services, options: { port: numbe
       { serverWillStart: async () => ({ drainServer: async () => void (await wsCleanup.dispose()) }) },
       databaseOutageStatus,
       subscriptionsOverHttpRefused,
+      publicReadLimit,
     ],
   });
   await apollo.start();
@@ -188,11 +190,16 @@ function serveGraphqlOverWebSocket(
     httpServer,
     {
       schema,
-      onSubscribe: (ctx, id, payload) => {
+      onSubscribe: async (ctx, id, payload) => {
         const max = settings.websocket.maxSubscriptionsPerSocket;
-        if (Object.keys(ctx.subscriptions).length <= max) return guarded(ctx, id, payload);
-        ctx.extra.socket.close(TOO_MANY, `Too many operations on one socket: at most ${max}`);
-        return [new GraphQLError(`Too many operations on one socket: at most ${max}.`, { extensions: { code: 'TOO_MANY_SUBSCRIPTIONS' } })];
+        if (Object.keys(ctx.subscriptions).length > max) {
+          ctx.extra.socket.close(TOO_MANY, `Too many operations on one socket: at most ${max}`);
+          return [new GraphQLError(`Too many operations on one socket: at most ${max}.`, { extensions: { code: 'TOO_MANY_SUBSCRIPTIONS' } })];
+        }
+        const args = guarded(ctx, id, payload);
+        if (Array.isArray(args)) return args;
+        const callerOf = async () => (await graphqlCaller(services, ctx.extra.credentials ?? {})).caller;
+        return socketReadLimit(services, args, callerOf, ctx.extra.request.socket.remoteAddress ?? 'unknown');
       },
       context: async (ctx) => {
         const { caller, authError } = await graphqlCaller(services, ctx.extra.credentials ?? {});

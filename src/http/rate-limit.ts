@@ -11,11 +11,11 @@ export interface ReadLimits {
 
 const WINDOW_MS = 3_600_000;
 
-const hit = (bucket: string, windowStart: Date) =>
+const hit = (bucket: string, windowStart: Date, reads: number) =>
   sql<{ hits: number }>(
-    `INSERT INTO read_rate_limits (bucket, window_start, hits) VALUES ($1, $2, 1)
-     ON CONFLICT (bucket, window_start) DO UPDATE SET hits = read_rate_limits.hits + 1 RETURNING hits`,
-    [bucket, windowStart],
+    `INSERT INTO read_rate_limits (bucket, window_start, hits) VALUES ($1, $2, $3)
+     ON CONFLICT (bucket, window_start) DO UPDATE SET hits = read_rate_limits.hits + $3 RETURNING hits`,
+    [bucket, windowStart, reads],
   );
 
 const forgetBefore = (windowStart: Date) => sql('DELETE FROM read_rate_limits WHERE window_start < $1', [windowStart]);
@@ -34,15 +34,16 @@ export class ReadRateLimiter {
     private readonly limits: ReadLimits,
   ) {}
 
-  /** Counts one read and returns the reads left; 429 with Retry-After once the window's limit is passed. */
-  async check(caller: { userId: number } | null, address: string): Promise<{ limit: number; remaining: number }> {
+  /** Counts `reads` reads (a GraphQL operation may hold several) and returns the reads left; 429 with Retry-After
+   * once the window's limit is passed. REST and GraphQL share the bucket, so switching transport gains nothing. */
+  async check(caller: { userId: number } | null, address: string, reads = 1): Promise<{ limit: number; remaining: number }> {
     const now = this.clock.now().getTime();
     const windowStart = new Date(now - (now % WINDOW_MS));
     const limit = caller ? this.limits.keyedReadsPerHour : this.limits.anonymousReadsPerHour;
     const bucket = caller ? `user:${caller.userId}` : `address:${address}`;
-    const counted = await queryOne(this.db, hit(bucket, windowStart));
-    const hits = counted?.hits ?? 1;
-    if (hits === 1) await query(this.db, forgetBefore(windowStart));
+    const counted = await queryOne(this.db, hit(bucket, windowStart, reads));
+    const hits = counted?.hits ?? reads;
+    if (hits === reads) await query(this.db, forgetBefore(windowStart));
     if (hits > limit) throw readsLimited(limit, Math.ceil((windowStart.getTime() + WINDOW_MS - now) / 1000));
     return { limit, remaining: limit - hits };
   }

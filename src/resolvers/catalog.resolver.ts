@@ -20,14 +20,15 @@ import {
   CatalogModelSummaryType,
   CatalogModelType,
 } from './catalog.types';
-import { Requires, type GraphQLContext } from './context';
+import type { GraphQLContext } from './context';
+import { PublicRead } from './read-limit';
 
 /** The reader of a public field: the caller when credentials were valid, else anonymous. */
 const Reader = () => createParameterDecorator<GraphQLContext>(({ context }): Viewer => ({ userId: context.caller?.user.id ?? null }));
 
 @Resolver(() => CatalogModelType)
 export class CatalogResolver {
-  @Requires('public')
+  @PublicRead()
   @Query(() => CatalogIndexType, {
     description: 'Counts and projects of the catalog as the caller sees it (drafts only their own; public entries without credentials).',
   })
@@ -35,7 +36,7 @@ export class CatalogResolver {
     return services.catalog.index(viewer);
   }
 
-  @Requires('public')
+  @PublicRead()
   @Query(() => CatalogComponentPage, { description: 'Reusable components, by label; `search` matches label, description or ct_id.' })
   async catalogComponents(
     @Ctx() { services }: GraphQLContext,
@@ -45,7 +46,7 @@ export class CatalogResolver {
     return services.catalog.listComponents(parseComponentQuery(args), viewer);
   }
 
-  @Requires('public')
+  @PublicRead()
   @Query(() => CatalogClusterPage)
   async catalogClusters(
     @Ctx() { services }: GraphQLContext,
@@ -55,7 +56,7 @@ export class CatalogResolver {
     return services.catalog.listClusters(parseClusterQuery(args), viewer);
   }
 
-  @Requires('public')
+  @PublicRead()
   @Query(() => [CatalogModelSummaryType], { description: 'Data models, newest first, at most 100.' })
   async catalogModels(
     @Ctx() { services }: GraphQLContext,
@@ -65,7 +66,7 @@ export class CatalogResolver {
     return services.catalog.listModels(parseModelQuery({ search }), viewer);
   }
 
-  @Requires('public')
+  @PublicRead()
   @Query(() => CatalogModelType, { description: "A data model with its tree; another user's draft is not found." })
   async catalogModel(@Arg('ctId') ctId: string, @Ctx() { services }: GraphQLContext, @Reader() viewer: Viewer): Promise<ModelView> {
     return services.catalog.modelDetail(ctId, viewer);

@@ -121,13 +121,22 @@ export class DraftsResolver {
   }
 
   @Requires('build')
-  @Mutation(() => DraftClusterType)
+  @Mutation(() => DraftClusterType, { description: 'Creates a draft cluster: charges the cluster price (a key needs spend too).' })
   async createDraftCluster(
     @Arg('input', () => DraftClusterInput) input: DraftClusterInput,
     @CurrentCaller() caller: Caller,
-    @Ctx() { services }: GraphQLContext,
+    @Ctx() ctx: GraphQLContext,
+    @Arg('idempotencyKey', () => String, { nullable: true, description: IDEMPOTENCY_KEY_DOC }) idempotencyKey?: string | null,
   ): Promise<ClusterDraftView> {
-    return (await services.drafts.structure.createCluster(caller, parseNewCluster(input.toBody()))).cluster;
+    const parsed = parseNewCluster(input.toBody());
+    return idempotently(
+      ctx,
+      caller,
+      'createDraftCluster',
+      idempotencyKey,
+      parsed,
+      async () => (await ctx.services.drafts.structure.createCluster(caller, parsed)).cluster,
+    );
   }
 
   @Requires('build')
@@ -159,13 +168,22 @@ export class DraftsResolver {
   }
 
   @Requires('build')
-  @Mutation(() => DraftModelType)
+  @Mutation(() => DraftModelType, { description: 'Creates a draft data model on a root cluster: charges the model price (a key needs spend too).' })
   async createDraftModel(
     @Arg('input', () => DraftModelInput) input: DraftModelInput,
     @CurrentCaller() caller: Caller,
-    @Ctx() { services }: GraphQLContext,
+    @Ctx() ctx: GraphQLContext,
+    @Arg('idempotencyKey', () => String, { nullable: true, description: IDEMPOTENCY_KEY_DOC }) idempotencyKey?: string | null,
   ): Promise<ModelDraftView> {
-    return (await services.drafts.structure.createModel(caller, parseNewModel(input.toBody()))).model;
+    const parsed = parseNewModel(input.toBody());
+    return idempotently(
+      ctx,
+      caller,
+      'createDraftModel',
+      idempotencyKey,
+      parsed,
+      async () => (await ctx.services.drafts.structure.createModel(caller, parsed)).model,
+    );
   }
 
   @Requires('build')
