@@ -28,7 +28,7 @@ export const DRAFT_DATA_TYPES = Object.values(COMPONENT_SLUGS) as DraftDataType[
 export const TEMPORAL_PARTS = ['date', 'time', 'datetime', 'duration', 'year', 'year_month', 'month', 'month_day', 'day'] as const;
 export type TemporalPart = (typeof TEMPORAL_PARTS)[number];
 
-const MAX_LABEL = 255;
+export const MAX_LABEL = 255;
 const MAX_DESCRIPTION = 10_000;
 const MAX_ENUMS = 500;
 const MAX_ENUM = 255;
@@ -59,11 +59,14 @@ export interface NewComponentDraft extends ComponentFields {
   projectCtId: string | null;
 }
 
-export interface ClusterFields {
+/** The fields every draft entry but a model edits. */
+export interface EntryFields {
   label?: string;
   description?: string | null;
   predObjIds?: number[];
 }
+
+export type ClusterFields = EntryFields;
 
 /** A cluster's children in the order the body names them: components (with the type the field named, or null
  * for the generic `components`) and clusters. */
@@ -115,14 +118,14 @@ export interface NewPredObj {
   projectCtId: string | null;
 }
 
-type Body = Record<string, unknown>;
+export type Body = Record<string, unknown>;
 
 export function asBody(value: unknown): Body {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw invalid('body', 'The body must be a JSON object.');
   return value as Body;
 }
 
-const has = (body: Body, field: string) => body[field] !== undefined;
+export const has = (body: Body, field: string) => body[field] !== undefined;
 
 function text(value: unknown, field: string, max: number): string {
   if (typeof value !== 'string') throw invalid(field, `${field} must be text.`);
@@ -132,7 +135,7 @@ function text(value: unknown, field: string, max: number): string {
   return trimmed;
 }
 
-function requiredText(value: unknown, field: string, max: number): string {
+export function requiredText(value: unknown, field: string, max: number): string {
   const found = value === undefined || value === null ? '' : text(value, field, max);
   if (!found) throw invalid(field, `${field} is required.`);
   return found;
@@ -164,7 +167,7 @@ function id(value: unknown, field: string): number {
   return n;
 }
 
-function booleanField(value: unknown, field: string): boolean {
+export function booleanField(value: unknown, field: string): boolean {
   if (typeof value !== 'boolean') throw invalid(field, `${field} must be true or false.`);
   return value;
 }
@@ -238,7 +241,8 @@ export function parseComponentFields(raw: unknown, dataType: DraftDataType | nul
   return fields;
 }
 
-const projectOf = (body: Body) => (body.project === undefined || body.project === null || body.project === '' ? null : ctId(body.project, 'project'));
+export const projectOf = (body: Body) =>
+  body.project === undefined || body.project === null || body.project === '' ? null : ctId(body.project, 'project');
 
 export function parseNewComponent(slug: string, raw: unknown): NewComponentDraft {
   return newComponentOf(parseComponentSlug(slug), raw);
@@ -258,14 +262,17 @@ function newComponentOf(dataType: DraftDataType, raw: unknown): NewComponentDraf
 
 const TYPE_FIELDS = new Map<string, DraftDataType>(DRAFT_DATA_TYPES.map((t) => [t.toLowerCase(), t]));
 
-export function parseClusterFields(raw: unknown): ClusterFields {
+/** label, description and pred_obj: what a cluster's (or a Units') body may carry. */
+export function parseEntryFields(raw: unknown): EntryFields {
   const body = asBody(raw);
-  const fields: ClusterFields = {};
+  const fields: EntryFields = {};
   if (has(body, 'label')) fields.label = requiredText(body.label, 'label', MAX_LABEL);
   if (has(body, 'description')) fields.description = optionalText(body.description, 'description', MAX_DESCRIPTION);
   if (has(body, 'pred_obj')) fields.predObjIds = body.pred_obj === null ? [] : parsePredObjIds(body.pred_obj);
   return fields;
 }
+
+export const parseClusterFields = parseEntryFields;
 
 /** Children come from the type fields (`xdstring: [...]`, …), `components` and `clusters`, in body order. */
 export function parseNewCluster(raw: unknown): NewClusterDraft {

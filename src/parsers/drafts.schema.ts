@@ -75,3 +75,22 @@ export const newPredObjBodySchema = obj(
   { predicate: { anyOf: [int({ minimum: 1 }), str({ pattern: '^\\d+$' })] }, object_uri: str({ format: 'uri' }), po_name: text, project: text },
   ['po_name', 'project'],
 );
+
+/** parseUnitsFields' fields: the unit as `label`, alternative symbols as `enums`. */
+const unitsFieldProperties: Record<string, JsonSchema> = {
+  label: str({ description: 'The unit, e.g. kg.' }),
+  description: text,
+  enums: lines,
+  pred_obj: ids,
+};
+
+export const unitsUpdateBodySchema = obj(unitsFieldProperties, Object.keys(unitsFieldProperties));
+
+/** parseNewUnits' body: a label, the project (ct_id; default: your default project) and the fields above. */
+export const newUnitsBodySchema = obj({ ...unitsFieldProperties, project: text, public: nullable(bool) }, [
+  'description',
+  'enums',
+  'pred_obj',
+  'project',
+  'public',
+]);

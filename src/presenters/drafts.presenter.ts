@@ -1,4 +1,12 @@
-import type { ClusterDraftRow, ComponentDraftRow, ModelDraftRow, NamespaceRow, PredicateRow, PredObjRow } from '../db/queries/drafts.sql';
+import type {
+  ClusterDraftRow,
+  ComponentDraftRow,
+  EntryColumns,
+  ModelDraftRow,
+  NamespaceRow,
+  PredicateRow,
+  PredObjRow,
+} from '../db/queries/drafts.sql';
 import type { CatalogStatus } from '../entities/catalog-entry';
 import { chargeHeaders } from '../lib/money';
 import type { ComponentDetails, DublinCore, TemporalPart } from '../parsers/drafts.parser';
@@ -8,7 +16,7 @@ import { TEMPORAL_PARTS } from '../parsers/drafts.parser';
  * modeling tools read them (`../shared/spec/clients.md`): `enums` newline-joined, `enum_descr` "value: text"
  * lines, `pred_obj` a list of ids. */
 
-interface EntryView {
+export interface EntryView {
   id: number;
   ctId: string;
   label: string;
@@ -102,7 +110,7 @@ export interface PredObjView {
   projectCtId: string;
 }
 
-function entryView(row: ComponentDraftRow | ClusterDraftRow): EntryView {
+export function entryView(row: EntryColumns): EntryView {
   return {
     id: Number(row.id),
     ctId: row.ct_id,
@@ -174,7 +182,7 @@ export const predObjView = (row: PredObjRow): PredObjView => ({
 export const enumDescrLines = (enums: string[], described: Record<string, string>) =>
   enums.filter((e) => described[e] !== undefined).map((e) => `${e}: ${described[e]}`);
 
-function renderEntry(entry: EntryView) {
+export function renderEntry(entry: EntryView) {
   return {
     id: entry.id,
     ct_id: entry.ctId,

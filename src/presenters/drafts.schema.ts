@@ -76,3 +76,12 @@ export const modelDraftPageSchema = linkedPageSchema(modelDraftSchema);
 export const namespacePageSchema = linkedPageSchema(namespaceSchema);
 export const predicatePageSchema = linkedPageSchema(predicateSchema);
 export const predObjPageSchema = linkedPageSchema(predObjSchema);
+
+/** renderUnitsDraft's body. */
+export const unitsDraftSchema = obj({
+  ...entryProperties,
+  type: strEnum('units'),
+  component_type: strEnum('Units'),
+  enums: str({ description: 'newline-joined alternative symbols' }),
+});
+export const unitsDraftPageSchema = linkedPageSchema(unitsDraftSchema);

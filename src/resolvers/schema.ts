@@ -13,6 +13,7 @@ import { JobsResolver } from './jobs.resolver';
 import { AssemblyResolver } from './assembly.resolver';
 import { GenerationResolver } from './generation.resolver';
 import { ProjectsResolver } from './projects.resolver';
+import { UnitsResolver } from './units.resolver';
 import { VaasResolver } from './vaas.resolver';
 
 export const RESOLVERS: NonEmptyArray<new () => object> = [
@@ -25,6 +26,7 @@ export const RESOLVERS: NonEmptyArray<new () => object> = [
   AppResolver,
   ArtefactsResolver,
   DraftsResolver,
+  UnitsResolver,
   VaasResolver,
 ];
 

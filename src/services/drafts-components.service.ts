@@ -12,6 +12,7 @@ import type { Caller } from './auth.service';
 import type { CatalogService } from './catalog.service';
 import type { Clock } from './clock';
 import { ownProjectId, pageOf, setPredObjs } from './drafts-semantics.service';
+import { unitsText } from './drafts-units-text';
 import type { LedgerService } from './ledger.service';
 
 /** Components of the drafts API: minting one is a charge (the assembly's component price, through the ledger, in
@@ -51,12 +52,13 @@ export class DraftComponentsService {
   ) {}
 
   /** Charges the component price and mints a draft, in one transaction: 402 (or the key's 403) creates nothing. */
-  async create(caller: Caller, input: NewComponentDraft): Promise<ComponentMintView> {
+  async create(caller: Caller, draft: NewComponentDraft): Promise<ComponentMintView> {
     if (caller.via === 'key' && !caller.key.scopes.includes('spend')) throw keyScope('spend', caller.key.scopes);
     const userId = caller.user.id;
     const price = PRICES.component;
     return transactionRetried(this.db, async (manager) => {
-      const projectId = await ownProjectId(manager, userId, input.projectCtId);
+      const projectId = await ownProjectId(manager, userId, draft.projectCtId);
+      const input = { ...draft, units: await unitsText(manager, userId, draft.units) };
       const columns = componentColumns(input, { enums: [], enumDescr: {}, dataType: input.dataType });
       const charge = await this.ledger.charge(
         { userId, amount: price, reason: `mint ${input.dataType}: ${input.label}`, apiKeyId: caller.key?.id ?? null },
@@ -93,7 +95,8 @@ export class DraftComponentsService {
       if (!row) throw draftNotFound('component', ctId);
       if (row.status !== 'draft') throw immutable(ctId, row.status);
       if (!row.owned) throw draftNotFound('component', ctId);
-      const columns = componentColumns(fields, { enums: row.enums, enumDescr: row.enum_descr, dataType: row.data_type });
+      const units = await unitsText(manager, userId, fields.units);
+      const columns = componentColumns({ ...fields, units }, { enums: row.enums, enumDescr: row.enum_descr, dataType: row.data_type });
       await queryOne(manager, q.updateEntry('components', Number(row.id), columns, this.clock.now()));
       if (fields.predObjIds !== undefined) await setPredObjs(manager, 'component_pred_objs', Number(row.id), userId, fields.predObjIds);
       return this.read(manager, userId, dataType, ctId);

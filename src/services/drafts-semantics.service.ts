@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import * as q from '../db/queries/drafts.sql';
+import type { LinkTable } from '../db/queries/drafts.sql';
 import type { CountRow } from '../db/queries/catalog.sql';
 import { query, queryOne, type Sql } from '../db/sql';
 import { conflict, DomainError, notFound } from '../lib/errors';
@@ -36,14 +37,8 @@ export async function ownProjectId(manager: EntityManager | DataSource, userId: 
   return Number(found.id);
 }
 
-/** Replaces the semantic links of a component or cluster; every id must name a pair the user may use. */
-export async function setPredObjs(
-  manager: EntityManager,
-  table: 'component_pred_objs' | 'cluster_pred_objs',
-  entryId: number,
-  userId: number,
-  ids: number[],
-): Promise<void> {
+/** Replaces the semantic links of a component, cluster or Units; every id must name a pair the user may use. */
+export async function setPredObjs(manager: EntityManager, table: LinkTable, entryId: number, userId: number, ids: number[]): Promise<void> {
   const usable = new Set((await query(manager, q.usablePredObjs(userId, ids))).map((r) => Number(r.id)));
   const unknown = ids.filter((id) => !usable.has(id));
   if (unknown.length)

@@ -5,6 +5,7 @@ import type { AssemblyRequest, ClusterSpec } from '../parsers/assembly.parser';
 import type { CatalogStatus } from '../entities/catalog-entry';
 import type { ModelView } from '../presenters/catalog.presenter';
 import type { Viewer } from './catalog.service';
+import { unitsText } from './drafts-units-text';
 
 /** What assembly needs from the catalog (CatalogService provides it). */
 export interface CatalogForAssembly {
@@ -90,7 +91,7 @@ export class ModelBuilder {
             label: c.label,
             dataType: c.dataType,
             description: c.description,
-            units: c.units,
+            units: await unitsText(manager, ownerId, c.units),
             enumeration: c.enumeration ?? null,
             status,
             ownerId,

@@ -7,13 +7,16 @@ import type { CountRow } from './catalog.sql';
 
 /** Who may read an entry aliased `e` in project `p`: its owner and the project's owner, anyone once published in
  * a public project. `owned` says who may edit it. */
-const SEEN = (published: string) => `((${published} AND p.is_public) OR e.owner_id = $1::bigint OR p.owner_id = $1::bigint)`;
-const OWNED = `(e.owner_id = $1::bigint OR p.owner_id = $1::bigint)`;
+export const SEEN = (published: string) => `((${published} AND p.is_public) OR e.owner_id = $1::bigint OR p.owner_id = $1::bigint)`;
+export const OWNED = `(e.owner_id = $1::bigint OR p.owner_id = $1::bigint)`;
 
-const PRED_OBJS_OF = (link: 'component_pred_objs' | 'cluster_pred_objs', column: string) =>
+/** The tables that link an entry to its predicate-object pairs. */
+export type LinkTable = 'component_pred_objs' | 'cluster_pred_objs' | 'units_pred_objs';
+
+export const PRED_OBJS_OF = (link: LinkTable, column: string) =>
   `ARRAY(SELECT l.pred_obj_id FROM ${link} l WHERE l.${column} = e.id ORDER BY l.pred_obj_id)::bigint[] AS pred_obj`;
 
-interface EntryColumns {
+export interface EntryColumns {
   id: string;
   ct_id: string;
   label: string;
@@ -128,14 +131,13 @@ export const ownModels = (viewerId: number, pageSize: number, offset: number) =>
 });
 
 /** Sets the named columns of one row (values already typed; jsonb given as JSON text) and its updated_at. */
-export function updateEntry(table: 'components' | 'clusters' | 'data_models', id: number, values: Record<string, unknown>, now: Date) {
+export function updateEntry(table: 'components' | 'clusters' | 'data_models' | 'units', id: number, values: Record<string, unknown>, now: Date) {
   const columns = Object.keys(values);
   const sets = columns.map((column, i) => `${column} = $${i + 3}`);
   return sql(`UPDATE ${table} SET ${['updated_at = $2', ...sets].join(', ')} WHERE id = $1`, [id, now, ...Object.values(values)]);
 }
 
-type LinkTable = 'component_pred_objs' | 'cluster_pred_objs';
-const LINK_COLUMN: Record<LinkTable, string> = { component_pred_objs: 'component_id', cluster_pred_objs: 'cluster_id' };
+const LINK_COLUMN: Record<LinkTable, string> = { component_pred_objs: 'component_id', cluster_pred_objs: 'cluster_id', units_pred_objs: 'units_id' };
 
 export const clearPredObjs = (table: LinkTable, entryId: number) => sql(`DELETE FROM ${table} WHERE ${LINK_COLUMN[table]} = $1`, [entryId]);
 

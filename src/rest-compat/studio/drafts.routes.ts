@@ -3,7 +3,6 @@ import {
   parseClusterFields,
   parseComponentFields,
   parseComponentSlug,
-  parseDraftPage,
   parseModelFields,
   parseNewCluster,
   parseNewComponent,
@@ -48,46 +47,14 @@ import {
   newPredicateBodySchema,
   newPredObjBodySchema,
 } from '../../parsers/drafts.schema';
-import { int } from '../../lib/json-schema';
-import type { JsonSchema } from '../../lib/json-schema';
-import { route, type RouteContext, type RouteDoc, type StudioRoute } from '../route-table';
+import { route, type StudioRoute } from '../route-table';
+import { BASE, bodyDoc, CHARGED, listDoc, oneDoc, pageOf, pageUrlOf, TAG } from './drafts-docs';
+import { unitsRoutes } from './drafts-units.routes';
 
 /** The drafts API of modeling tools (`../shared/spec/clients.md`): one set of routes per component type, then
  * clusters, models (with publishing) and the semantic vocabulary. Writing needs `build`, reading `read`; creating a
  * component, a cluster or a model also charges (the assembly's prices), so its service asks for `spend` too (as
  * assemble does), the answer carries the X-SDC headers, and Idempotency-Key is honoured. */
-
-const BASE = '/api/v1/dmgen';
-
-/** The URL of another page of the same list: the request's query with `page` replaced. */
-const pageUrlOf = (ctx: Pick<RouteContext, 'req' | 'services'>) => (page: number) => {
-  const url = new URL(ctx.req.originalUrl, ctx.services.links.base);
-  url.searchParams.set('page', String(page));
-  return `${ctx.services.links.base}${url.pathname}${url.search}`;
-};
-
-const TAG = 'Drafts';
-const PAGE_QUERY = { page: int({ minimum: 1 }), page_size: int({ minimum: 1, maximum: 200 }) };
-
-const listDoc = (summary: string, page: JsonSchema): RouteDoc => ({
-  summary,
-  tag: TAG,
-  query: PAGE_QUERY,
-  responses: { 200: { description: 'One page of the list.', schema: page } },
-});
-const oneDoc = (summary: string, schema: JsonSchema): RouteDoc => ({ summary, tag: TAG, responses: { 200: { description: 'The entry.', schema } } });
-const bodyDoc = (summary: string, body: JsonSchema, responses: RouteDoc['responses'], description?: string): RouteDoc => ({
-  summary,
-  tag: TAG,
-  ...(description ? { description } : {}),
-  requestBody: { contentType: 'application/json', schema: body },
-  responses,
-});
-const CHARGED =
-  'Charged at the assembly price (X-SDC-* headers on the 201 and on the 402); a key needs `spend` too. A 402 creates ' +
-  'nothing; a retry with the same Idempotency-Key answers the first response without charging again.';
-
-const pageOf = (ctx: RouteContext) => parseDraftPage({ page: ctx.query.page, pageSize: ctx.query.page_size });
 
 function componentRoutes(slug: ComponentSlug): StudioRoute[] {
   const dataType = parseComponentSlug(slug);
@@ -145,6 +112,7 @@ function componentRoutes(slug: ComponentSlug): StudioRoute[] {
 
 export const draftsRoutes: StudioRoute[] = [
   ...(Object.keys(COMPONENT_SLUGS) as ComponentSlug[]).flatMap(componentRoutes),
+  ...unitsRoutes,
   route({
     method: 'get',
     path: `${BASE}/clusters/`,

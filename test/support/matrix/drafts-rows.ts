@@ -3,6 +3,7 @@ import type { CellContext, StudioScenario } from './studio-rows';
 import type { GraphQLScenario } from './graphql-rows';
 import type { Expected } from './oracle';
 import type { Payload } from './transport';
+import { UNITS_GRAPHQL_SCENARIOS, UNITS_SCENARIOS } from './units-rows';
 import { nextName, type World } from './world';
 
 /** The drafts API's rows: the owner's drafts are the owner's alone (another user and staff get 404); minting a
@@ -153,6 +154,7 @@ export const DRAFTS_SCENARIOS: Record<string, StudioScenario> = {
     body: () => json({ predicate: 1, object_uri: 'https://example.org/matrix/object', po_name: 'matrix' }),
     expect: () => ok(201, has({ id: expect.any(Number), predicate: 1 })),
   },
+  ...UNITS_SCENARIOS,
 };
 
 const data = (matcher: unknown): Expected => ({ status: 200, body: { data: matcher } });
@@ -238,4 +240,5 @@ export const DRAFTS_GRAPHQL_SCENARIOS: Record<string, GraphQLScenario> = {
     args: () => ({ input: { predicate: 1, objectUri: 'https://example.org/matrix/graphql' } }),
     expect: () => data(has({ __typename: 'PredObj', predicateId: 1 })),
   },
+  ...UNITS_GRAPHQL_SCENARIOS,
 };
