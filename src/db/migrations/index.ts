@@ -16,6 +16,7 @@ import { jobEvents } from './0016-job-events';
 import { appRowStorage } from './0018-app-row-storage';
 import { apiKeyChanges } from './0019-api-key-changes';
 import { ledgerSweepMarks } from './0020-ledger-sweep-marks';
+import { jobEventsRetention } from './0022-job-events-retention';
 import type { Migration } from './migration';
 
 /** Applied in order; never edit one that has shipped, add the next number. 0004 and 0005 belong to the
@@ -39,4 +40,5 @@ export const MIGRATIONS: Migration[] = [
   appRowStorage,
   apiKeyChanges,
   ledgerSweepMarks,
+  jobEventsRetention,
 ];
