@@ -65,3 +65,21 @@ export const trimEndedJobEvents = (cutoff: Date, limit: number) =>
      RETURNING (SELECT count(*) FROM gone)::int AS deleted, (SELECT count(*) FROM doomed)::int AS found`,
     [cutoff, limit],
   );
+
+export interface JobPositionRow {
+  ct_id: string;
+  last_seq: number;
+  last_at: Date;
+  first_seq_since: number | null;
+}
+
+/** Each of a user's jobs with its last event, and the first of its events at or after `since` (null if none):
+ * where a myJobs stream that resumes from a cursor starts each job. */
+export const jobPositionsOf = (userId: number, since: Date) =>
+  sql<JobPositionRow>(
+    `SELECT j.ct_id, last.seq AS last_seq, last.at AS last_at,
+            (SELECT min(e.seq) FROM job_events e WHERE e.job_id = j.id AND e.at >= $2) AS first_seq_since
+       FROM jobs j JOIN LATERAL (SELECT e.seq, e.at FROM job_events e WHERE e.job_id = j.id ORDER BY e.seq DESC LIMIT 1) last ON true
+      WHERE j.user_id = $1`,
+    [userId, since],
+  );
