@@ -47,7 +47,7 @@ describe('myJobs resumes from the cursor of the last item received', () => {
     let seen: Item | null = null;
     for (const name of ['parsing', 'parsed', 'agent_processing']) {
       await step(followed, name);
-      seen = await first.until((item) => item.ctId === followed.ctId && item.step === name, 1_000).catch(() => null);
+      seen = await first.until((item) => item.ctId === followed.ctId && item.step === name, 2_000).catch(() => null);
       if (seen) break;
     }
     expect(seen).not.toBeNull();
