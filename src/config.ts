@@ -41,6 +41,8 @@ export interface Settings {
   jobExpireSeconds: number;
   /** How often the queue supervisor looks for expired jobs. */
   queueMaintenanceSeconds: number;
+  /** JOB_EVENTS_RETENTION_DAYS: a job ended longer ago keeps only its last event; 0 keeps every event. */
+  jobEventsRetentionDays: number;
   loginMaxFailuresPerAccount: number;
   loginMaxFailuresPerAddress: number;
   loginWindowSeconds: number;
@@ -104,6 +106,12 @@ function int(env: Env, name: string, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value)) throw new Error(`${name} must be an integer, got "${raw}"`);
+  return value;
+}
+
+function atLeastZero(env: Env, name: string, fallback: number): number {
+  const value = int(env, name, fallback);
+  if (value < 0) throw new Error(`${name} must be 0 or more, got "${env[name]}"`);
   return value;
 }
 
@@ -172,6 +180,7 @@ export function loadSettings(env: Env = process.env): Settings {
     pipelineStepDelayMs: int(env, 'PIPELINE_STEP_DELAY_MS', 0),
     jobExpireSeconds: int(env, 'JOB_EXPIRE_SECONDS', 300),
     queueMaintenanceSeconds: int(env, 'QUEUE_MAINTENANCE_SECONDS', 30),
+    jobEventsRetentionDays: atLeastZero(env, 'JOB_EVENTS_RETENTION_DAYS', 30),
     loginMaxFailuresPerAccount: int(env, 'LOGIN_MAX_FAILURES_PER_ACCOUNT', 5),
     loginMaxFailuresPerAddress: int(env, 'LOGIN_MAX_FAILURES_PER_ADDRESS', 20),
     loginWindowSeconds: int(env, 'LOGIN_WINDOW_SECONDS', 900),

@@ -6,6 +6,7 @@ import { createDataSource } from './db/data-source';
 import { migrateDatabase } from './db/migrate';
 import { PortInUse } from './http/base-app';
 import { JobEventHub } from './jobs/job-events';
+import { JobEventsRetention } from './jobs/job-events-retention';
 import { JobQueue } from './jobs/queue';
 import { startRdfSyncWorker } from './jobs/rdf-sync.task';
 import { startWorkers } from './jobs/workers';
@@ -81,7 +82,10 @@ async function main(): Promise<void> {
   // Every node's caches of stored files hear of changes made by any node.
   await services.app.storageEvents.start(database.url);
   stops.push(() => services.app.storageEvents.stop());
-  if (settings.role === 'worker' || settings.role === 'all') stops.push(collectStorageGarbage(services, logger));
+  if (settings.role === 'worker' || settings.role === 'all') {
+    stops.push(collectStorageGarbage(services, logger));
+    stops.push(new JobEventsRetention(db, services.clock, settings.jobEventsRetentionDays).start(logger));
+  }
   const staged = await services.app.files.cleanStaging(false);
   if (staged) logger.info({ removed: staged }, 'staging files of interrupted uploads removed');
   stops.push(async () => void (await services.app.files.cleanStaging(true)));

@@ -1,26 +1,35 @@
 import type { Services } from '../container';
-import type { JobEventRow } from '../db/queries/job-events.sql';
+import { jobPositionsOf, type JobEventRow } from '../db/queries/job-events.sql';
+import { query } from '../db/sql';
 import type { Job } from '../entities/job.entity';
 import { jobFields, type JobFields } from '../presenters/job.presenter';
 import type { Caller } from '../services/auth.service';
 import { jobVisibleTo, type JobEvent } from '../services/jobs.service';
+import { encodeJobCursor, type JobCursor } from './job-cursor';
 
-type Feed = Pick<Services, 'events' | 'jobs' | 'links'>;
+type Feed = Pick<Services, 'events' | 'jobs' | 'links' | 'db' | 'clock'>;
 type Step = Pick<JobEventRow, 'seq' | 'status' | 'step'> & { at: Date | string };
 
 /** One event of a job as subscribers see it: the job with the status and step of event `seq`. Its result and
- * error are shown from its final event on (before that, they belong to a later state). */
-export type JobStep = JobFields & { id: number; seq: number };
+ * error are shown from its final event on (before that, they belong to a later state). In myJobs, `cursor` is
+ * where the stream stands once this item is received. */
+export type JobStep = JobFields & { id: number; seq: number; cursor?: string };
 
-/** What to stream: one job (from its current event, or from the event after `afterSeq`), or all of yours. */
-export type JobWatch = { ctId: string; afterSeq: number | null } | null;
+/** What to stream: one job (from its current event, or from the event after `afterSeq`), or all of yours (from
+ * now, or from where a cursor says an earlier stream stood). */
+export type JobWatch = { ctId: string; afterSeq: number | null } | { ctId: null; after: JobCursor | null };
+
+/** How long after it began a transaction that records a job event may still commit and be announced, and how far
+ * apart the nodes' clocks may be: a cursor vouches only for the events older than this before the stream was last
+ * idle, and lists the jobs it showed events of since then. */
+export const RESUME_MARGIN_MS = 60_000;
 
 const isFinal = (status: string) => status === 'completed' || status === 'failed';
 
 /** Streams the caller's job events (migration 0016), each once and in order per job: every status and step, even
  * those a fast job passes in the same instant. The event NOTIFY carries the next number, so a subscriber reads the
  * event log only when numbers jump (a lost notification) and after the database connection came back. Ends after
- * a final event when one job is watched. `return()` (the socket closed, its credential ended) ends it at once,
+ * a final event when one job is watched; all your jobs' items carry a cursor to resume from. `return()` (the socket closed, its credential ended) ends it at once,
  * even while it waits for an event, so it stops listening then and not at the next event. */
 export function watchJobs(services: Feed, caller: Caller, watch: JobWatch): AsyncGenerator<JobStep> {
   const signal = { stopped: false, wake: null as (() => void) | null };
@@ -45,7 +54,7 @@ async function* jobStream(
     queue.push(item);
     signal.wake?.();
   };
-  const ctId = watch?.ctId ?? null;
+  const ctId = watch.ctId;
   // Listening starts before the first read, so no event falls between the two.
   const unsubscribe = services.events!.subscribe(
     (event) => {
@@ -55,6 +64,13 @@ async function* jobStream(
     () => push('resync'),
   );
   const shown = new Map<string, number>();
+  // When each job's last shown event happened, and when the stream was last idle with nothing left to show.
+  const shownAt = new Map<string, number>();
+  let idleAt = services.clock.now().getTime();
+  const cursor = () => {
+    const since = idleAt - RESUME_MARGIN_MS;
+    return encodeJobCursor({ since, seqs: new Map([...shown].filter(([target]) => (shownAt.get(target) ?? -Infinity) >= since)) });
+  };
   const stepOf = (job: Job, event: Step): JobStep => {
     const fields = jobFields(job, services.links);
     const final = isFinal(event.status);
@@ -78,28 +94,50 @@ async function* jobStream(
   };
   try {
     let pending: JobStep[] = [];
-    if (watch) {
+    if (watch.ctId !== null) {
       const job = await services.jobs.getFor(caller, watch.ctId);
       const last = (await services.jobs.lastEventSeqOf([job.ctId])).get(job.ctId) ?? 0;
       shown.set(watch.ctId, watch.afterSeq ?? Math.max(0, last - 1));
       pending = await catchUp(watch.ctId);
     } else {
-      for (const [target, seq] of await services.jobs.lastEventSeqs(caller.user.id)) shown.set(target, seq);
+      pending = await resume(watch.after);
     }
     for (;;) {
       for (const step of pending) {
         if (step.seq <= (shown.get(step.ctId) ?? 0)) continue;
         shown.set(step.ctId, step.seq);
-        yield step;
+        shownAt.set(step.ctId, step.updated.getTime());
+        yield ctId ? step : { ...step, cursor: cursor() };
         if (ctId && isFinal(step.status)) return;
       }
-      if (!queue.length) await new Promise<void>((resolve) => (signal.wake = resolve));
+      if (!queue.length) {
+        idleAt = services.clock.now().getTime();
+        await new Promise<void>((resolve) => (signal.wake = resolve));
+      }
       signal.wake = null;
       if (signal.stopped) return;
       pending = await stepsFor(queue.shift()!);
     }
   } finally {
     unsubscribe();
+  }
+
+  /** All your jobs: each from its last event (a new stream), or from where `after` left it: after the seq it
+   * lists, else from its first event since the cursor's `since`. Returns the events to replay, job by job. */
+  async function resume(after: JobCursor | null): Promise<JobStep[]> {
+    const since = after?.since ?? idleAt - RESUME_MARGIN_MS;
+    if (after) idleAt = after.since + RESUME_MARGIN_MS;
+    const behind: string[] = [];
+    for (const job of await query(services.db, jobPositionsOf(caller.user.id, new Date(since)))) {
+      const missed = after ? (after.seqs.get(job.ct_id) ?? (job.first_seq_since ?? job.last_seq + 1) - 1) : job.last_seq;
+      const from = Math.min(missed, job.last_seq);
+      shown.set(job.ct_id, from);
+      shownAt.set(job.ct_id, from === job.last_seq ? new Date(job.last_at).getTime() : since);
+      if (from < job.last_seq) behind.push(job.ct_id);
+    }
+    const steps: JobStep[] = [];
+    for (const target of behind) steps.push(...(await catchUp(target)));
+    return steps;
   }
 
   async function stepsFor(item: JobEvent | 'resync'): Promise<JobStep[]> {

@@ -1,6 +1,7 @@
 import { GraphQLSafeInt } from 'graphql-scalars';
 import { Arg, Ctx, FieldResolver, Int, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { JobKind } from '../entities/job.entity';
+import { parseJobCursor } from '../jobs/job-cursor';
 import { watchJobs } from '../jobs/job-feed';
 import { unauthenticated } from '../lib/errors';
 import { parseJobFilters } from '../parsers/jobs.parser';
@@ -58,13 +59,19 @@ export class JobsResolver {
 
   @Requires('read')
   @Subscription(() => JobType, {
-    description: 'Every status and step of all your jobs from now on, each once and in order per job (`seq`).',
-    subscribe: ({ context }) => {
+    description:
+      'Every status and step of all your jobs from now on, each once and in order per job (`seq`). Each item carries a `cursor`: after a reconnect, pass the last one you received as `after` to get first every event you missed (job by job, in order), then the live ones, none twice. Events deleted meanwhile (JOB_EVENTS_RETENTION_DAYS) are not replayed.',
+    subscribe: ({ args, context }) => {
       const { services, caller } = subscriber(context);
-      return watchJobs(services, caller, null);
+      const { after } = args as { after?: string | null };
+      return watchJobs(services, caller, { ctId: null, after: after == null ? null : parseJobCursor(after) });
     },
   })
-  myJobs(@Root() job: JobNode): JobNode {
+  myJobs(
+    @Root() job: JobNode,
+    @Arg('after', () => String, { nullable: true, description: 'The `cursor` of the last item you received; replays what came after it.' })
+    _after?: string,
+  ): JobNode {
     return job;
   }
 

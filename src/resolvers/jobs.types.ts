@@ -25,4 +25,9 @@ export class JobType implements Omit<JobFields, 'result'> {
   @Field(() => String, { nullable: true }) taskId!: string | null;
   @Field(() => GraphQLISODateTime) created!: Date;
   @Field(() => GraphQLISODateTime, { description: 'When the job entered this status and step.' }) updated!: Date;
+  @Field(() => String, {
+    nullable: true,
+    description: 'In myJobs: where the stream stands once you have this item (pass it as `after` to resume); else null.',
+  })
+  cursor?: string;
 }

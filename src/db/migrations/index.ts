@@ -17,6 +17,7 @@ import { appRowStorage } from './0018-app-row-storage';
 import { apiKeyChanges } from './0019-api-key-changes';
 import { ledgerSweepMarks } from './0020-ledger-sweep-marks';
 import { units } from './0021-units';
+import { jobEventsRetention } from './0022-job-events-retention';
 import type { Migration } from './migration';
 
 /** Applied in order; never edit one that has shipped, add the next number. 0004 and 0005 belong to the
@@ -41,4 +42,5 @@ export const MIGRATIONS: Migration[] = [
   apiKeyChanges,
   ledgerSweepMarks,
   units,
+  jobEventsRetention,
 ];
