@@ -1,4 +1,5 @@
-import { asBody, booleanField, has, MAX_LABEL, parseEntryFields, parseEnums, projectOf, requiredText, type EntryFields } from './drafts.parser';
+import { asBody, booleanField, has, MAX_LABEL, parseEnums, projectOf, requiredText } from './drafts-fields';
+import { parseEntryFields, type EntryFields } from './drafts.parser';
 
 /** Units drafts (`/dmgen/units/`), pure: what SDC4 calls the Units of a quantified value — a label (the unit, e.g.
  * `kg`), a description, alternative symbols (`enums`) and semantic links. A 400 names the field. */

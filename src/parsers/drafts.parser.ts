@@ -1,9 +1,26 @@
 import type { DataType } from '../domain/model-tree';
-import { codePointLength, isUnstorable } from '../lib/text';
 import { invalid, positiveInt, type PageRequest } from './catalog.parser';
+import {
+  asBody,
+  booleanField,
+  ctId,
+  ctIds,
+  has,
+  id,
+  MAX_DESCRIPTION,
+  MAX_LABEL,
+  MAX_REFS,
+  optionalText,
+  parseEnumDescr,
+  parseEnums,
+  parsePredObjIds,
+  projectOf,
+  requiredText,
+  type Body,
+} from './drafts-fields';
 
-/** The drafts API of modeling tools (`/dmgen/xd-*`, `/clusters/`, `/dms/`, `/namespaces/`, `/predicates/`,
- * `/pred-objs/`), pure: JSON bodies and GraphQL inputs become these typed values, or a 400 naming the field. */
+/** The drafts API of modeling tools (`/dmgen/xd-*`, `/clusters/`, `/dms/`; the vocabulary and Units have parsers of
+ * their own), pure: JSON bodies and GraphQL inputs become these typed values, or a 400 naming the field. */
 
 /** The REST slug of each component type the drafts API creates (`../shared/spec/clients.md`). */
 export const COMPONENT_SLUGS = {
@@ -27,13 +44,6 @@ export const DRAFT_DATA_TYPES = Object.values(COMPONENT_SLUGS) as DraftDataType[
 /** The parts of a date and time an XdTemporal may allow, each the `allow_<part>` field of its body. */
 export const TEMPORAL_PARTS = ['date', 'time', 'datetime', 'duration', 'year', 'year_month', 'month', 'month_day', 'day'] as const;
 export type TemporalPart = (typeof TEMPORAL_PARTS)[number];
-
-export const MAX_LABEL = 255;
-const MAX_DESCRIPTION = 10_000;
-const MAX_ENUMS = 500;
-const MAX_ENUM = 255;
-const MAX_REFS = 500;
-const MAX_URI = 2000;
 
 /** Type-specific fields, stored as they are typed here. */
 export interface ComponentDetails {
@@ -100,119 +110,6 @@ export interface NewModelDraft extends ModelFields {
   rootCluster: string | number;
 }
 
-export interface NewNamespace {
-  abbrev: string;
-  uri: string;
-}
-
-export interface NewPredicate {
-  /** A namespace id, or its abbreviation. */
-  namespace: number | string;
-  className: string;
-}
-
-export interface NewPredObj {
-  predicateId: number;
-  objectUri: string;
-  poName: string | null;
-  projectCtId: string | null;
-}
-
-export type Body = Record<string, unknown>;
-
-export function asBody(value: unknown): Body {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw invalid('body', 'The body must be a JSON object.');
-  return value as Body;
-}
-
-export const has = (body: Body, field: string) => body[field] !== undefined;
-
-function text(value: unknown, field: string, max: number): string {
-  if (typeof value !== 'string') throw invalid(field, `${field} must be text.`);
-  const trimmed = value.trim();
-  if (isUnstorable(trimmed)) throw invalid(field, `${field} contains characters that cannot be stored.`);
-  if (codePointLength(trimmed) > max) throw invalid(field, `${field} must have at most ${max} characters.`);
-  return trimmed;
-}
-
-export function requiredText(value: unknown, field: string, max: number): string {
-  const found = value === undefined || value === null ? '' : text(value, field, max);
-  if (!found) throw invalid(field, `${field} is required.`);
-  return found;
-}
-
-/** "" and null mean none. */
-function optionalText(value: unknown, field: string, max: number): string | null {
-  if (value === undefined || value === null) return null;
-  const found = text(value, field, max);
-  return found === '' ? null : found;
-}
-
-const CT_ID = /^[A-Za-z0-9_.-]{1,64}$/;
-
-function ctId(value: unknown, field: string): string {
-  if (typeof value !== 'string' || !CT_ID.test(value)) throw invalid(field, `${field} must be a ct_id.`);
-  return value;
-}
-
-function ctIds(value: unknown, field: string): string[] {
-  if (!Array.isArray(value)) throw invalid(field, `${field} must be a list of ct_ids.`);
-  if (value.length > MAX_REFS) throw invalid(field, `${field} may name at most ${MAX_REFS} entries.`);
-  return value.map((item, i) => ctId(item, `${field}[${i}]`));
-}
-
-function id(value: unknown, field: string): number {
-  const n = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : NaN;
-  if (!Number.isSafeInteger(n) || n < 1) throw invalid(field, `${field} must be a positive integer id.`);
-  return n;
-}
-
-export function booleanField(value: unknown, field: string): boolean {
-  if (typeof value !== 'boolean') throw invalid(field, `${field} must be true or false.`);
-  return value;
-}
-
-/** Characters XML 1.0 cannot carry (an enumerated value is written as is into the XSD). */
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/;
-
-/** `enums`: newline-joined text (what the tools send) or a list; blank lines dropped, duplicates refused. */
-export function parseEnums(value: unknown): string[] {
-  const items = typeof value === 'string' ? value.split(/\r?\n/) : Array.isArray(value) ? value : null;
-  if (items === null) throw invalid('enums', 'enums must be newline-joined text or a list of text.');
-  const enums = items.map((item, i) => text(item, `enums[${i}]`, MAX_ENUM)).filter((item) => item !== '');
-  if (enums.some((item) => CONTROL.test(item))) throw invalid('enums', 'enums may not contain control characters.');
-  if (enums.length > MAX_ENUMS) throw invalid('enums', `enums may list at most ${MAX_ENUMS} values.`);
-  const duplicate = enums.find((item, i) => enums.indexOf(item) !== i);
-  if (duplicate !== undefined) throw invalid('enums', `enums lists "${duplicate}" twice.`);
-  return enums;
-}
-
-/** `enum_descr`: "value: description" lines (what the tools send) or an object value → description. */
-export function parseEnumDescr(value: unknown): Record<string, string> {
-  const pairs: Array<[string, unknown]> = [];
-  if (typeof value === 'string') {
-    for (const line of value.split(/\r?\n/)) {
-      if (line.trim() === '') continue;
-      const colon = line.indexOf(':');
-      if (colon <= 0) throw invalid('enum_descr', `enum_descr lines must read "value: description"; got "${line.trim()}".`);
-      pairs.push([line.slice(0, colon), line.slice(colon + 1)]);
-    }
-  } else if (value !== null && typeof value === 'object' && !Array.isArray(value)) pairs.push(...Object.entries(value));
-  else throw invalid('enum_descr', 'enum_descr must be "value: description" lines or an object.');
-  if (pairs.length > MAX_ENUMS) throw invalid('enum_descr', `enum_descr may describe at most ${MAX_ENUMS} values.`);
-  const described: Record<string, string> = {};
-  for (const [key, description] of pairs) described[text(key, 'enum_descr', MAX_ENUM)] = text(description, 'enum_descr', MAX_DESCRIPTION);
-  return described;
-}
-
-/** `pred_obj`: the ids of predicate-object pairs (numbers or numeric text); replaces the component's set. */
-export function parsePredObjIds(value: unknown): number[] {
-  if (!Array.isArray(value)) throw invalid('pred_obj', 'pred_obj must be a list of pred-obj ids.');
-  if (value.length > MAX_REFS) throw invalid('pred_obj', `pred_obj may name at most ${MAX_REFS} ids.`);
-  return [...new Set(value.map((item, i) => id(item, `pred_obj[${i}]`)))];
-}
-
 function parseDetails(body: Body, dataType: DraftDataType | null): ComponentDetails | undefined {
   const details: ComponentDetails = {};
   const allowFields = TEMPORAL_PARTS.filter((part) => has(body, `allow_${part}`));
@@ -240,9 +137,6 @@ export function parseComponentFields(raw: unknown, dataType: DraftDataType | nul
   if (details) fields.details = details;
   return fields;
 }
-
-export const projectOf = (body: Body) =>
-  body.project === undefined || body.project === null || body.project === '' ? null : ctId(body.project, 'project');
 
 export function parseNewComponent(slug: string, raw: unknown): NewComponentDraft {
   return newComponentOf(parseComponentSlug(slug), raw);
@@ -325,50 +219,6 @@ export function parseNewModel(raw: unknown): NewModelDraft {
     title: requiredText(body.title, 'title', MAX_LABEL),
     projectCtId: projectOf(body),
     rootCluster: typeof body.data === 'number' ? id(body.data, 'data') : ctId(body.data, 'data'),
-  };
-}
-
-const NCNAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
-
-function absoluteUri(value: unknown, field: string): string {
-  const uri = requiredText(value, field, MAX_URI);
-  let parsed: URL;
-  try {
-    parsed = new URL(uri);
-  } catch {
-    throw invalid(field, `${field} must be an absolute URI.`);
-  }
-  if (!/^(https?|urn):$/.test(parsed.protocol) || /[\s<>"{}|\\^`]/.test(uri))
-    throw invalid(field, `${field} must be an absolute http(s) or urn URI.`);
-  return uri;
-}
-
-export function parseNewNamespace(raw: unknown): NewNamespace {
-  const body = asBody(raw);
-  const abbrev = requiredText(body.abbrev, 'abbrev', 40);
-  if (!NCNAME.test(abbrev) || abbrev.includes('.')) throw invalid('abbrev', 'abbrev must be a prefix name (letters, digits, _ and -).');
-  const uri = absoluteUri(body.uri, 'uri');
-  if (!/[#/]$/.test(uri)) throw invalid('uri', 'uri must end with # or / (a predicate IRI is the uri followed by a class name).');
-  return { abbrev, uri };
-}
-
-/** `ns_abbrev` is the namespace's id (what the enrichment scripts send) or its abbreviation. */
-export function parseNewPredicate(raw: unknown): NewPredicate {
-  const body = asBody(raw);
-  const ns = body.ns_abbrev ?? body.namespace;
-  const namespace = typeof ns === 'number' || (typeof ns === 'string' && /^\d+$/.test(ns)) ? id(ns, 'ns_abbrev') : requiredText(ns, 'ns_abbrev', 40);
-  const className = requiredText(body.class_name, 'class_name', MAX_LABEL);
-  if (!NCNAME.test(className)) throw invalid('class_name', 'class_name must be an XML name (it becomes an RDF predicate).');
-  return { namespace, className };
-}
-
-export function parseNewPredObj(raw: unknown): NewPredObj {
-  const body = asBody(raw);
-  return {
-    predicateId: id(body.predicate, 'predicate'),
-    objectUri: absoluteUri(body.object_uri, 'object_uri'),
-    poName: has(body, 'po_name') ? optionalText(body.po_name, 'po_name', MAX_LABEL) : null,
-    projectCtId: projectOf(body),
   };
 }
 

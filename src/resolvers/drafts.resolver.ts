@@ -8,10 +8,8 @@ import {
   parseNewCluster,
   parseNewComponentOfType,
   parseNewModel,
-  parseNewNamespace,
-  parseNewPredicate,
-  parseNewPredObj,
 } from '../parsers/drafts.parser';
+import { parseNewNamespace, parseNewPredicate, parseNewPredObj } from '../parsers/drafts-vocabulary.parser';
 import type { PageView } from '../presenters/catalog.presenter';
 import type {
   ClusterDraftView,

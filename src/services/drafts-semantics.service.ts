@@ -5,7 +5,7 @@ import type { CountRow } from '../db/queries/catalog.sql';
 import { query, queryOne, type Sql } from '../db/sql';
 import { conflict, DomainError, notFound } from '../lib/errors';
 import type { PageRequest } from '../parsers/catalog.parser';
-import type { NewNamespace, NewPredicate, NewPredObj } from '../parsers/drafts.parser';
+import type { NewNamespace, NewPredicate, NewPredObj } from '../parsers/drafts-vocabulary.parser';
 import type { PageView } from '../presenters/catalog.presenter';
 import { namespaceView, predicateView, predObjView, type NamespaceView, type PredicateView, type PredObjView } from '../presenters/drafts.presenter';
 import { defaultProjectOf } from '../db/queries/projects.sql';

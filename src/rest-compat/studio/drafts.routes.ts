@@ -7,11 +7,9 @@ import {
   parseNewCluster,
   parseNewComponent,
   parseNewModel,
-  parseNewNamespace,
-  parseNewPredicate,
-  parseNewPredObj,
   type ComponentSlug,
 } from '../../parsers/drafts.parser';
+import { parseNewNamespace, parseNewPredicate, parseNewPredObj } from '../../parsers/drafts-vocabulary.parser';
 import { renderLinkedPage } from '../../presenters/catalog.presenter';
 import {
   mintHeaders,

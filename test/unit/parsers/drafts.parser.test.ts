@@ -1,17 +1,13 @@
 import {
   parseComponentFields,
   parseDraftPage,
-  parseEnumDescr,
-  parseEnums,
   parseModelFields,
   parseNewCluster,
   parseNewComponent,
   parseNewModel,
-  parseNewNamespace,
-  parseNewPredicate,
-  parseNewPredObj,
-  parsePredObjIds,
 } from '../../../src/parsers/drafts.parser';
+import { parseNewNamespace, parseNewPredicate, parseNewPredObj } from '../../../src/parsers/drafts-vocabulary.parser';
+import { parseEnumDescr, parseEnums, parsePredObjIds } from '../../../src/parsers/drafts-fields';
 import { refusal } from './refusal';
 
 /** The field a refusal names (`details: {field: [...]}`). */
