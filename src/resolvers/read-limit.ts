@@ -54,15 +54,16 @@ export function publicReadsOf(schema: GraphQLSchema, document: DocumentNode, ope
 }
 
 /** Counts an operation's public reads in the caller's bucket (per user with credentials, per address without);
- * past the limit the whole operation is refused before it runs, as a GraphQL error with HTTP 429 and Retry-After. */
+ * past the limit the whole operation is refused before it runs, as a GraphQL error with HTTP 429 and Retry-After.
+ * The count is a database write, so an outage refuses the operation too, with the 503 every resolver gives. */
 export async function countPublicReads(services: Services, caller: Caller | null, address: string, reads: number) {
   try {
     return await services.readLimits.check(caller ? { userId: caller.user.id } : null, address, reads);
   } catch (error) {
     const known = asDomainError(error);
-    if (known?.code !== 'rate_limited') throw error;
-    const headers = new Map([['Retry-After', String(known.fields.retry_after_seconds)]]);
-    throw new GraphQLError(known.message, { originalError: known, extensions: { http: { status: 429, headers } } });
+    if (!known) throw error;
+    const headers = known.code === 'rate_limited' ? new Map([['Retry-After', String(known.fields.retry_after_seconds)]]) : undefined;
+    throw new GraphQLError(known.message, { originalError: known, extensions: { http: { status: known.status, ...(headers && { headers }) } } });
   }
 }
 

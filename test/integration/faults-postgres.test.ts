@@ -186,6 +186,10 @@ describe('Postgres stopped and started again under write traffic', () => {
       const anonymous = await new HttpClient(baseUrl).graphql('mutation { login(email: "nobody@example.org", password: "x") { csrfToken } }');
       expect(anonymous.status).toBe(503);
       expect(anonymous.body.errors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'database_unavailable' }) })]);
+      // A public read is counted against the read limit first, in the database: the outage answers the same way.
+      const publicRead = await new HttpClient(baseUrl).graphql('{ catalogComponents { count } }');
+      expect(publicRead.status).toBe(503);
+      expect(publicRead.body.errors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'database_unavailable' }) })]);
       await new Promise((r) => setTimeout(r, 4000));
       await pg.start();
       phase = 'after';
