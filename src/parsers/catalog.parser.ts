@@ -97,15 +97,15 @@ export function parseDataType(value: unknown, field = 'type'): DataType | null {
 }
 
 /** `xdquantity`, `XdQuantityType`, `audit` or `AuditType`: any case. An unknown name is not an error (clients
- * read an empty page as "unused"). */
-export function parseTypeFilter(value: unknown): TypeFilter | null {
+ * read an empty page as "unused"). `kinds` names other entries a list holds besides the data types. */
+export function parseTypeFilter(value: unknown, kinds: readonly string[] = []): TypeFilter | null {
   const text = filterText(value, 'type');
   if (text === null) return null;
   const lower = text.toLowerCase();
   const bare = lower.endsWith('type') && lower.length > 4 ? lower.slice(0, -4) : lower;
   const slotTypes = CONTEXT_SLOTS[bare];
   if (slotTypes) return { dataTypes: slotTypes.flatMap((t) => [t.toLowerCase(), `${t.toLowerCase()}type`]), slot: bare };
-  const known = DATA_TYPES.find((t) => t.toLowerCase() === bare);
+  const known = [...DATA_TYPES, ...kinds].find((t) => t.toLowerCase() === bare);
   return { dataTypes: known ? [known.toLowerCase()] : [], slot: null };
 }
 
@@ -128,8 +128,8 @@ function parsePage(raw: RawListQuery, defaultSize = DEFAULT_PAGE_SIZE): PageRequ
 }
 
 /** Fields are checked in this order, so the first problem named is always the same one. */
-export function parseComponentQuery(raw: RawListQuery, defaultSize = COMPONENT_PAGE_SIZE): ComponentQuery {
-  const type = parseTypeFilter(raw.type);
+export function parseComponentQuery(raw: RawListQuery, defaultSize = COMPONENT_PAGE_SIZE, kinds: readonly string[] = []): ComponentQuery {
+  const type = parseTypeFilter(raw.type, kinds);
   const project = filterText(raw.project, 'project');
   const search = filterText(raw.search, 'search');
   const status = parseStatus(raw.status);
@@ -144,9 +144,13 @@ export function parseClusterQuery(raw: RawListQuery): ClusterQuery {
   return { project, search, defaultProjectOnly, ...parsePage(raw) };
 }
 
-/** `/dmgen/components/`: the studio's page_size (default 10), `project` a ct_id, `status` published or draft. */
+/** The entries `/dmgen/components/` lists besides components, as its `type` names them (lowercased). */
+export const STUDIO_ENTRY_KINDS = ['Cluster', 'Units'] as const;
+
+/** `/dmgen/components/`: the studio's page_size (default 10), `project` a ct_id, `status` published or draft,
+ * `type` also `cluster` or `units`. */
 export function parseDmgenComponentQuery(raw: RawListQuery): ComponentQuery {
-  return parseComponentQuery(raw, DMGEN_PAGE_SIZE);
+  return parseComponentQuery(raw, DMGEN_PAGE_SIZE, STUDIO_ENTRY_KINDS);
 }
 
 /** `/dmgen/projects/`: page and page_size (the toolkit asks for 200 at once). */

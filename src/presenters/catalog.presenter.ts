@@ -236,7 +236,8 @@ export function renderComponent(component: ComponentView) {
   };
 }
 
-/** A component as `/dmgen/components/` lists it: `type` lowercase, `component_type` the reference-model name. */
+/** An entry as `/dmgen/components/` lists it: `type` lowercase (`xdstring`, `cluster`, `units`), `component_type`
+ * the reference-model name. */
 export function renderDmgenComponent(component: ComponentView) {
   return {
     ct_id: component.ctId,

@@ -63,6 +63,9 @@ export const dmgenComponentSchema = obj({
   component_type: str(),
   published: bool,
   public: bool,
+  project_name: str(),
+  project_ct_id: str(),
+  units: nullable(str()),
   created: dateTime,
   updated: dateTime,
 });

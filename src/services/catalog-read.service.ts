@@ -9,6 +9,7 @@ import {
   visibleModels,
   visibleProjects,
 } from '../db/queries/catalog.sql';
+import { studioComponents } from '../db/queries/studio-components.sql';
 import { query, queryOne, type Sql } from '../db/sql';
 import type { DataModelDocument, DataType } from '../domain/model-tree';
 import type { CatalogStatus } from '../entities/catalog-entry';
@@ -139,6 +140,11 @@ export class CatalogReader {
 
   async listComponents(componentQuery: ComponentQuery, viewer: Viewer): Promise<PageView<ComponentView>> {
     return this.page(visibleComponents(componentQuery, viewer.userId), componentQuery, componentView);
+  }
+
+  /** The studio's pick list: components, clusters and Units on one page. */
+  async listStudioComponents(componentQuery: ComponentQuery, viewer: Viewer): Promise<PageView<ComponentView>> {
+    return this.page(studioComponents(componentQuery, viewer.userId), componentQuery, componentView);
   }
 
   async listClusters(clusterQuery: ClusterQuery, viewer: Viewer): Promise<PageView<ClusterView>> {

@@ -42,6 +42,10 @@ export class CatalogService {
     return this.reader.listComponents(query, viewer);
   }
 
+  listStudioComponents(query: ComponentQuery, viewer: Viewer): Promise<PageView<ComponentView>> {
+    return this.reader.listStudioComponents(query, viewer);
+  }
+
   listClusters(query: ClusterQuery, viewer: Viewer): Promise<PageView<ClusterView>> {
     return this.reader.listClusters(query, viewer);
   }

@@ -174,8 +174,8 @@ describe('what credentials add', () => {
     const library = (await keyed.get('/api/v1/dmgen/projects/')).body.results[0].ct_id as string;
     const first = await keyed.get(`/api/v1/dmgen/components/?status=published&search=&page_size=3&project=${library}`);
     expect(first.status).toBe(200);
-    // The four imported StatePopulation components and the nine of the contextual library.
-    expect(first.body).toMatchObject({ count: 13, previous: null, next: expect.stringContaining('page=2') });
+    // The four imported StatePopulation components, its cluster and the nine of the contextual library.
+    expect(first.body).toMatchObject({ count: 14, previous: null, next: expect.stringContaining('page=2') });
     expect(first.body.results).toHaveLength(3);
     expect(first.body.results[0]).toEqual({
       ct_id: expect.any(String),
@@ -192,11 +192,11 @@ describe('what credentials add', () => {
       updated: expect.any(String),
     });
     const second = await keyed.get(first.body.next.replace(app.url, ''));
-    expect(second.body).toMatchObject({ count: 13, next: expect.stringContaining('page=3'), previous: expect.stringContaining('page=1') });
+    expect(second.body).toMatchObject({ count: 14, next: expect.stringContaining('page=3'), previous: expect.stringContaining('page=1') });
     expect(second.body.results).toHaveLength(3);
     const last = await keyed.get(`/api/v1/dmgen/components/?status=published&search=&page_size=3&project=${library}&page=5`);
-    expect(last.body).toMatchObject({ count: 13, next: null, previous: expect.stringContaining('page=4') });
-    expect(last.body.results).toHaveLength(1);
+    expect(last.body).toMatchObject({ count: 14, next: null, previous: expect.stringContaining('page=4') });
+    expect(last.body.results).toHaveLength(2);
   });
 
   it('answers the same reads over GraphQL without credentials', async () => {

@@ -175,11 +175,12 @@ export interface ComponentRow {
   updated_at: Date;
 }
 
-export const visibleComponents = (query: ComponentQuery, viewerId: number | null) =>
+/** A component page over `source`: the components table, or any relation with the same columns. */
+export const componentPage = (source: string) => (query: ComponentQuery, viewerId: number | null) =>
   labelledPage<ComponentRow>(
     `c.ct_id, c.label, c.description, c.data_type, c.units, c.status, c.successor_ct_id, c.created_at, c.updated_at,
      p.name AS project_name, p.ct_id AS project_ct_id, p.is_public AS project_is_public`,
-    `FROM components c JOIN projects p ON p.id = c.project_id
+    `FROM ${source} c JOIN projects p ON p.id = c.project_id
       WHERE ${SEEN_COMPONENT}
         AND ($2::text[] IS NULL OR lower(c.data_type) = ANY($2::text[]) OR c.contextual_slot = $7)
         AND ${inProject('$3', '$8')}
@@ -197,6 +198,8 @@ export const visibleComponents = (query: ComponentQuery, viewerId: number | null
     ],
     query,
   );
+
+export const visibleComponents = componentPage('components');
 
 export interface ClusterRow {
   ct_id: string;

@@ -1,17 +1,11 @@
 import { parseDmgenComponentQuery, parseProjectPage } from '../../parsers/catalog.parser';
 import { renderDmgenComponent, renderLinkedPage } from '../../presenters/catalog.presenter';
 import { renderModeler, renderProject } from '../../presenters/projects.presenter';
-import { route, type RouteContext } from '../route-table';
+import { route } from '../route-table';
 import { int, str } from '../../lib/json-schema';
 import { dmgenComponentSchema, linkedPageSchema } from '../../presenters/catalog.schema';
 import { modelerSchema, projectSchema } from '../../presenters/projects.schema';
-
-/** The URL of another page of the same list: the request's query with `page` replaced. */
-const pageUrlOf = (ctx: Pick<RouteContext, 'req' | 'services'>) => (page: number) => {
-  const url = new URL(ctx.req.originalUrl, ctx.services.links.base);
-  url.searchParams.set('page', String(page));
-  return `${ctx.services.links.base}${url.pathname}${url.search}`;
-};
+import { pageUrlOf } from './drafts-docs';
 
 /** Projects, the modeler and the studio's component list (`/dmgen/components/`), as the toolkit reads them. */
 export const projectsRoutes = [
@@ -46,7 +40,8 @@ export const projectsRoutes = [
     path: '/api/v1/dmgen/components/',
     requirement: 'read',
     doc: {
-      summary: 'Components for the studio',
+      summary: 'Components, clusters and Units for the studio',
+      description: '`type` is the lowercase data type (`xdstring`, …), `cluster` or `units`, and filters the list the same way.',
       tag: 'Projects',
       query: { type: str(), project: str(), search: str(), status: str(), scope: str(), page: int(), page_size: int() },
       responses: { 200: { description: 'One page of components.', schema: linkedPageSchema(dmgenComponentSchema) } },
@@ -54,7 +49,7 @@ export const projectsRoutes = [
     handle: async (ctx) => {
       const { type, project, search, status, page, page_size: pageSize, scope } = ctx.query;
       const parsed = parseDmgenComponentQuery({ type, project, search, status, page, pageSize, scope });
-      const found = await ctx.services.catalog.listComponents(parsed, { userId: ctx.caller.user.id });
+      const found = await ctx.services.catalog.listStudioComponents(parsed, { userId: ctx.caller.user.id });
       return { status: 200, body: renderLinkedPage(found, renderDmgenComponent, pageUrlOf(ctx)) };
     },
   }),
