@@ -147,10 +147,20 @@ export function parseClusterQuery(raw: RawListQuery): ClusterQuery {
 /** The entries `/dmgen/components/` lists besides components, as its `type` names them (lowercased). */
 export const STUDIO_ENTRY_KINDS = ['Cluster', 'Units'] as const;
 
+/** Where the studio's `type` is not the reference-model name lowercased: SDCStudio's component table calls
+ * XdInterval `interval` (SDCBench badges its search results by that name). */
+const STUDIO_TYPE_NAMES: Record<string, string> = { XdInterval: 'interval' };
+const STUDIO_TYPE_OF_NAME = new Map(Object.entries(STUDIO_TYPE_NAMES).map(([type, name]) => [name, type]));
+
+/** A `/dmgen/components/` row's `type`: the reference-model name lowercased (`xdstring`, `cluster`, `units`), or
+ * the studio's own name where it has one. */
+export const studioTypeName = (componentType: string): string => STUDIO_TYPE_NAMES[componentType] ?? componentType.toLowerCase();
+
 /** `/dmgen/components/`: the studio's page_size (default 10), `project` a ct_id, `status` published or draft,
- * `type` also `cluster` or `units`. */
+ * `type` also `cluster`, `units` or a studio name such as `interval`. */
 export function parseDmgenComponentQuery(raw: RawListQuery): ComponentQuery {
-  return parseComponentQuery(raw, DMGEN_PAGE_SIZE, STUDIO_ENTRY_KINDS);
+  const studioType = typeof raw.type === 'string' ? STUDIO_TYPE_OF_NAME.get(raw.type.trim().toLowerCase()) : undefined;
+  return parseComponentQuery(studioType ? { ...raw, type: studioType } : raw, DMGEN_PAGE_SIZE, STUDIO_ENTRY_KINDS);
 }
 
 /** `/dmgen/projects/`: page and page_size (the toolkit asks for 200 at once). */

@@ -2,6 +2,7 @@ import type { CatalogKind, ClusterRow, ComponentRow, ModelDetailRow, ModelSummar
 import { DATA_TYPES, type ClusterNode, type TreeNode } from '../domain/model-tree';
 import type { CatalogStatus } from '../entities/catalog-entry';
 import type { Links } from '../lib/links';
+import { studioTypeName } from '../parsers/catalog.parser';
 
 /** The catalog's views (camelCase, absolute URLs), built once here from its rows; GraphQL returns them as they
  * are and REST renders them to the contract's snake_case bodies with the `render*` functions below. */
@@ -236,14 +237,14 @@ export function renderComponent(component: ComponentView) {
   };
 }
 
-/** An entry as `/dmgen/components/` lists it: `type` lowercase (`xdstring`, `cluster`, `units`), `component_type`
- * the reference-model name. */
+/** An entry as `/dmgen/components/` lists it: `type` the studio's name (studioTypeName), `component_type` the
+ * reference-model name. */
 export function renderDmgenComponent(component: ComponentView) {
   return {
     ct_id: component.ctId,
     label: component.label,
     description: component.description,
-    type: component.componentType.toLowerCase(),
+    type: studioTypeName(component.componentType),
     component_type: component.componentType,
     published: component.published,
     public: component.published && component.isPublic,

@@ -1,3 +1,4 @@
+import { libraryComponent } from '../support/catalog-factories';
 import { issueKey, signedIn } from '../support/factories';
 import type { HttpClient } from '../support/http';
 import { startTestApp, type TestApp } from '../support/app';
@@ -90,5 +91,18 @@ describe('GET /dmgen/components/ lists clusters and Units beside components', ()
     expect((await search()).results).toEqual([
       studioRow({ ct_id: units, description: 'Pressure', type: 'units', published: true, public: true, project_ct_id: project }),
     ]);
+  });
+});
+
+describe('GET /dmgen/components/ names types as the studio does', () => {
+  it('calls XdInterval `interval` (SDCBench badges results by it) and filters by that name', async () => {
+    const label = `Reference interval ${Date.now()}`;
+    const interval = await libraryComponent(app.services, { label, dataType: 'XdInterval' });
+    const { tool } = await modeler();
+    const rows = async (type: string) =>
+      (await tool.get(`/api/v1/dmgen/components/?status=published&search=${encodeURIComponent(label)}&type=${type}`)).body.results;
+    expect(await rows('')).toEqual([expect.objectContaining({ ct_id: interval.ctId, type: 'interval', component_type: 'XdInterval' })]);
+    for (const type of ['interval', 'Interval', 'xdinterval', 'XdIntervalType']) expect([type, (await rows(type)).length]).toEqual([type, 1]);
+    expect(await rows('xdstring')).toEqual([]);
   });
 });
