@@ -5,7 +5,7 @@ import type { AssemblyRequest, ClusterSpec } from '../parsers/assembly.parser';
 import type { CatalogStatus } from '../entities/catalog-entry';
 import type { ModelView } from '../presenters/catalog.presenter';
 import type { Viewer } from './catalog.service';
-import { unitsText } from './drafts-units-text';
+import { unitsResolver } from './drafts-units-text';
 
 /** What assembly needs from the catalog (CatalogService provides it). */
 export interface CatalogForAssembly {
@@ -81,6 +81,7 @@ export class ModelBuilder {
     const key = (path: string) => (options.mintKeyPrefix ? `${options.mintKeyPrefix}:${path}` : undefined);
     const reusedComponents = await this.idsByCtId(manager, 'components', collectCtIds(request.root, 'component'));
     const reusedClusters = await this.idsByCtId(manager, 'clusters', collectCtIds(request.root, 'cluster'));
+    const storedUnits = await unitsResolver(manager, ownerId, collectMintUnits(request.root));
     const buildCluster = async (spec: ClusterSpec): Promise<number> => {
       if (spec.ctId) return reusedClusters.get(spec.ctId)!;
       const children: Array<{ componentId: number } | { clusterId: number }> = [];
@@ -91,7 +92,7 @@ export class ModelBuilder {
             label: c.label,
             dataType: c.dataType,
             description: c.description,
-            units: await unitsText(manager, ownerId, c.units),
+            units: storedUnits(c.units),
             enumeration: c.enumeration ?? null,
             status,
             ownerId,
@@ -132,14 +133,24 @@ export class ModelBuilder {
   }
 }
 
-function collectCtIds(root: ClusterSpec, kind: 'component' | 'cluster'): string[] {
-  const out: string[] = [];
+/** Every cluster of an assembly's tree, the root included. */
+function clustersOf(root: ClusterSpec): ClusterSpec[] {
+  const out: ClusterSpec[] = [];
   const stack = [root];
   while (stack.length) {
     const c = stack.pop()!;
-    if (kind === 'cluster' && c.ctId) out.push(c.ctId);
-    if (kind === 'component') for (const comp of c.components) if (comp.kind === 'reuse') out.push(comp.ctId);
+    out.push(c);
     stack.push(...c.clusters);
   }
   return out;
+}
+
+/** The `units` texts of the components an assembly mints (a Units ct_id among them becomes its label). */
+const collectMintUnits = (root: ClusterSpec) =>
+  clustersOf(root).flatMap((c) => c.components.flatMap((comp) => (comp.kind === 'mint' ? [comp.units] : [])));
+
+function collectCtIds(root: ClusterSpec, kind: 'component' | 'cluster'): string[] {
+  const clusters = clustersOf(root);
+  if (kind === 'cluster') return clusters.flatMap((c) => (c.ctId ? [c.ctId] : []));
+  return clusters.flatMap((c) => c.components.flatMap((comp) => (comp.kind === 'reuse' ? [comp.ctId] : [])));
 }

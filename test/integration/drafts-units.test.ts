@@ -138,12 +138,19 @@ describe('a component naming a Units by ct_id', () => {
     expect(xsd).not.toContain(`fixed="${persons}"`);
   });
 
-  it('an assembly mint ref with units: <Units ct_id> gives the catalog tree the label', async () => {
+  it('assembly mint refs with units: <Units ct_id> give the catalog tree the label, other text stays', async () => {
     const { tool, project } = await modeler(10_000);
     const kg = await newUnits(tool, project, 'kg');
     const queued = await tool.post('/api/v1/dmgen/assemble/', {
       title: 'Assembled units',
-      data: { label: 'Body', components: [{ label: 'Mass', data_type: 'XdQuantity', units: kg }] },
+      data: {
+        label: 'Body',
+        components: [
+          { label: 'Mass', data_type: 'XdQuantity', units: kg },
+          { label: 'Height', data_type: 'XdQuantity', units: 'cm' },
+          { label: 'Weight', data_type: 'XdQuantity', units: kg },
+        ],
+      },
     });
     expect(queued.status).toBe(202);
     const done = await waitFor(
@@ -154,7 +161,11 @@ describe('a component naming a Units by ct_id', () => {
     );
     expect(done.status).toBe('completed');
     const tree = (await tool.get(`/api/v1/catalog/dm/${done.dm_ct_id}/`)).body.components;
-    expect(tree[0].children[0]).toMatchObject({ label: 'Mass', units: 'kg' });
+    expect(tree[0].children.map((c: { label: string; units: string }) => [c.label, c.units])).toEqual([
+      ['Mass', 'kg'],
+      ['Height', 'cm'],
+      ['Weight', 'kg'],
+    ]);
   });
 });
 

@@ -45,6 +45,9 @@ export const insertUnits = (
 
 export const publishUnits = (id: number, now: Date) => sql(`UPDATE units SET status = 'published', updated_at = $2 WHERE id = $1`, [id, now]);
 
-/** The label of the Units with this ct_id, when the viewer (null: anyone) may read it. */
-export const unitsLabel = (viewerId: number | null, ctId: string) =>
-  sql<{ label: string }>(`SELECT e.label ${UNITS_FROM} WHERE e.ct_id = $2 AND ${SEEN("e.status <> 'draft'")}`, [viewerId, ctId]);
+/** The labels of the Units with these ct_ids that the viewer (null: anyone) may read. */
+export const unitsLabels = (viewerId: number | null, ctIds: string[]) =>
+  sql<{ ct_id: string; label: string }>(`SELECT e.ct_id, e.label ${UNITS_FROM} WHERE e.ct_id = ANY($2::text[]) AND ${SEEN("e.status <> 'draft'")}`, [
+    viewerId,
+    ctIds,
+  ]);
