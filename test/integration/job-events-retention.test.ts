@@ -1,8 +1,8 @@
 import { loadSettings } from '../../src/config';
 import type { JobStatus } from '../../src/entities/job.entity';
 import { JobEventsRetention } from '../../src/jobs/job-events-retention';
-import { issueKey, signedIn } from '../support/factories';
-import { startTestApp, type TestApp } from '../support/app';
+import type { TestApp } from '../support/app';
+import { appWithoutWorkers, queuedJob } from '../support/jobs';
 import { JOB_FIELDS, subscribe } from '../support/subscriptions';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -10,20 +10,12 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 let app: TestApp;
 let userId: number;
 let token: string;
-beforeAll(async () => {
-  // No workers: the tests move each job through its steps themselves.
-  app = await startTestApp({}, { workers: false });
-  const { user, client } = await signedIn(app.url, app.services);
-  userId = user.id;
-  token = (await issueKey(client, { scopes: ['read'] })).key;
-});
+beforeAll(async () => ({ app, userId, token } = await appWithoutWorkers()));
 afterAll(() => app.close());
 
 /** A job that went through `steps` and, unless `end` is null, ended: one event per status or step. */
 async function jobThrough(steps: string[], end: JobStatus | null): Promise<{ id: number; ctId: string }> {
-  const job = await app.services.db.transaction((m) =>
-    app.services.jobs.enqueue(m, { kind: 'generate_package', userId, apiKeyId: null, request: {} }),
-  );
+  const job = await queuedJob(app, userId);
   for (const step of steps) await app.services.jobs.update(job.id, { status: 'running', step });
   if (end) await app.services.jobs.update(job.id, { status: end, step: 'done' });
   return job;

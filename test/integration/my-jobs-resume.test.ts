@@ -1,5 +1,6 @@
-import { issueKey, makeUser, signedIn } from '../support/factories';
-import { startTestApp, type TestApp } from '../support/app';
+import { makeUser } from '../support/factories';
+import type { TestApp } from '../support/app';
+import { appWithoutWorkers, queuedJob } from '../support/jobs';
 import { JOB_FIELDS, subscribe, type Collected } from '../support/subscriptions';
 
 interface Item {
@@ -13,21 +14,13 @@ interface Item {
 let app: TestApp;
 let userId: number;
 let token: string;
-beforeAll(async () => {
-  // No workers: the test moves each job through its steps itself, while the subscriber is away.
-  app = await startTestApp({}, { workers: false });
-  const { user, client } = await signedIn(app.url, app.services);
-  userId = user.id;
-  token = (await issueKey(client, { scopes: ['read'] })).key;
-});
+beforeAll(async () => ({ app, userId, token } = await appWithoutWorkers()));
 afterAll(() => app.close());
 
 const MY_JOBS = `subscription($after: String) { myJobs(after: $after) { ${JOB_FIELDS} cursor } }`;
 const myJobs = (after?: string) => subscribe<Item>(app.url, MY_JOBS, 'myJobs', { token }, after ? { after } : {});
 
-async function newJob(owner = userId): Promise<{ id: number; ctId: string }> {
-  return app.services.db.transaction((m) => app.services.jobs.enqueue(m, { kind: 'generate_package', userId: owner, apiKeyId: null, request: {} }));
-}
+const newJob = (owner = userId) => queuedJob(app, owner);
 const step = (job: { id: number }, name: string) => app.services.jobs.update(job.id, { status: 'running', step: name });
 const complete = (job: { id: number }) => app.services.jobs.update(job.id, { status: 'completed', step: 'done' });
 const seqsOf = (items: Item[]) => items.map((item) => `${item.ctId}#${item.seq}`);
