@@ -1,13 +1,12 @@
 import type { Services } from '../container';
-import { jobPositionsOf, type JobEventRow } from '../db/queries/job-events.sql';
-import { query } from '../db/sql';
+import type { JobEventRow } from '../db/queries/job-events.sql';
 import type { Job } from '../entities/job.entity';
 import { jobFields, type JobFields } from '../presenters/job.presenter';
 import type { Caller } from '../services/auth.service';
 import { jobVisibleTo, type JobEvent } from '../services/jobs.service';
 import { encodeJobCursor, type JobCursor } from './job-cursor';
 
-type Feed = Pick<Services, 'events' | 'jobs' | 'links' | 'db' | 'clock'>;
+type Feed = Pick<Services, 'events' | 'jobs' | 'links' | 'clock'>;
 type Step = Pick<JobEventRow, 'seq' | 'status' | 'step'> & { at: Date | string };
 
 /** One event of a job as subscribers see it: the job with the status and step of event `seq`. Its result and
@@ -128,7 +127,7 @@ async function* jobStream(
     const since = after?.since ?? idleAt - RESUME_MARGIN_MS;
     if (after) idleAt = after.since + RESUME_MARGIN_MS;
     const behind: string[] = [];
-    for (const job of await query(services.db, jobPositionsOf(caller.user.id, new Date(since)))) {
+    for (const job of await services.jobs.positionsSince(caller.user.id, new Date(since))) {
       const missed = after ? (after.seqs.get(job.ct_id) ?? (job.first_seq_since ?? job.last_seq + 1) - 1) : job.last_seq;
       const from = Math.min(missed, job.last_seq);
       shown.set(job.ct_id, from);

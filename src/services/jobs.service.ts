@@ -1,7 +1,15 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { newId } from '../lib/ids';
 import { transactionDb } from '../db/pg-boss-adapter';
-import { jobEventsAfter, lastEventSeqOf, lastJobEventSeqs, recordJobEvent, type JobEventRow } from '../db/queries/job-events.sql';
+import {
+  jobEventsAfter,
+  jobPositionsOf,
+  lastEventSeqOf,
+  lastJobEventSeqs,
+  recordJobEvent,
+  type JobEventRow,
+  type JobPositionRow,
+} from '../db/queries/job-events.sql';
 import { one, query, queryOne, rows } from '../db/sql';
 import type { QueueSender } from '../db/queues';
 import { Job, type JobKind, type JobStatus } from '../entities/job.entity';
@@ -200,6 +208,11 @@ export class JobsService {
   /** The last event number of each of a user's jobs, by ct_id. */
   async lastEventSeqs(userId: number): Promise<Map<string, number>> {
     return new Map((await query(this.db, lastJobEventSeqs(userId))).map((r) => [r.ct_id, r.seq]));
+  }
+
+  /** Each of a user's jobs with its last event and its first event at or after `since` (a myJobs stream resuming). */
+  async positionsSince(userId: number, since: Date): Promise<JobPositionRow[]> {
+    return query(this.db, jobPositionsOf(userId, since));
   }
 
   /** The last event number of each job (by ct_id) in one query; absent for a job without events. */
