@@ -1,3 +1,5 @@
+import { isDatabaseUnavailable } from '../lib/errors';
+
 /** What one member of a batch got: its own result or its own error. */
 export type Settled<R> = { ok: true; value: R } | { ok: false; error: unknown };
 
@@ -11,8 +13,9 @@ interface Member<Op, R> {
  * Group commit per key (a wallet): operations that arrive while a transaction of their key is in flight wait, and
  * the next transaction applies all of them, so the key pays one durable commit per batch instead of one per
  * operation (its row lock would serialise them anyway). `apply` decides the members in arrival order and returns
- * one outcome each; when it throws instead (not a member's refusal: a conflict, a lost connection, one member's
- * bad row), the members are applied again one at a time, so one bad member never fails the others.
+ * one outcome each; when it throws instead (not a member's refusal: a conflict, one member's bad row), the members
+ * are applied again one at a time, so one bad member never fails the others. A database that cannot be reached
+ * fails the whole batch at once: trying each member against it would only make the last one wait longest.
  */
 export class GroupCommit<Op, R> {
   /** Keys with a transaction in flight, and what arrived since it started. */
@@ -52,7 +55,7 @@ export class GroupCommit<Op, R> {
         batch.map((member) => member.op),
       );
     } catch (error) {
-      if (batch.length === 1) return batch[0].reject(error);
+      if (batch.length === 1 || isDatabaseUnavailable(error)) return batch.forEach((member) => member.reject(error));
       for (const member of batch) await this.settle(key, [member]);
       return;
     }
