@@ -18,6 +18,7 @@ import { InstancesService } from './instances.service';
 import type { KeyCache } from './key-cache';
 import { SparqlService } from './sparql.service';
 import { UploadsService } from './uploads.service';
+import { InstanceStore } from './instance-store';
 import { ValidationService } from './validation.service';
 
 /** Interface B (the generated application's API): every rule lives in these services. */
@@ -67,7 +68,7 @@ export function createAppServices(args: {
     storageEvents,
     schemas,
     uploads: new UploadsService(db, files, storage, pool, triplestore, logger),
-    validation: new ValidationService(db, queue, schemas, pool, triplestore !== null),
+    validation: new ValidationService(new InstanceStore(db, queue), schemas, pool, triplestore !== null),
     instances: new InstancesService(db, queue, triplestore, clock, logger),
     graphs,
     sparql: new SparqlService(graphs),

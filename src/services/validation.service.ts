@@ -1,7 +1,3 @@
-import type { DataSource } from 'typeorm';
-import { transactionDb } from '../db/pg-boss-adapter';
-import { prepared, preparedIn } from '../db/prepared';
-import type { QueueSender } from '../db/queues';
 import { PG, pgCode } from '../lib/errors';
 import { asAppApiError } from '../lib/cpu-errors';
 import { invalidInstanceId } from '../lib/app-api-errors';
@@ -11,6 +7,7 @@ import { peekRootModel } from '../xml/root-peek';
 import type { AppCaller } from './app-keys.service';
 import type { CompiledSchemas } from '../xml/compiled-schemas';
 import type { RdfSyncStatus } from '../entities/app-instance.entity';
+import type { InstanceStore } from './instance-store';
 import type { ValidationView } from '../presenters/validation.presenter';
 
 export interface ValidateInput {
@@ -21,30 +18,16 @@ export interface ValidateInput {
   caller: AppCaller;
 }
 
-/** The instance and its graph in one statement (one round trip; the graph row is visible to the foreign key); a
- * corrected text of null is the original, sent once. Prepared (named): Postgres parses and plans it once per
- * connection, not on every validation. */
-const STORE_INSTANCE_NAME = 'store_instance';
-const STORE_INSTANCE = `
-WITH graph AS (
-  INSERT INTO app_graphs (graph_uri, source, ntriples, triple_count) VALUES ($12, 'instance', $15, $16)
-  ON CONFLICT (graph_uri) DO UPDATE SET ntriples = EXCLUDED.ntriples, triple_count = EXCLUDED.triple_count,
-    revision = nextval('app_graph_revision'), updated_at = clock_timestamp()
-  RETURNING graph_uri)
-INSERT INTO app_instances (instance_id, dm_ct_id, dm_label, validation_status, storage_type, original_xml, corrected_xml,
-  validation_errors, auto_corrected_fields, corrections, json_rendering, graph_uri, rdf_sync_status, api_key_id)
-SELECT $1, $2, $3, $4, $5, $6, COALESCE($7, $6), $8::jsonb, $9::jsonb, $10::jsonb, $11::jsonb, graph.graph_uri, $13, $14::bigint FROM graph`;
-
 /**
  * validate/xml: parse safely, find the stored XSD of the root's data model, compile it once (cached by content),
  * validate with EV correction, then store the instance, its JSON rendering and its triples, and queue the
- * triplestore sync, all in one transaction. Nothing is stored unless the instance is valid. Parsing, validation
- * and rendering run in the worker-thread pool, within its time budget.
+ * triplestore sync, all in one transaction (shared with concurrent validations: InstanceStore). Nothing is stored
+ * unless the instance is valid. Parsing, validation and rendering run in the worker-thread pool, within its time
+ * budget.
  */
 export class ValidationService {
   constructor(
-    private readonly db: DataSource,
-    private readonly queue: QueueSender,
+    private readonly store: InstanceStore,
     private readonly schemas: CompiledSchemas,
     private readonly pool: CpuPool,
     private readonly triplestoreConfigured: boolean,
@@ -67,31 +50,25 @@ export class ValidationService {
       rdfSyncStatus: syncStatus,
     };
 
-    const values = [
-      instanceId,
-      dmCtId,
-      result.dmLabel,
-      result.validationStatus,
-      result.storageType,
-      xml,
-      outcome.correctedXml,
-      result.validationErrors === null ? null : JSON.stringify(result.validationErrors),
-      JSON.stringify(result.autoCorrectedFields),
-      JSON.stringify(outcome.corrections),
-      outcome.jsonText,
-      outcome.graphUri,
-      syncStatus,
-      input.caller.keyId,
-      outcome.ntriples,
-      outcome.tripleCount,
-    ];
     try {
-      if (syncStatus === 'pending') {
-        await this.db.transaction(async (manager) => {
-          await preparedIn(manager, { name: STORE_INSTANCE_NAME, text: STORE_INSTANCE, values });
-          await this.queue.send('rdf_sync', { instanceId }, transactionDb(manager));
-        });
-      } else await prepared(this.db, { name: STORE_INSTANCE_NAME, text: STORE_INSTANCE, values });
+      await this.store.store({
+        instanceId,
+        dmCtId,
+        dmLabel: result.dmLabel,
+        validationStatus: result.validationStatus,
+        storageType: result.storageType,
+        originalXml: xml,
+        correctedXml: outcome.correctedXml,
+        validationErrors: result.validationErrors === null ? null : JSON.stringify(result.validationErrors),
+        autoCorrectedFields: JSON.stringify(result.autoCorrectedFields),
+        corrections: JSON.stringify(outcome.corrections),
+        jsonText: outcome.jsonText,
+        graphUri: outcome.graphUri,
+        rdfSyncStatus: syncStatus,
+        apiKeyId: input.caller.keyId,
+        ntriples: outcome.ntriples,
+        tripleCount: outcome.tripleCount,
+      });
     } catch (error) {
       if (pgCode(error) === PG.uniqueViolation) throw invalidInstanceId(`instance_id ${instanceId} is already taken.`, instanceId);
       throw error;

@@ -161,6 +161,23 @@ describe('generate_instance_id and sync_triplestore', () => {
     expect(taken.body.error).toMatchObject({ code: 'INVALID_INSTANCE_ID', details: { instance_id: 'own-1' } });
   });
 
+  it('at once, each answer stands for its own stored row: one taken id is 400 and every other one is stored', async () => {
+    const ids = ['burst-1', 'burst-2', 'burst-3', 'burst-2', 'burst-4', 'burst-5', 'burst-6', 'burst-7'];
+    const answers = await Promise.all(ids.map((id) => validateJson({ xml_content: withOwnId(id), generate_instance_id: false })));
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(7);
+    expect(statuses.filter((s) => s === 400)).toHaveLength(1);
+    expect(answers.find((a) => a.status === 400)!.body.error).toMatchObject({ code: 'INVALID_INSTANCE_ID', details: { instance_id: 'burst-2' } });
+    const stored = await app.services.db.query(
+      "SELECT i.instance_id, g.triple_count FROM app_instances i JOIN app_graphs g USING (graph_uri) WHERE i.instance_id LIKE 'burst-%' ORDER BY 1",
+    );
+    expect(stored.map((r: { instance_id: string }) => r.instance_id)).toEqual([...new Set(ids)].sort());
+    expect(stored.every((r: { triple_count: number }) => r.triple_count > 0)).toBe(true);
+    for (const answer of answers.filter((a) => a.status === 201)) {
+      expect((await app.call('GET', `/api/v1/instances/${answer.body.data.instance_id}/`)).status).toBe(200);
+    }
+  });
+
   it('false without an instance_id in the XML is 400', async () => {
     const res = await validateJson({
       xml_content: SP_XML.replace(`<instance_id>dm-${SP_CT_ID}</instance_id>`, '<instance_id></instance_id>'),
