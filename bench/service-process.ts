@@ -24,7 +24,9 @@ export async function startServiceProcess(env: Record<string, string>, nodeArgs:
     cwd: SERVICE_ROOT,
     // Request logs go where an operator's would (a pipe or file); here the null device, still written.
     stdio: ['ignore', 'ignore', 'pipe'],
+    // As `npm start` and the image run it (README: MALLOC_ARENA_MAX), unless this environment says otherwise.
     env: {
+      MALLOC_ARENA_MAX: '2',
       ...process.env,
       LOG_LEVEL: 'info',
       LOG_FORMAT: 'json',
