@@ -34,17 +34,24 @@ export class JobEventsRetention {
     return deleted;
   }
 
-  /** Runs every five minutes until the returned stop step; several nodes may run it at once (see the query). */
+  /** Runs once at start-up, then every five minutes, until the returned stop step; several nodes may run it at once
+   * (see the query). The first run does not wait: a node that is restarted more often than every five minutes
+   * still trims. */
   start(logger: Logger): () => Promise<void> {
     let running = false;
-    const timer = setInterval(() => {
+    const tick = () => {
       if (running) return;
       running = true;
       this.run()
         .then((deleted) => deleted && logger.info({ deleted }, 'job events past their retention deleted'))
         .catch((error: unknown) => logger.warn({ err: error }, 'job events retention failed'))
         .finally(() => (running = false));
-    }, RUN_INTERVAL_MS).unref();
-    return async () => clearInterval(timer);
+    };
+    const first = setTimeout(tick, 0).unref();
+    const timer = setInterval(tick, RUN_INTERVAL_MS).unref();
+    return async () => {
+      clearTimeout(first);
+      clearInterval(timer);
+    };
   }
 }
