@@ -1,10 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import busboy from 'busboy';
-import { fileTooLarge, malformedBody } from '../lib/app-api-errors';
+import { appUnstorableText, fileTooLarge, malformedBody } from '../lib/app-api-errors';
 import { isUnstorable } from '../lib/text';
 import { declaredLength } from './body';
-import { appUnstorableText } from './text-guard';
 import type { FileStore } from '../storage/file-store';
 import { discardAll, receiveStream, type IncomingFile } from '../storage/incoming-file';
 

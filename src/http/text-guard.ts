@@ -1,5 +1,4 @@
 import type { Request } from 'express';
-import { AppGeneralError } from '../lib/app-api-errors';
 import { badRequest, type DomainError } from '../lib/errors';
 import { findUnstorableText, unstorableTextMessage } from '../lib/text';
 
@@ -13,10 +12,4 @@ export function unstorableField(req: Request, body: unknown): string | null {
 export const studioUnstorableText = (field: string): DomainError => {
   const message = unstorableTextMessage(field);
   return badRequest(message, { details: { [field]: [message] } });
-};
-
-/** Interface B's general-format 400 for such a field (it is refused before any endpoint reads its input). */
-export const appUnstorableText = (field: string): AppGeneralError => {
-  const message = unstorableTextMessage(field);
-  return new AppGeneralError(400, 'VALIDATION_ERROR', message, { [field]: [message] });
 };

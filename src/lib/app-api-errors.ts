@@ -1,4 +1,5 @@
 import { DomainError } from './errors';
+import { unstorableTextMessage } from './text';
 
 /**
  * Interface B errors. Two bodies exist (contract, Errors / Interface B):
@@ -60,6 +61,12 @@ export const unsupportedMediaType = (contentType: string | undefined, accepted: 
   );
 
 export const malformedBody = (message: string) => new AppGeneralError(400, 'VALIDATION_ERROR', message, { body: [message] });
+
+/** A field holding text that cannot be stored (NUL, a lone surrogate): refused before any endpoint reads its input. */
+export const appUnstorableText = (field: string): AppGeneralError => {
+  const message = unstorableTextMessage(field);
+  return new AppGeneralError(400, 'VALIDATION_ERROR', message, { [field]: [message] });
+};
 
 export const malformedUrl = () => {
   const message = 'Malformed URL: a path segment is not valid percent-encoded UTF-8.';

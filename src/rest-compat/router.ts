@@ -9,8 +9,8 @@ import { fingerprintOf, IDEMPOTENCY_HEADER, parseIdempotencyKey } from '../http/
 import { RetryLaterError } from '../lib/cpu-errors';
 import { DomainError } from '../lib/errors';
 import { strictUtf8 } from '../http/json-body';
-import { appUnstorableText, studioUnstorableText, unstorableField } from '../http/text-guard';
-import { AppGeneralError, malformedUrl, routeNotFound } from '../lib/app-api-errors';
+import { studioUnstorableText, unstorableField } from '../http/text-guard';
+import { AppGeneralError, appUnstorableText, malformedUrl, routeNotFound } from '../lib/app-api-errors';
 import type { AppCaller } from '../services/app-keys.service';
 import type { Caller } from '../services/auth.service';
 import { readCookie, SESSION_COOKIE } from '../http/session-cookies';

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { OFF_LOOP_JSON_BYTES } from '../../src/http/body';
 import { AR_CT_ID, ARREST_REPORT, form, SP_CT_ID, startAppUnderTest, STATE_POPULATION, type AppUnderTest } from './app-helpers';
 
 const SP_XSD = readFileSync(path.join(STATE_POPULATION, `dm-${SP_CT_ID}.xsd`));
@@ -130,6 +131,32 @@ describe('input', () => {
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('INVALID_XML');
     expect(await instanceCount()).toBe(before);
+  });
+
+  it('a JSON body past OFF_LOOP_JSON_BYTES is parsed in the CPU pool, with the same answers as a small one', async () => {
+    const post = (body: Buffer) => app.call('POST', VALIDATE, { body: new Uint8Array(body), headers: JSON_TYPE });
+    const completed = () => app.services.cpu.stats?.completed ?? 0;
+    const padded = (body: Buffer) => Buffer.concat([body, Buffer.from(' '.repeat(OFF_LOOP_JSON_BYTES))]);
+    const bodies = {
+      valid: Buffer.from(JSON.stringify({ xml_content: SP_XML })),
+      malformed: Buffer.from('{"xml_content": '),
+      'not UTF-8': Buffer.concat([Buffer.from('{"xml_content": "<a>'), Buffer.from([0xff, 0xfe]), Buffer.from('</a>"}')]),
+      'not an object': Buffer.from('["<a/>"]'),
+      'a NUL escape': Buffer.from('{"xml_content": "<a>\\u0000</a>"}'),
+    };
+    for (const [name, body] of Object.entries(bodies)) {
+      const small = await post(body);
+      const before = completed();
+      const large = await post(padded(body));
+      expect({ name, status: large.status }).toEqual({ name, status: small.status });
+      if (name === 'valid') expect(large.body.data.validation_status).toBe('valid');
+      else {
+        expect(large.body).toEqual(small.body);
+        expect(small.body.error_code).toBe('VALIDATION_ERROR');
+        // The refused body was a pool task of its own: parsed off the event loop.
+        expect(completed() - before).toBe(1);
+      }
+    }
   });
 
   it('any other error is 422 VALIDATION_FAILED with details.errors [{line, message}], nothing stored', async () => {

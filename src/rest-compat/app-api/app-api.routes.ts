@@ -57,7 +57,7 @@ async function validateXml({ req, services, caller, query }: RouteContext<AppCal
       ),
     );
   if (mediaType(req) === 'application/json') {
-    const fields = await readJsonObject(req, services.settings.maxUploadBytes);
+    const fields = await readJsonObject(req, services.settings.maxUploadBytes, services.cpu);
     return validate(parseXmlContent(fields.xml_content), fields);
   }
   if (RAW_XML_TYPES.has(mediaType(req))) {
