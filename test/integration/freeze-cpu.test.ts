@@ -6,6 +6,7 @@ import { issueKey, signedIn } from '../support/factories';
 import { probe, type ProbeStats } from '../support/latency-probe';
 import { exitOf, startService } from '../support/process';
 import { openSocket } from '../support/raw-socket';
+import { within } from '../support/wait';
 import { form, REFERENCE_DIR, SP_CT_ID, startAppUnderTest, type AppUnderTest } from './app-helpers';
 
 /** The hostile suite of issue 14 against a service in its own process (`npm run build` first), so its peak RSS
@@ -190,7 +191,7 @@ describe('no request can freeze the service', () => {
       const socket = openSocket(url, { params: { authorization: `Token ${readKey}` } });
       expect(await socket.acked).toBe(true);
       for (let i = 0; i < 3_000; i++) socket.subscribe(`s${i}`, 'subscription { myJobs { ctId status } }');
-      const closed = await Promise.race([socket.closed, new Promise<null>((resolve) => setTimeout(() => resolve(null), 10_000))]);
+      const closed = await within(socket.closed, 10_000, null);
       seen('3,000 subscriptions (close code)', closed?.code ?? 0);
       socket.close();
       expect(closed).toMatchObject({ code: 4429 });

@@ -8,6 +8,7 @@ import { startTestApp, type TestApp } from '../support/app';
 import { issueKey, PASSWORD, signedIn } from '../support/factories';
 import { exitOf, startService } from '../support/process';
 import { openSocket, type RawSocket } from '../support/raw-socket';
+import { within } from '../support/wait';
 
 /** graphql-ws edges: cross-site use of the session cookie, credentials that stop working while a socket is open
  * (here and in a second gateway process), and the per-socket, per-credential and per-address limits. */
@@ -265,7 +266,13 @@ describe('WebSocket limits close with a graphql-ws code, never silently', () => 
     await new Promise((resolve) => setTimeout(resolve, 500));
     const sockets = Array.from({ length: 31 }, () => openSocket(app.url, { init: false }));
     const codes = await Promise.all(
-      sockets.map((s) => Promise.race([s.closed.then((c) => c.code), new Promise((r) => setTimeout(() => r('open'), 2000))])),
+      sockets.map((s) =>
+        within(
+          s.closed.then((c) => c.code),
+          2000,
+          'open',
+        ),
+      ),
     );
     expect(codes.filter((c) => c === 4429).length).toBeGreaterThanOrEqual(1);
     expect(codes.filter((c) => c !== 4429)).toEqual(codes.filter((c) => c === 'open'));

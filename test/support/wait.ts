@@ -18,6 +18,17 @@ export async function waitFor<T>(
   }
 }
 
+/** What `promise` settles to, or `fallback` after `ms`; the timer is cleared either way, so a finished test file
+ * leaves no timer that keeps its Jest worker from exiting. */
+export async function within<T, F>(promise: Promise<T>, ms: number, fallback: F): Promise<T | F> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([promise, new Promise<F>((resolve) => (timer = setTimeout(() => resolve(fallback), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Polls GET /jobs/<ct_id>/ with backoff until the job is completed or failed, and returns its body. */
 export async function finalJob(client: HttpClient, ctId: string, timeoutMs = 60000): Promise<any> {
   const deadline = Date.now() + timeoutMs;
