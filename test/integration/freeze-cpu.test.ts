@@ -69,8 +69,7 @@ type Seen = (name: string, status: number) => void;
 /** Runs `hostile` while /healthz and a cheap key-authenticated GET are called every 10 ms; prints and returns the
  * p99s, the statuses of each hostile step and the service's peak RSS after each step. */
 async function underProbes(label: string, hostile: (seen: Seen) => Promise<void>) {
-  const health = probe(`${url}/healthz`);
-  const cheap = probe(`${url}/api/v1/whoami/`, { 'x-api-key': probeKey });
+  const [health, cheap] = await Promise.all([probe(`${url}/healthz`), probe(`${url}/api/v1/whoami/`, { 'x-api-key': probeKey })]);
   const statuses: Record<string, number[]> = {};
   const peaks: Record<string, number> = { start: Math.round(await peakRssMb(service.pid as number)) };
   const seen: Seen = (name, status) => {

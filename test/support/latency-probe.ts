@@ -17,6 +17,10 @@ const statuses = new Set();
 let running = true;
 parentPort.once('message', () => (running = false));
 (async () => {
+  // One call first, untimed: a new thread's first fetch loads and compiles the HTTP client (100-500 ms on a busy
+  // machine), which is the probe's own start-up, not the service's latency.
+  await (await fetch(url, { headers })).arrayBuffer();
+  parentPort.postMessage('ready');
   while (running) {
     const started = performance.now();
     const res = await fetch(url, { headers });
@@ -30,9 +34,12 @@ parentPort.once('message', () => (running = false));
 })();
 `;
 
-/** Calls `url` every 10 ms from a worker thread until stopped; `stop` returns the p99 latency and the statuses seen. */
-export function probe(url: string, headers: Record<string, string> = {}): { stop: () => Promise<ProbeStats> } {
+/** Calls `url` every 10 ms from a worker thread, once its first call has warmed it up, until stopped; `stop`
+ * returns the p99 latency and the statuses seen. */
+export async function probe(url: string, headers: Record<string, string> = {}): Promise<{ stop: () => Promise<ProbeStats> }> {
   const worker = new Worker(LOOP, { eval: true, workerData: { url, headers } });
+  const [ready] = (await once(worker, 'message')) as [string];
+  if (ready !== 'ready') throw new Error(`probe of ${url} did not start: ${ready}`);
   const stats = once(worker, 'message') as Promise<[ProbeStats]>;
   return {
     stop: async () => {
