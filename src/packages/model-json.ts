@@ -1,78 +1,10 @@
 import { componentParticles, TYPE_INFO, type Particle } from './data-types';
 import { prettyJson } from './escape';
-import type { PackageChild, PackageCluster, PackageComponent, PackageModel } from './package-model';
-import { SDC4_META_NS, SDC4_NS } from './package-model';
+import type { PackageChild, PackageCluster, PackageModel } from './package-model';
+import { SDC4_NS } from './package-model';
 
-/** The JSON artefacts: the model as JSON-LD (`dm-<ct_id>.jsonld`) and the example instance as plain JSON
- * (`dm-<ct_id>-instance.json`), both shaped like the studio's. */
-
-const CONTEXT = {
-  '@vocab': SDC4_NS,
-  sdc4: SDC4_NS,
-  'sdc4-meta': SDC4_META_NS,
-  xsd: 'http://www.w3.org/2001/XMLSchema#',
-  rdfs: 'http://www.w3.org/2000/01/rdf-schema#',
-  rdf: 'http://www.w3.org/1999/02/22-rdf-syntax-ns#',
-  dc: 'http://purl.org/dc/elements/1.1/',
-  label: 'rdfs:label',
-  description: 'rdfs:comment',
-  components: { '@id': 'sdc4:hasDataItem' },
-  contains: { '@id': 'sdc4:hasItems' },
-  constrainedBy: { '@id': 'sdc4-meta:isConstrainedByRmComponent', '@type': '@id' },
-  units: { '@id': 'sdc4-meta:hasUnit' },
-  dataType: { '@type': '@id' },
-};
-
-function ldComponent(c: PackageComponent): Record<string, unknown> {
-  const node = c.node;
-  return {
-    '@type': `${node.dataType}Type`,
-    '@id': `sdc4:mc-${node.ctId}`,
-    label: node.label,
-    ...(node.description ? { description: node.description } : {}),
-    constrainedBy: `sdc4:${node.dataType}Type`,
-    dataType: TYPE_INFO[node.dataType].valueDatatype,
-    ...(c.units
-      ? {
-          units: {
-            '@type': 'XdStringType',
-            '@id': `sdc4:mc-${c.units.ctId}`,
-            label: c.units.label,
-            ...(c.units.value === null ? {} : { 'xdstring-value': c.units.value }),
-          },
-        }
-      : {}),
-  };
-}
-
-function ldCluster(cluster: PackageCluster): Record<string, unknown> {
-  return {
-    '@type': 'ClusterType',
-    '@id': `sdc4:mc-${cluster.node.ctId}`,
-    label: cluster.node.label,
-    ...(cluster.node.description ? { description: cluster.node.description } : {}),
-    constrainedBy: 'sdc4:ClusterType',
-    contains: cluster.children.map((child) => (child.kind === 'cluster' ? ldCluster(child.cluster) : ldComponent(child.component))),
-  };
-}
-
-export function generateJsonLd(pm: PackageModel): string {
-  const m = pm.model;
-  return prettyJson({
-    '@context': CONTEXT,
-    '@type': 'sdc4-meta:DataModel',
-    '@id': `sdc4:dm-${m.ctId}`,
-    identifier: m.ctId,
-    label: m.title,
-    ...(m.description ? { description: m.description } : {}),
-    'dc:title': m.title,
-    ...(m.author ? { 'dc:creator': m.author } : {}),
-    'dc:language': m.language,
-    'dc:format': 'text/xml',
-    'dc:date': { '@value': m.created.toISOString(), '@type': 'xsd:dateTime' },
-    components: [ldCluster(pm.root)],
-  });
-}
+/** The example instance as plain JSON (`dm-<ct_id>-instance.json`), shaped like the studio's (the model's JSON-LD is
+ * model-jsonld.ts). */
 
 const NUMERIC = /^xsd:(integer|decimal|float|double)$|^sdc4:(Decimal|Double|Integer|NonNegativeInteger|PositiveInteger)ListSimpleType$/;
 

@@ -10,6 +10,7 @@ import type { AppProfile } from '../packages/app-compose';
 import { markImported, modelPackageRow } from '../db/queries/packages.sql';
 import { query, queryOne } from '../db/sql';
 import { generateSkeleton, zipFiles, type PackageFile } from '../packages/model-package';
+import { flattenShippedJsonLd } from '../packages/model-jsonld';
 import type { DataModelDocument } from '../domain/model-tree';
 import type { ContextualComponent } from '../packages/contextual-slots';
 import type { CpuPool } from '../workers/pool';
@@ -106,7 +107,11 @@ export class PackageService {
     const fileName = file(dmCtId);
     if (kind === 'skeleton') return { fileName, contentType, content: (await this.skeleton(dmCtId, viewer)).xml };
     await this.catalog.requireVisibleModel(dmCtId, viewer);
-    return { fileName, contentType, content: fileNamed(await this.modelFiles(dmCtId), fileName).content };
+    const content = fileNamed(await this.modelFiles(dmCtId), fileName).content;
+    // An imported package's older nested JSON-LD is served flat, as readers take it; a flat one byte for byte.
+    if (kind === 'jsonld')
+      return { fileName, contentType, content: flattenShippedJsonLd(asBytes({ name: fileName, content }).toString('utf8')) ?? content };
+    return { fileName, contentType, content };
   }
 
   /** The skeleton of a model the viewer may see: built on an imported package's own instance, which its schema accepts. */
