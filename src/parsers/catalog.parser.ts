@@ -9,7 +9,8 @@ import { codePointLength } from '../lib/text';
 export const DEFAULT_PAGE_SIZE = 20;
 /** The studio's fixed page of /catalog/components/: clients page until a short page. */
 export const COMPONENT_PAGE_SIZE = 50;
-const MAX_PAGE_SIZE = 100;
+/** The one page-size maximum of every studio list (the enrichment scripts and the toolkit ask for 200 at once). */
+export const STUDIO_MAX_PAGE_SIZE = 200;
 const MAX_SEARCH_LENGTH = 200;
 
 /** A list query as it arrives: a query string or GraphQL arguments. */
@@ -21,6 +22,8 @@ export interface RawListQuery {
   page?: unknown;
   pageSize?: unknown;
   scope?: unknown;
+  /** `/dmgen/components/`: `true` or `false`, the studio's other name for status published or draft. */
+  published?: unknown;
 }
 
 export interface PageRequest {
@@ -67,7 +70,7 @@ export interface ModelQuery {
 }
 
 const DMGEN_PAGE_SIZE = 10;
-const MAX_PROJECT_PAGE = 200;
+const MAX_PROJECT_PAGE = STUDIO_MAX_PAGE_SIZE;
 
 export const invalid = (field: string, message: string) => badRequest(message, { details: { [field]: [message] } });
 
@@ -124,7 +127,7 @@ function parseStatus(value: unknown): CatalogStatus | null {
 }
 
 function parsePage(raw: RawListQuery, defaultSize = DEFAULT_PAGE_SIZE): PageRequest {
-  return { page: positiveInt(raw.page, 'page', 1), pageSize: positiveInt(raw.pageSize, 'page_size', defaultSize, MAX_PAGE_SIZE) };
+  return { page: positiveInt(raw.page, 'page', 1), pageSize: positiveInt(raw.pageSize, 'page_size', defaultSize, STUDIO_MAX_PAGE_SIZE) };
 }
 
 /** Fields are checked in this order, so the first problem named is always the same one. */
@@ -160,7 +163,24 @@ export const studioTypeName = (componentType: string): string => STUDIO_TYPE_NAM
  * `type` also `cluster`, `units` or a studio name such as `interval`. */
 export function parseDmgenComponentQuery(raw: RawListQuery): ComponentQuery {
   const studioType = typeof raw.type === 'string' ? STUDIO_TYPE_OF_NAME.get(raw.type.trim().toLowerCase()) : undefined;
-  return parseComponentQuery(studioType ? { ...raw, type: studioType } : raw, DMGEN_PAGE_SIZE, STUDIO_ENTRY_KINDS);
+  const parsed = parseComponentQuery(studioType ? { ...raw, type: studioType } : raw, DMGEN_PAGE_SIZE, STUDIO_ENTRY_KINDS);
+  const published = parsePublished(raw.published);
+  if (published === null) return parsed;
+  const status: CatalogStatus = published ? 'published' : 'draft';
+  if (parsed.status !== null && parsed.status !== status) {
+    throw invalid('published', `published=${String(published)} contradicts status=${parsed.status}; give one of them.`);
+  }
+  return { ...parsed, status };
+}
+
+/** `published=true|false` (the FAIR enrichment scripts list `published=false` drafts to edit them). */
+function parsePublished(value: unknown): boolean | null {
+  const text = filterText(value, 'published');
+  if (text === null) return null;
+  const lower = text.toLowerCase();
+  if (lower === 'true' || lower === '1') return true;
+  if (lower === 'false' || lower === '0') return false;
+  throw invalid('published', 'published must be true or false.');
 }
 
 /** `/dmgen/projects/`: page and page_size (the toolkit asks for 200 at once). */

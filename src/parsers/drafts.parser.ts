@@ -1,5 +1,5 @@
 import type { DataType } from '../domain/model-tree';
-import { invalid, positiveInt, type PageRequest } from './catalog.parser';
+import { invalid, positiveInt, STUDIO_MAX_PAGE_SIZE, type PageRequest } from './catalog.parser';
 import {
   asBody,
   booleanField,
@@ -147,9 +147,20 @@ export function parseNewComponentOfType(dataType: unknown, raw: unknown): NewCom
   return newComponentOf(parseDraftDataType(dataType), raw);
 }
 
+/** Number drafts carry Units, as the studio requires (clients.md). */
+const NEEDS_UNITS: readonly string[] = ['XdCount', 'XdQuantity', 'XdFloat', 'XdDouble'];
+
+/** A number draft (count, quantity, float, double) without Units is refused, naming `units`. */
+export function requireUnits(dataType: string, units: string | null | undefined): void {
+  if (NEEDS_UNITS.includes(dataType) && !units) {
+    throw invalid('units', `An ${dataType} needs units: a Units ct_id from GET /api/v1/dmgen/units/ (or the units text).`);
+  }
+}
+
 function newComponentOf(dataType: DraftDataType, raw: unknown): NewComponentDraft {
   const body = asBody(raw);
   const fields = parseComponentFields(body, dataType);
+  requireUnits(dataType, fields.units);
   if (has(body, 'public') && body.public !== null) booleanField(body.public, 'public');
   return { ...fields, dataType, label: requiredText(body.label, 'label', MAX_LABEL), projectCtId: projectOf(body) };
 }
@@ -223,7 +234,7 @@ export function parseNewModel(raw: unknown): NewModelDraft {
 }
 
 const DRAFT_PAGE_SIZE = 50;
-const MAX_DRAFT_PAGE = 200;
+const MAX_DRAFT_PAGE = STUDIO_MAX_PAGE_SIZE;
 
 /** The drafts lists: `page` and `page_size` (the enrichment scripts ask for 200 at once). */
 export function parseDraftPage(raw: { page?: unknown; pageSize?: unknown }): PageRequest {

@@ -166,7 +166,8 @@ export function renderAssemblyJob(view: AssemblyJobView) {
     task_id: view.taskId,
     data_source_ct_id: view.dataSourceCtId,
     mode: view.mode,
-    status: view.status,
+    // The clients' word for "submitted, not done" (clients.md); the job resource keeps queued/running/… .
+    status: 'processing',
     estimated_cost_credits: view.estimatedCostCredits,
     estimated_cost: view.estimatedCost,
     new_components: view.newComponents,

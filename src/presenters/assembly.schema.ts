@@ -28,7 +28,7 @@ export const assemblyJobSchema = obj({
   task_id: nullable(str()),
   data_source_ct_id: nullable(str()),
   mode: strEnum('mixed'),
-  status: str(),
+  status: strEnum('processing'),
   estimated_cost_credits: int(),
   estimated_cost: dollarsSchema,
   new_components: int({ minimum: 0 }),

@@ -4,7 +4,7 @@ import { queryOne } from '../db/sql';
 import { transactionRetried } from '../db/transaction';
 import { conflict, DomainError, keyScope } from '../lib/errors';
 import { invalid, type PageRequest } from '../parsers/catalog.parser';
-import type { ComponentFields, DraftDataType, NewComponentDraft } from '../parsers/drafts.parser';
+import { requireUnits, type ComponentFields, type DraftDataType, type NewComponentDraft } from '../parsers/drafts.parser';
 import type { PageView } from '../presenters/catalog.presenter';
 import { componentDraftView, type ComponentDraftView, type ComponentMintView } from '../presenters/drafts.presenter';
 import { PRICES } from './assembly.service';
@@ -28,7 +28,7 @@ function componentColumns(fields: ComponentFields, current: { enums: string[]; e
   if (fields.description !== undefined) values.description = fields.description;
   if (fields.units !== undefined) values.units = fields.units;
   const enums = fields.enums ?? current.enums;
-  let enumDescr = fields.enumDescr ?? current.enumDescr;
+  let enumDescr = fields.enumDescr === undefined ? current.enumDescr : byEnumValue(fields.enumDescr, enums);
   if (fields.enums !== undefined && fields.enumDescr === undefined) {
     enumDescr = Object.fromEntries(Object.entries(enumDescr).filter(([key]) => enums.includes(key)));
   }
@@ -41,6 +41,22 @@ function componentColumns(fields: ComponentFields, current: { enums: string[]; e
   if (fields.enums !== undefined || fields.enumDescr !== undefined) values.enum_descr = JSON.stringify(enumDescr);
   if (fields.details !== undefined) values.details = JSON.stringify(fields.details);
   return values;
+}
+
+/** `enum_descr` keyed by enum value, as stored. The FAIR enrichment scripts key it by a code that is no enum value
+ * and give the enum value as the text (`1: Male`): then each code becomes the description of the enum value its
+ * text names, or, when the text names none, of the enum value at the same place in order. A mix of both forms is
+ * refused below like any stray key. */
+function byEnumValue(described: Record<string, string>, enums: string[]): Record<string, string> {
+  const entries = Object.entries(described);
+  if (!entries.length || entries.some(([key]) => enums.includes(key)) || entries.length > enums.length) return described;
+  const out: Record<string, string> = {};
+  entries.forEach(([code, label], i) => {
+    const named = enums.includes(label.trim()) ? label.trim() : enums[i];
+    if (out[named] !== undefined) throw invalid('enum_descr', `enum_descr names "${named}" twice.`);
+    out[named] = code;
+  });
+  return out;
 }
 
 export class DraftComponentsService {
@@ -95,6 +111,7 @@ export class DraftComponentsService {
       if (!row) throw draftNotFound('component', ctId);
       if (row.status !== 'draft') throw immutable(ctId, row.status);
       if (!row.owned) throw draftNotFound('component', ctId);
+      if (fields.units !== undefined) requireUnits(row.data_type, fields.units);
       const units = await unitsText(manager, userId, fields.units);
       const columns = componentColumns({ ...fields, units }, { enums: row.enums, enumDescr: row.enum_descr, dataType: row.data_type });
       await queryOne(manager, q.updateEntry('components', Number(row.id), columns, this.clock.now()));

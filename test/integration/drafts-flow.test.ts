@@ -25,8 +25,8 @@ const SLUG_BODIES: Record<string, Record<string, unknown>> = {
   'xd-files': {},
   'xd-counts': { units: 'items' },
   'xd-quantities': { units: 'kg' },
-  'xd-floats': {},
-  'xd-doubles': {},
+  'xd-floats': { units: 'mg/dL' },
+  'xd-doubles': { units: 'mmHg' },
   'xd-ordinals': { enums: 'mild\nmoderate\nsevere', enum_descr: 'severe: Needs care now' },
   'xd-temporals': { allow_date: false, allow_datetime: true },
 };

@@ -149,7 +149,7 @@ describe('the toolkit assembly flow', () => {
       estimated_cost_credits: mixedPrice,
       new_components: 2,
     });
-    expect(queued.body.status).toBe('queued');
+    expect(queued.body.status).toBe('processing');
 
     const seen: string[] = [];
     const done = await pollTask(studio, queued.body.task_id, seen);

@@ -1,5 +1,6 @@
 import { int, type JsonSchema } from '../../lib/json-schema';
 import { parseDraftPage } from '../../parsers/drafts.parser';
+import { STUDIO_MAX_PAGE_SIZE } from '../../parsers/catalog.parser';
 import type { RouteContext, RouteDoc } from '../route-table';
 
 /** What every route of the drafts API shares: its base path, its OpenAPI docs and its paging. */
@@ -14,7 +15,7 @@ export const pageUrlOf = (ctx: Pick<RouteContext, 'req' | 'services'>) => (page:
 };
 
 export const TAG = 'Drafts';
-const PAGE_QUERY = { page: int({ minimum: 1 }), page_size: int({ minimum: 1, maximum: 200 }) };
+const PAGE_QUERY = { page: int({ minimum: 1 }), page_size: int({ minimum: 1, maximum: STUDIO_MAX_PAGE_SIZE }) };
 
 export const listDoc = (summary: string, page: JsonSchema): RouteDoc => ({
   summary,

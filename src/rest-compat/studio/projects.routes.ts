@@ -41,14 +41,15 @@ export const projectsRoutes = [
     requirement: 'read',
     doc: {
       summary: 'Components, clusters and Units for the studio',
-      description: '`type` is the lowercase data type (`xdstring`, …), `cluster` or `units`, and filters the list the same way.',
+      description:
+        '`type` is the lowercase data type (`xdstring`, …), `cluster` or `units`, and filters the list the same way; `published=true|false` is `status=published|draft`.',
       tag: 'Projects',
-      query: { type: str(), project: str(), search: str(), status: str(), scope: str(), page: int(), page_size: int() },
+      query: { type: str(), project: str(), search: str(), status: str(), published: str(), scope: str(), page: int(), page_size: int() },
       responses: { 200: { description: 'One page of components.', schema: linkedPageSchema(dmgenComponentSchema) } },
     },
     handle: async (ctx) => {
-      const { type, project, search, status, page, page_size: pageSize, scope } = ctx.query;
-      const parsed = parseDmgenComponentQuery({ type, project, search, status, page, pageSize, scope });
+      const { type, project, search, status, published, page, page_size: pageSize, scope } = ctx.query;
+      const parsed = parseDmgenComponentQuery({ type, project, search, status, published, page, pageSize, scope });
       const found = await ctx.services.catalog.listStudioComponents(parsed, { userId: ctx.caller.user.id });
       return { status: 200, body: renderLinkedPage(found, renderDmgenComponent, pageUrlOf(ctx)) };
     },
