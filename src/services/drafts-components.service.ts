@@ -44,18 +44,18 @@ function componentColumns(fields: ComponentFields, current: { enums: string[]; e
 }
 
 /** `enum_descr` keyed by enum value, as stored. The FAIR enrichment scripts key it by a code that is no enum value
- * and give the enum value as the text (`1: Male`): then each code becomes the description of the enum value its
- * text names, or, when the text names none, of the enum value at the same place in order. A mix of both forms is
- * refused below like any stray key. */
+ * and give the enum value as the text (`1: Male`, `2: Female` for enums `Male`, `Female`): when no key is an enum
+ * value and every text is one, each code becomes the description of the enum value its text names, in the order
+ * given. Anything else is judged as value → description below (a stray key is a 400). */
 function byEnumValue(described: Record<string, string>, enums: string[]): Record<string, string> {
   const entries = Object.entries(described);
-  if (!entries.length || entries.some(([key]) => enums.includes(key)) || entries.length > enums.length) return described;
+  const byCode = entries.length > 0 && entries.every(([key, label]) => !enums.includes(key) && enums.includes(label.trim()));
+  if (!byCode) return described;
   const out: Record<string, string> = {};
-  entries.forEach(([code, label], i) => {
-    const named = enums.includes(label.trim()) ? label.trim() : enums[i];
-    if (out[named] !== undefined) throw invalid('enum_descr', `enum_descr names "${named}" twice.`);
-    out[named] = code;
-  });
+  for (const [code, label] of entries) {
+    if (out[label.trim()] !== undefined) throw invalid('enum_descr', `enum_descr gives "${label.trim()}" two codes.`);
+    out[label.trim()] = code;
+  }
   return out;
 }
 

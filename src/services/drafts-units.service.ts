@@ -42,7 +42,7 @@ export class DraftUnitsService {
   }
 
   list(userId: number, page: PageRequest): Promise<PageView<UnitsDraftView>> {
-    return pageOf(this.db, q.ownUnits(userId, page.pageSize, offset(page)), page, unitsDraftView);
+    return pageOf(this.db, q.listedUnits(userId, page.pageSize, offset(page)), page, unitsDraftView);
   }
 
   /** Edits a draft of the caller's: a published one is immutable (409), anyone else's draft is not found (404).

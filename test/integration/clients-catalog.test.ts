@@ -2,6 +2,7 @@ import path from 'node:path';
 import { issueKey, signedIn } from '../support/factories';
 import { HttpClient } from '../support/http';
 import { startTestApp, type TestApp } from '../support/app';
+import { LIBRARY_UNITS_COUNT } from '../../src/db/migrations/0023-units-library';
 
 /** The SDC4 agent toolkit's catalog calls, replayed as clients.md lists them: anonymously, then with a key. */
 
@@ -174,15 +175,15 @@ describe('what credentials add', () => {
     const library = (await keyed.get('/api/v1/dmgen/projects/')).body.results[0].ct_id as string;
     const first = await keyed.get(`/api/v1/dmgen/components/?status=published&search=&page_size=3&project=${library}`);
     expect(first.status).toBe(200);
-    // The four imported StatePopulation components, its cluster and the nine of the contextual library.
-    expect(first.body).toMatchObject({ count: 14, previous: null, next: expect.stringContaining('page=2') });
+    // The four imported StatePopulation components, its cluster, the nine of the contextual library and the Units.
+    expect(first.body).toMatchObject({ count: 14 + LIBRARY_UNITS_COUNT, previous: null, next: expect.stringContaining('page=2') });
     expect(first.body.results).toHaveLength(3);
     expect(first.body.results[0]).toEqual({
       ct_id: expect.any(String),
       label: expect.any(String),
       description: nullable(String),
-      type: expect.stringMatching(/^xd[a-z]+$/),
-      component_type: expect.stringMatching(/^Xd/),
+      type: expect.stringMatching(/^(xd[a-z]+|units)$/),
+      component_type: expect.stringMatching(/^(Xd|Units$)/),
       published: true,
       public: true,
       project_name: 'library',
@@ -192,11 +193,16 @@ describe('what credentials add', () => {
       updated: expect.any(String),
     });
     const second = await keyed.get(first.body.next.replace(app.url, ''));
-    expect(second.body).toMatchObject({ count: 14, next: expect.stringContaining('page=3'), previous: expect.stringContaining('page=1') });
+    expect(second.body).toMatchObject({
+      count: 14 + LIBRARY_UNITS_COUNT,
+      next: expect.stringContaining('page=3'),
+      previous: expect.stringContaining('page=1'),
+    });
     expect(second.body.results).toHaveLength(3);
-    const last = await keyed.get(`/api/v1/dmgen/components/?status=published&search=&page_size=3&project=${library}&page=5`);
-    expect(last.body).toMatchObject({ count: 14, next: null, previous: expect.stringContaining('page=4') });
-    expect(last.body.results).toHaveLength(2);
+    const pages = Math.ceil((14 + LIBRARY_UNITS_COUNT) / 3);
+    const last = await keyed.get(`/api/v1/dmgen/components/?status=published&search=&page_size=3&project=${library}&page=${pages}`);
+    expect(last.body).toMatchObject({ count: 14 + LIBRARY_UNITS_COUNT, next: null, previous: expect.stringContaining(`page=${pages - 1}`) });
+    expect(last.body.results).toHaveLength((14 + LIBRARY_UNITS_COUNT) % 3 || 3);
   });
 
   it('answers the same reads over GraphQL without credentials', async () => {

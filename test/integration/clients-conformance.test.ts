@@ -85,7 +85,7 @@ describe('GET /dmgen/components/ lists clusters and Units beside components', ()
 
   it('shows a published Units of a public project to another modeler, never a draft', async () => {
     const other = await modeler();
-    const search = async () => (await other.tool.get('/api/v1/dmgen/components/?status=published&search=mmHg&page_size=10')).body;
+    const search = async () => (await other.tool.get(`/api/v1/dmgen/components/?status=published&search=mmHg&page_size=10&project=${project}`)).body;
     expect(await search()).toMatchObject({ count: 0, results: [] });
     expect((await tool.post(`/api/v1/dmgen/units/${units}/publish/`, {})).status).toBe(200);
     expect((await search()).results).toEqual([

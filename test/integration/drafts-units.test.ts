@@ -6,6 +6,7 @@ import type { HttpClient } from '../support/http';
 import { startTestApp, type TestApp } from '../support/app';
 import { waitFor } from '../support/wait';
 import { zipEntries } from '../support/zip';
+import { LIBRARY_UNITS_COUNT } from '../../src/db/migrations/0023-units-library';
 
 /** Units as first-class drafts (`/dmgen/units/`, clients.md): created free, read and edited like the other drafts,
  * and named by ct_id in a component's `units` (drafts or an assembly mint ref), whose unit then is the Units' label
@@ -52,7 +53,8 @@ describe('Units drafts over REST', () => {
 
     await newUnits(tool, project, 'persons');
     const first = await tool.get(`${UNITS}?page_size=1`);
-    expect(first.body).toMatchObject({ count: 2, previous: null });
+    // The caller's own two first, then the library's reference Units.
+    expect(first.body).toMatchObject({ count: 2 + LIBRARY_UNITS_COUNT, previous: null });
     expect(first.body.results.map((r: { label: string }) => r.label)).toEqual(['kg']);
     const next = new URL(first.body.next);
     expect((await tool.get(next.pathname + next.search)).body.results.map((r: { label: string }) => r.label)).toEqual(['persons']);
@@ -90,7 +92,7 @@ describe('Units drafts over REST', () => {
     const ctId = await newUnits(owner.tool, owner.project);
     expect((await other.tool.get(`${UNITS}${ctId}/`)).status).toBe(404);
     expect((await other.tool.patch(`${UNITS}${ctId}/`, { label: 'lb' })).status).toBe(404);
-    expect((await other.tool.get(UNITS)).body.count).toBe(0);
+    expect((await other.tool.get(UNITS)).body.count).toBe(LIBRARY_UNITS_COUNT);
     const minted = await other.tool.post('/api/v1/dmgen/xd-quantities/', { project: other.project, label: 'Weight', units: ctId });
     expect(minted.body.units).toBe(ctId);
   });
@@ -190,10 +192,9 @@ describe('Units drafts in GraphQL', () => {
         ctId: units.ctId,
       },
     );
-    expect(read.body.data).toEqual({
-      draftUnits: { label: 'mmol/L', description: 'Glucose' },
-      draftUnitsList: { count: 1, results: [{ ctId: units.ctId }] },
-    });
+    expect(read.body.data.draftUnits).toEqual({ label: 'mmol/L', description: 'Glucose' });
+    expect(read.body.data.draftUnitsList.count).toBe(1 + LIBRARY_UNITS_COUNT);
+    expect(read.body.data.draftUnitsList.results[0]).toEqual({ ctId: units.ctId });
     const bad = await tool.graphql(`mutation { createDraftUnits(input: { label: "" }) { ctId } }`);
     expect(bad.body.errors[0].extensions).toMatchObject({ code: 'invalid_request' });
     expect((await tool.get(`${UNITS}${units.ctId}/`)).body.description).toBe('Glucose');

@@ -21,11 +21,15 @@ export const unitsDraft = (viewerId: number, ctId: string, lock = false) =>
     ctId,
   ]);
 
-/** The viewer's own Units, drafts first, then by label. */
-export const ownUnits = (viewerId: number, pageSize: number, offset: number) => ({
-  count: sql<CountRow>(`SELECT count(*)::int AS n ${UNITS_FROM} WHERE ${OWNED}`, [viewerId]),
+/** The library's published Units (the reference Units every modeler may name) beside the viewer's own. */
+const LISTED = `(${OWNED} OR (e.status = 'published' AND p.is_library))`;
+
+/** The viewer's own Units (drafts first), then the library's, each by label. */
+export const listedUnits = (viewerId: number, pageSize: number, offset: number) => ({
+  count: sql<CountRow>(`SELECT count(*)::int AS n ${UNITS_FROM} WHERE ${LISTED}`, [viewerId]),
   page: sql<UnitsDraftRow>(
-    `SELECT ${UNITS_COLUMNS} ${UNITS_FROM} WHERE ${OWNED} ORDER BY (e.status = 'draft') DESC, lower(e.label), e.ct_id LIMIT $2 OFFSET $3`,
+    `SELECT ${UNITS_COLUMNS} ${UNITS_FROM} WHERE ${LISTED}
+      ORDER BY coalesce(${OWNED}, false) DESC, (e.status = 'draft') DESC, lower(e.label), e.ct_id LIMIT $2 OFFSET $3`,
     [viewerId, pageSize, offset],
   ),
 });

@@ -18,7 +18,7 @@ export const unitsRoutes: StudioRoute[] = [
     method: 'get',
     path: `${BASE}/units/`,
     requirement: 'read',
-    doc: listDoc('Your Units (drafts and published)', unitsDraftPageSchema),
+    doc: listDoc('Your Units (drafts and published), then the library’s reference Units', unitsDraftPageSchema),
     handle: async (ctx) => {
       const found = await ctx.services.drafts.units.list(ctx.caller.user.id, pageOf(ctx));
       return { status: 200, body: renderLinkedPage(found, renderUnitsDraft, pageUrlOf(ctx)) };
