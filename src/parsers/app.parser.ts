@@ -53,3 +53,29 @@ export function parseSparqlQuery(value: unknown): string {
   if (codePointLength(value) > MAX_SPARQL_LENGTH) throw invalidQuery(`The query is longer than ${MAX_SPARQL_LENGTH} characters.`);
   return value;
 }
+
+/** Raw RDF bodies on `upload/rdf/` (the toolkit's distribution step posts the artefact itself): their media type and
+ * the extension the stored file takes. */
+export const RAW_RDF_EXTENSIONS: ReadonlyMap<string, '.ttl' | '.rdf'> = new Map([
+  ['text/turtle', '.ttl'],
+  ['application/x-turtle', '.ttl'],
+  ['application/rdf+xml', '.rdf'],
+]);
+
+/** The first model IRI a graph names (`sdc4:dm-<ct_id>` or its full form), read from its first megabyte. */
+const MODEL_IRI = /(?:\bsdc4:|semanticdatacharter\.com\/ns\/sdc4\/)dm-([A-Za-z0-9_.-]+?)(?=[\s>;,."'#)\]]|$)/;
+
+/** A raw RDF body's file name: the `filename` query parameter as given (the upload checks its pattern), else
+ * `dm-<ct_id>` of the model the graph describes, with the extension of its media type. */
+export function rawRdfFilename(filenameParameter: unknown, body: Uint8Array, extension: '.ttl' | '.rdf'): string {
+  if (filenameParameter !== undefined && filenameParameter !== '') {
+    if (typeof filenameParameter !== 'string') throw invalidParameter('filename', 'filename must be given once, as text.');
+    return filenameParameter;
+  }
+  const head = Buffer.from(body.buffer, body.byteOffset, Math.min(body.byteLength, 1024 * 1024)).toString('utf8');
+  const match = MODEL_IRI.exec(head);
+  if (!match) {
+    throw invalidParameter('filename', `Name the file: ?filename=dm-<ct_id>${extension} (the graph names no sdc4:dm-<ct_id> model).`);
+  }
+  return `dm-${match[1]}${extension}`;
+}

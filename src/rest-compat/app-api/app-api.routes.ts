@@ -1,8 +1,8 @@
 import type { Request } from 'express';
 import { mediaType, readJsonObject, readRawBody, readTextBody } from '../../http/body';
-import { readIncoming } from '../../storage/incoming-file';
+import { readIncoming, receiveStream } from '../../storage/incoming-file';
 import { unsupportedMediaType } from '../../lib/app-api-errors';
-import { parseBooleanParameter, parseSparqlQuery, parseXmlContent } from '../../parsers/app.parser';
+import { parseBooleanParameter, parseSparqlQuery, parseXmlContent, RAW_RDF_EXTENSIONS, rawRdfFilename } from '../../parsers/app.parser';
 import { renderInstance } from '../../presenters/instance.presenter';
 import { renderRdfUpload, renderSchemaUpload, renderStoredFile } from '../../presenters/upload.presenter';
 import { renderValidation } from '../../presenters/validation.presenter';
@@ -71,6 +71,26 @@ async function validateXml({ req, services, caller, query }: RouteContext<AppCal
   });
 }
 
+/** upload/rdf: a multipart `file`, or the RDF itself as a raw Turtle or RDF/XML body (named by `?filename=` or by
+ * the model the graph describes). */
+async function uploadRdf({ req, services, query }: RouteContext<AppCaller>) {
+  const extension = RAW_RDF_EXTENSIONS.get(mediaType(req));
+  if (!extension) {
+    return withMultipart(req, services, MAX_SINGLE_FILE_PARTS, async (body) =>
+      success(201, renderRdfUpload(await services.app.uploads.uploadRdf(singleFile(body, 'file')))),
+    );
+  }
+  const staged = await receiveStream(services.app.files, req, { fieldName: 'file', filename: '' }, services.settings.maxUploadBytes);
+  let filename: string;
+  try {
+    filename = rawRdfFilename(query.filename, await readIncoming(staged), extension);
+  } catch (error) {
+    await services.app.files.discard(staged.tempPath);
+    throw error;
+  }
+  return success(201, renderRdfUpload(await services.app.uploads.uploadRdf({ ...staged, filename })));
+}
+
 /** The query of GET `?query=`, a form POST or an application/sparql-query body. */
 async function sparqlQuery(req: Request): Promise<string> {
   if (req.method !== 'POST') return parseSparqlQuery(req.query.query);
@@ -124,15 +144,16 @@ export const appApiRoutes: AppApiRoute[] = [
     path: `${APP_API_PREFIX}/upload/rdf/`,
     requirement: 'app_key',
     doc: {
-      summary: 'Upload the model RDF',
+      summary: 'Upload the model RDF (multipart `file`, or a raw Turtle or RDF/XML body)',
       tag: 'Interface B',
+      description:
+        'A raw body (`text/turtle` or `application/rdf+xml`) is stored as `?filename=` when given, else as ' +
+        '`dm-<ct_id>.ttl|.rdf` of the first `sdc4:dm-<ct_id>` the graph names.',
+      query: { filename: str() },
       requestBody: fileUpload('file'),
       responses: { 201: { description: 'Stored and sent to the triplestore.', schema: appSuccessSchema(rdfUploadSchema) } },
     },
-    handle: async ({ req, services }) =>
-      withMultipart(req, services, MAX_SINGLE_FILE_PARTS, async (body) =>
-        success(201, renderRdfUpload(await services.app.uploads.uploadRdf(singleFile(body, 'file')))),
-      ),
+    handle: uploadRdf,
   }),
   route({
     method: 'post',
