@@ -105,7 +105,10 @@ export function artifactUrls(dmCtId: string, links: Links): Record<ArtifactKey, 
   return Object.fromEntries(ARTIFACT_KEYS.map((key) => [key, key === 'zip' ? zip : links.model(dmCtId, key)])) as Record<ArtifactKey, string>;
 }
 
-const reuseRef = (projectName: string, label: string) => `@${projectName}:${label}`;
+/** `@<project>:<label>` for a published entry; a draft adds `#<ct_id>`, as drafts of one project may share a label
+ * while the modeler is still naming them (the desktop modeler keys its picks by this reference). */
+const reuseRef = (row: { project_name: string; label: string; ct_id: string; status: string }) =>
+  `@${row.project_name}:${row.label}${row.status === 'draft' ? `#${row.ct_id}` : ''}`;
 
 export function nodeView(node: TreeNode, parentCluster: string | null = null): NodeView {
   const place = { ctId: node.ctId, label: node.label, name: node.label, parentCluster, description: node.description };
@@ -145,7 +148,7 @@ export function componentView(row: ComponentRow): ComponentView {
     description: row.description,
     componentType: row.data_type,
     projectName: row.project_name,
-    reuseRef: reuseRef(row.project_name, row.label),
+    reuseRef: reuseRef(row),
     units: row.units,
     status: row.status,
     successor: row.successor_ct_id,
@@ -164,7 +167,7 @@ export function clusterView(row: ClusterRow): ClusterView {
     label: row.label,
     description: row.description,
     projectName: row.project_name,
-    reuseRef: reuseRef(row.project_name, row.label),
+    reuseRef: reuseRef(row),
     status: row.status,
     successor: row.successor_ct_id,
     childCount: row.child_count,

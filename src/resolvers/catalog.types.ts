@@ -41,7 +41,7 @@ export class CatalogComponentType implements ComponentView {
   @Field(() => String, { nullable: true }) description!: string | null;
   @Field({ description: 'The reference-model type, e.g. XdString, XdCount.' }) componentType!: string;
   @Field() projectName!: string;
-  @Field({ description: '@<project>:<label>' }) reuseRef!: string;
+  @Field({ description: '@<project>:<label>, and #<ct_id> for a draft' }) reuseRef!: string;
   @Field(() => String, { nullable: true }) units!: string | null;
   @Field(() => CatalogStatusEnum) status!: CatalogStatus;
   @Field(() => String, { nullable: true, description: 'The ct_id that replaces a retired entry.' }) successor!: string | null;

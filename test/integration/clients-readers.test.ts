@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { zipEntries } from '../support/zip';
 import { issueKey, signedIn } from '../support/factories';
 import type { HttpClient } from '../support/http';
@@ -192,7 +193,6 @@ describe('the flat JSON-LD as sdcreader reads it', () => {
     expect(model.leaves[1].links.get('rdfs:isDefinedBy')).toEqual(['https://www.wikidata.org/wiki/Q129341046']);
     // The package ZIP keeps the shipped file byte for byte.
     const zip = await zipEntries(Buffer.from(await (await fetch(`${app.url}/api/v1/catalog/dms/${SP_CT_ID}/artifacts/zip/`)).arrayBuffer()));
-    const { readFileSync } = await import('node:fs');
     expect(zip.get(`dm-${SP_CT_ID}.jsonld`)).toEqual(readFileSync(`${STATE_POPULATION}/dm-${SP_CT_ID}.jsonld`));
   });
 });
@@ -260,6 +260,26 @@ describe('the FAIR enrichment flow, call by call', () => {
   });
 });
 
+describe('reuse_ref', () => {
+  it('differs for two drafts with the same label; a published entry keeps @<project>:<label>', async () => {
+    const { tool, project } = await modeler(1_000);
+    const a = await created(tool, '/api/v1/dmgen/xd-strings/', { project, label: 'Twin', public: false });
+    const b = await created(tool, '/api/v1/dmgen/xd-strings/', { project, label: 'Twin', public: false });
+    const rows = (await tool.get(`/api/v1/catalog/components/?project=${project}&search=Twin`)).body.results as Array<{
+      ct_id: string;
+      reuse_ref: string;
+    }>;
+    const refs = new Map(rows.map((r) => [r.ct_id, r.reuse_ref]));
+    expect(refs.get(a.ct_id)).toMatch(/^@.+:Twin#/);
+    expect(refs.get(a.ct_id)).not.toBe(refs.get(b.ct_id));
+    const library = (await tool.get('/api/v1/catalog/components/?project=library&search=Total Population')).body.results as Array<{
+      label: string;
+      reuse_ref: string;
+    }>;
+    expect(library.find((r) => r.label === 'Total Population')!.reuse_ref).toBe('@library:Total Population');
+  });
+});
+
 describe('the Units library on number fields', () => {
   it('lists the reference Units; a number draft needs one, and with one it validates through generate and Interface B', async () => {
     const { tool, project, key } = await modeler(10_000);
@@ -290,5 +310,31 @@ describe('the Units library on number fields', () => {
       body: form([{ field: 'file', name: 'pulse.xml', content: entries.get(`dm-${dm.ct_id}.xml`)! }]),
     });
     expect([valid.status, valid.body.data.validation_status]).toEqual([201, 'valid']);
+  });
+});
+
+describe('raw RDF bodies on Interface B upload/rdf/ (the toolkit’s distribution step)', () => {
+  const read = (name: string) => readFileSync(`${STATE_POPULATION}/${name}`);
+  const raw = (route: string, type: string, body: Buffer | string) =>
+    app.call('POST', route, { body: typeof body === 'string' ? body : new Uint8Array(body), headers: { 'content-type': type } });
+
+  it('stores Turtle named by the model the graph describes, RDF/XML by ?filename=, as the multipart upload does', async () => {
+    const ttl = read(`dm-${SP_CT_ID}.ttl`);
+    const turtle = await raw('/api/v1/upload/rdf/', 'text/turtle; charset=utf-8', ttl);
+    expect(turtle.status).toBe(201);
+    expect(turtle.body.data).toMatchObject({ filename: `dm-${SP_CT_ID}.ttl`, path: `dmlib/dm-${SP_CT_ID}.ttl`, size: ttl.length });
+    const rdf = read(`dm-${SP_CT_ID}.rdf`);
+    const rdfXml = await raw(`/api/v1/upload/rdf/?filename=dm-${SP_CT_ID}.rdf`, 'application/rdf+xml', rdf);
+    expect(rdfXml.status).toBe(201);
+    expect(rdfXml.body.data).toMatchObject({ filename: `dm-${SP_CT_ID}.rdf`, size: rdf.length, graph_uri: `urn:sdc4:dm-${SP_CT_ID}:schema` });
+  });
+
+  it('refuses a raw graph it cannot name, a bad name and a graph that does not parse, with Interface B errors', async () => {
+    const unnamed = await raw('/api/v1/upload/rdf/', 'text/turtle', '<https://example.org/a> <https://example.org/b> <https://example.org/c> .\n');
+    expect([unnamed.status, unnamed.body.error.code]).toEqual([400, 'INVALID_PARAMETER']);
+    const badName = await raw('/api/v1/upload/rdf/?filename=notes.ttl', 'text/turtle', '<a> <b> <c> .');
+    expect([badName.status, badName.body.error.code]).toEqual([400, 'INVALID_FILENAME']);
+    const broken = await raw('/api/v1/upload/rdf/?filename=dm-brokenrawrdf000000000001.ttl', 'text/turtle', '<a> <b> .');
+    expect([broken.status, broken.body.error.code]).toEqual([400, 'PARSING_ERROR']);
   });
 });
