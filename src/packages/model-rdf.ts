@@ -1,7 +1,5 @@
-import { componentParticles, type ElementParticle } from './data-types';
-import { turtleString } from './escape';
-import type { PackageChild, PackageComponent, PackageModel } from './package-model';
-import { toTurtle, turtleIri, turtlePrefixLines, type RdfObject, type Triple } from './rdf-writer';
+import type { PackageChild, PackageModel } from './package-model';
+import { toTurtle, type RdfObject, type Triple } from './rdf-writer';
 
 /** The model's RDF: the data model with its Dublin Core metadata, every cluster and component as an
  * sdc4-meta:ModelComponent with its label, description and reference-model type, and the hierarchy
@@ -62,49 +60,4 @@ export function modelTriples(pm: PackageModel): Triple[] {
 
 export function generateTurtle(pm: PackageModel, triples: Triple[] = modelTriples(pm)): string {
   return toTurtle(triples, [`# SDC4 data model ${pm.model.ctId}: model, clusters, components and hierarchy`]);
-}
-
-function propertyShape(p: ElementParticle): string[] {
-  const lines = [`sh:path sdc4:${p.element}`, 'sh:minCount 1', 'sh:maxCount 1'];
-  if (p.fixed !== undefined) lines.push(`sh:hasValue ${turtleString(p.fixed)}`);
-  else if (p.enumeration) lines.push(`sh:in ( ${p.enumeration.map(turtleString).join(' ')} )`);
-  else if (p.type?.startsWith('xsd:')) lines.push(`sh:datatype ${p.type}`);
-  else if (p.type?.startsWith('sdc4:mc-')) lines.push(`sh:class ${turtleIri(p.type)}`);
-  return [`    sh:property [`, ...lines.map((line, i) => `        ${line}${i < lines.length - 1 ? ' ;' : ''}`), '    ]'];
-}
-
-function shape(target: string, label: string, properties: ElementParticle[]): string {
-  const statements = [
-    '    a sh:NodeShape',
-    `    sh:targetClass ${turtleIri(target)}`,
-    `    rdfs:label ${turtleString(label)}`,
-    ...properties.map((p) => propertyShape(p).join('\n')),
-  ];
-  return `${turtleIri(`${target}-shape`)}\n${statements.join(' ;\n')} .`;
-}
-
-/** Required, single-valued elements of a component, as SHACL property shapes can state them. */
-function requiredElements(pm: PackageModel, c: PackageComponent): ElementParticle[] {
-  return componentParticles(c, pm.createdDate).filter((p): p is ElementParticle => 'element' in p && p.min === 1);
-}
-
-/** SHACL shapes for instance data, assuming the instance graph types each node with its mc- class and
- * states each XML child element as the sdc4 property of the same local name (as the SDC4 ontology does). */
-export function generateShacl(pm: PackageModel): string {
-  const labelOnly = (label: string): ElementParticle => ({ element: 'label', type: 'xsd:string', min: 1, fixed: label });
-  const shapes = [
-    ...pm.clusters.map((cl) => shape(`sdc4:mc-${cl.node.ctId}`, cl.node.label, [labelOnly(cl.node.label)])),
-    ...pm.components.flatMap((c) => {
-      const own = shape(`sdc4:mc-${c.node.ctId}`, c.node.label, requiredElements(pm, c));
-      if (!c.units) return [own];
-      const unitsValue: ElementParticle = {
-        element: 'xdstring-value',
-        type: 'xsd:string',
-        min: 1,
-        ...(c.units.value === null ? {} : { fixed: c.units.value }),
-      };
-      return [own, shape(`sdc4:mc-${c.units.ctId}`, c.units.label, [labelOnly(c.units.label), unitsValue])];
-    }),
-  ];
-  return [`# SHACL shapes for instance data of SDC4 data model ${pm.model.ctId}`, ...turtlePrefixLines(), '', shapes.join('\n\n'), ''].join('\n');
 }

@@ -11,6 +11,7 @@ import { markImported, modelPackageRow } from '../db/queries/packages.sql';
 import { query, queryOne } from '../db/sql';
 import { generateSkeleton, zipFiles, type PackageFile } from '../packages/model-package';
 import { flattenShippedJsonLd } from '../packages/model-jsonld';
+import { isEmptyShacl } from '../packages/model-shacl';
 import type { DataModelDocument } from '../domain/model-tree';
 import type { ContextualComponent } from '../packages/contextual-slots';
 import type { CpuPool } from '../workers/pool';
@@ -164,8 +165,10 @@ export class PackageService {
       false,
     );
     if (!stored) return generated;
-    const own = new Set(stored.map((f) => f.name));
-    return [...stored, ...generated.filter((f) => !own.has(f.name))];
+    // A shipped SHACL file that states nothing (the studio's error stub) gives way to the generated shapes.
+    const kept = stored.filter((f) => !isEmptyShacl(f.name, f.content));
+    const own = new Set(kept.map((f) => f.name));
+    return [...kept, ...generated.filter((f) => !own.has(f.name))];
   }
 
   /** An imported model's own files by their base names, or null for a generated model. */
