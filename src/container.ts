@@ -11,6 +11,7 @@ import { AuthService } from './services/auth.service';
 import { AssemblyService } from './services/assembly.service';
 import { ModelBuilder } from './services/model-builder';
 import { CatalogService } from './services/catalog.service';
+import { DcatService } from './services/dcat.service';
 import { ContextualService } from './services/contextual.service';
 import { DataSourcesService } from './services/data-sources.service';
 import { createDraftsServices, type DraftsServices } from './services/drafts.service';
@@ -67,6 +68,8 @@ export interface Services {
   signing: SigningService;
   /** The drafts API of modeling tools (components, clusters, models, semantic links). */
   drafts: DraftsServices;
+  /** The DCAT 3 catalog of the public model library. */
+  dcat: DcatService;
   /** Validation as a service (POST /api/v1/vaas/validate/). */
   vaas: VaasService;
   /** Interface B: the generated application's API. */
@@ -147,5 +150,6 @@ export function createServices(args: {
     vaas,
     app,
     cpu,
+    dcat: new DcatService(db),
   };
 }

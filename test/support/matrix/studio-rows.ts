@@ -185,6 +185,14 @@ export const STUDIO_SCENARIOS: Record<string, StudioScenario> = {
     requirement: 'public',
     expect: () => ({ status: 200, contentType: 'application/rdf+xml' }),
   },
+  'GET /api/v1/catalog/dcat.ttl': {
+    requirement: 'public',
+    expect: () => ({ status: 200, contentType: 'text/turtle' }),
+  },
+  'GET /api/v1/catalog/dcat.jsonld': {
+    requirement: 'public',
+    expect: () => ({ status: 200, contentType: 'application/ld+json' }),
+  },
   'GET /api/v1/auth/modeler/': {
     requirement: 'read',
     expect: (ctx) => ok(200, has({ email: userOf(ctx).email, project_ct_id: any(String), project_is_public: true })),
