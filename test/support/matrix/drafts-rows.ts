@@ -67,13 +67,16 @@ async function newOwnerModel(world: World): Promise<string> {
 
 const ownerModel = (world: World) => once(world, 'model', () => newOwnerModel(world));
 
+const NUMBER_TYPES = ['XdCount', 'XdQuantity', 'XdFloat', 'XdDouble'];
+
 function componentRows(slug: string, dataType: string): Record<string, StudioScenario> {
   const base = `/api/v1/dmgen/${slug}/`;
   return {
     [`GET ${base}`]: { requirement: 'read', expect: page },
     [`POST ${base}`]: {
       requirement: 'build',
-      body: () => json({ label: `Matrix ${slug}`, public: false }),
+      // Number drafts need units (the studio's rule); the others take none.
+      body: () => json({ label: `Matrix ${slug}`, public: false, ...(NUMBER_TYPES.includes(dataType) ? { units: 'items' } : {}) }),
       charges: () => MINT_CREDITS,
       expect: () => ok(201, has({ ct_id: expect.any(String), component_type: dataType, published: false })),
     },
