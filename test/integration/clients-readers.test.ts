@@ -3,6 +3,7 @@ import { zipEntries } from '../support/zip';
 import { issueKey, signedIn } from '../support/factories';
 import type { HttpClient } from '../support/http';
 import { libraryComponent } from '../support/catalog-factories';
+import { waitFor } from '../support/wait';
 import { form, startAppUnderTest, STATE_POPULATION, SP_CT_ID, type AppUnderTest } from './app-helpers';
 
 /** The readers of part 3 of the clients (../shared/spec/clients.md): the sdcreader library of the DCAT and CDIF
@@ -310,6 +311,27 @@ describe('the Units library on number fields', () => {
       body: form([{ field: 'file', name: 'pulse.xml', content: entries.get(`dm-${dm.ct_id}.xml`)! }]),
     });
     expect([valid.status, valid.body.data.validation_status]).toEqual([201, 'valid']);
+  });
+});
+
+describe('a library Unit in a mixed assembly', () => {
+  it('answers 202 with status processing, and the minted component carries the Unit', async () => {
+    const { tool } = await modeler(10_000);
+    const units = await libraryUnits(tool);
+    const queued = await tool.post('/api/v1/dmgen/assemble/', {
+      title: 'Pulse survey',
+      data: { label: 'Pulse', components: [{ label: 'Heart rate', data_type: 'XdCount', units: units.get('/min') }] },
+    });
+    expect([queued.status, queued.body.status]).toEqual([202, 'processing']);
+    const done = await waitFor(
+      async () => (await tool.get(`/api/v1/dmgen/tasks/${queued.body.task_id}/`)).body,
+      (body) => ['completed', 'failed'].includes(body.status),
+      60_000,
+      'the assembly task',
+    );
+    expect(done.status).toBe('completed');
+    const tree = (await tool.get(`/api/v1/catalog/dm/${done.dm_ct_id}/`)).body.components;
+    expect(tree[0].children.map((c: { label: string; units: string }) => [c.label, c.units])).toEqual([['Heart rate', '/min']]);
   });
 });
 
