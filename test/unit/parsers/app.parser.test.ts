@@ -1,5 +1,5 @@
 import { AppError } from '../../../src/lib/app-api-errors';
-import { parseBooleanParameter, parseNewAppKey, parseSparqlQuery, parseXmlContent } from '../../../src/parsers/app.parser';
+import { parseBooleanParameter, parseNewAppKey, parseSparqlQuery, parseXmlContent, rawRdfFilename } from '../../../src/parsers/app.parser';
 
 const refusal = (run: () => unknown) => {
   try {
@@ -101,5 +101,19 @@ describe('parseSparqlQuery', () => {
     expect(refusal(() => parseSparqlQuery(`ASK {}${' '.repeat(100_000)}`)).body).toMatchObject({
       error: { message: 'The query is longer than 100000 characters.' },
     });
+  });
+});
+
+describe('rawRdfFilename', () => {
+  const bytes = (text: string) => new TextEncoder().encode(text);
+  it('takes ?filename= as given, else dm-<ct_id> of the first model the graph names, with the media type’s extension', () => {
+    expect(rawRdfFilename('dm-abc_shacl.ttl', bytes(''), '.ttl')).toBe('dm-abc_shacl.ttl');
+    expect(rawRdfFilename(undefined, bytes('sdc4:dm-k2x9 a sdc4-meta:DataModel .'), '.ttl')).toBe('dm-k2x9.ttl');
+    expect(rawRdfFilename('', bytes('<rdf:Description rdf:about="https://semanticdatacharter.com/ns/sdc4/dm-q7">'), '.rdf')).toBe('dm-q7.rdf');
+  });
+
+  it('refuses a graph that names no model, and a repeated parameter', () => {
+    expect(() => rawRdfFilename(undefined, bytes('<a> <b> <c> .'), '.ttl')).toThrow(AppError);
+    expect(() => rawRdfFilename(['a', 'b'], bytes(''), '.ttl')).toThrow(AppError);
   });
 });

@@ -5,9 +5,11 @@ import {
   parseClusterQuery,
   parseComponentQuery,
   parseDataType,
+  parseDmgenComponentQuery,
   parseModelQuery,
   parseOntologyInclude,
   positiveInt,
+  STUDIO_MAX_PAGE_SIZE,
 } from '../../../src/parsers/catalog.parser';
 
 /** The 400 a parser throws, as the REST body carries it: the message and the field it names. */
@@ -131,7 +133,7 @@ describe('parseComponentQuery', () => {
     [{ status: 'gone' }, 'status'],
     [{ page: '0' }, 'page'],
     [{ page: 'x' }, 'page'],
-    [{ pageSize: '101' }, 'page_size'],
+    [{ pageSize: '201' }, 'page_size'],
   ])('refuses %p naming %s', (raw, field) => {
     expect(refusal(() => parseComponentQuery(raw)).details).toHaveProperty(field);
   });
@@ -195,5 +197,22 @@ describe('parseOntologyInclude', () => {
       caught = error;
     }
     expect(caught).toMatchObject({ status: 400, code: 'invalid_request', fields: { include: value } });
+  });
+});
+
+describe('parseDmgenComponentQuery (the studio list)', () => {
+  it('reads published=true|false as status published|draft, and refuses a contradiction or another word', () => {
+    expect(parseDmgenComponentQuery({ published: 'false' }).status).toBe('draft');
+    expect(parseDmgenComponentQuery({ published: 'True' }).status).toBe('published');
+    expect(parseDmgenComponentQuery({ published: 'true', status: 'published' }).status).toBe('published');
+    expect(parseDmgenComponentQuery({}).status).toBeNull();
+    expect(refusal(() => parseDmgenComponentQuery({ published: 'false', status: 'published' })).details).toHaveProperty('published');
+    expect(refusal(() => parseDmgenComponentQuery({ published: 'maybe' })).details).toHaveProperty('published');
+  });
+
+  it('accepts page_size up to the one studio maximum, 200', () => {
+    expect(STUDIO_MAX_PAGE_SIZE).toBe(200);
+    expect(parseDmgenComponentQuery({ pageSize: '200' }).pageSize).toBe(200);
+    expect(refusal(() => parseDmgenComponentQuery({ pageSize: '201' })).message).toBe('page_size must be an integer from 1 to 200.');
   });
 });

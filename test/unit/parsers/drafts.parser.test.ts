@@ -157,3 +157,15 @@ describe('parseDraftPage', () => {
     expect(fieldOf(() => parseDraftPage({ pageSize: '201' }))).toBe('page_size');
   });
 });
+
+describe('number drafts need units', () => {
+  it.each(['xd-counts', 'xd-quantities', 'xd-floats', 'xd-doubles'])('%s without units is refused naming units', (slug) => {
+    expect(refusal(() => parseNewComponent(slug, { label: 'n' })).fields.details).toHaveProperty('units');
+    expect(refusal(() => parseNewComponent(slug, { label: 'n', units: '  ' })).fields.details).toHaveProperty('units');
+    expect(parseNewComponent(slug, { label: 'n', units: 'kg' }).units).toBe('kg');
+  });
+
+  it('other drafts take none', () => {
+    expect(parseNewComponent('xd-strings', { label: 's' }).units).toBeUndefined();
+  });
+});
