@@ -13,7 +13,7 @@ const PAGE = { nullable: true } as const;
 @Resolver()
 export class UnitsResolver {
   @Requires('read')
-  @Query(() => DraftUnitsPage, { description: 'Your Units, drafts first.' })
+  @Query(() => DraftUnitsPage, { description: "Your Units, drafts first, then the library's reference Units." })
   async draftUnitsList(
     @CurrentCaller() caller: Caller,
     @Ctx() { services }: GraphQLContext,
