@@ -92,6 +92,7 @@ const JOB_JS = `
       seq = job.seq;
       var item = document.createElement('li');
       item.setAttribute('data-seq', String(job.seq));
+      item.className = 'live';
       item.textContent = job.status + (job.step ? ' · ' + job.step : '') + ' (' + job.updated + ')';
       steps.appendChild(item);
       status.textContent = job.status;

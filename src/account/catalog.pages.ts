@@ -37,10 +37,10 @@ export function catalogPage(opts: CatalogPageOptions): string {
 <input id="id_search" name="search" type="search" maxlength="200" value="${escapeHtml(opts.search)}"> <button type="submit">Search</button></p></form>
 <p class="hint">${opts.viewer ? 'Published entries and your own drafts.' : 'Published entries; sign in to see your drafts too.'}</p>
 <h2>Data models</h2>
-<div class="table-scroll"><table><thead><tr><th scope="col">Title</th><th scope="col">Project</th><th scope="col">Description</th><th scope="col">Updated</th></tr></thead>
+<div class="table-scroll" role="region" tabindex="0" aria-label="Data models"><table><thead><tr><th scope="col">Title</th><th scope="col">Project</th><th scope="col">Description</th><th scope="col">Updated</th></tr></thead>
 <tbody>${models || '<tr><td colspan="4">No models found.</td></tr>'}</tbody></table></div>
 <h2>Components</h2>
-<div class="table-scroll"><table><thead><tr><th scope="col">Label</th><th scope="col">Type</th><th scope="col">Project</th><th scope="col">Status</th><th scope="col">ct_id</th></tr></thead>
+<div class="table-scroll" role="region" tabindex="0" aria-label="Components"><table><thead><tr><th scope="col">Label</th><th scope="col">Type</th><th scope="col">Project</th><th scope="col">Status</th><th scope="col">ct_id</th></tr></thead>
 <tbody>${components || '<tr><td colspan="5">No components found.</td></tr>'}</tbody></table></div>${more}`,
   });
 }
