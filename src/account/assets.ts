@@ -27,6 +27,8 @@ form.inline{display:inline}
 .field-error{display:block;color:#8c1d18;font-weight:600}
 code.key{display:block;font-size:16px;background:#fff;padding:6px;border:1px solid #8a8f96;user-select:all;overflow-wrap:anywhere;word-break:break-all}
 code{overflow-wrap:anywhere}
+h1,h2,dd,li,p{overflow-wrap:anywhere}
+dd{margin-left:16px}
 fieldset{background:#fff;border:1px solid #dde1e6;margin:16px 0;padding:12px;min-width:0}
 label.field{display:inline-block;min-width:180px}
 input,select,button{font:inherit;max-width:100%;box-sizing:border-box}

@@ -21,7 +21,7 @@ export function catalogPage(opts: CatalogPageOptions): string {
   const components = opts.components.results
     .map(
       (c) => `<tr data-component="${escapeHtml(c.ctId)}"><td>${escapeHtml(c.label)}</td><td>${escapeHtml(c.componentType)}</td>
-<td>${escapeHtml(c.projectName)}</td><td>${c.status}${c.published ? '' : ' (draft)'}</td><td><code>${escapeHtml(c.ctId)}</code></td></tr>`,
+<td>${escapeHtml(c.projectName)}</td><td>${c.status}${c.status === 'draft' ? ' (yours)' : ''}</td><td><code>${escapeHtml(c.ctId)}</code></td></tr>`,
     )
     .join('\n');
   const more =

@@ -17,7 +17,8 @@ export function jobsPage(opts: { viewer: Viewer; jobs: JobView[] }): string {
     title: 'Jobs',
     section: 'jobs',
     viewer: opts.viewer,
-    body: `<div class="table-scroll" role="region" tabindex="0" aria-label="Jobs"><table><caption class="hint">Your latest jobs, newest first.</caption>
+    body: `<p class="hint">Your latest jobs, newest first.</p>
+<div class="table-scroll" role="region" tabindex="0" aria-label="Jobs"><table>
 <thead><tr><th scope="col">Job</th><th scope="col">Kind</th><th scope="col">Status</th><th scope="col">Step</th><th scope="col" class="num">Cost (credits)</th><th scope="col">Created</th></tr></thead>
 <tbody>${rows || '<tr><td colspan="6">No jobs yet.</td></tr>'}</tbody></table></div>`,
   });

@@ -90,7 +90,8 @@ ${fieldErrors(errors, 'non_field_errors')}
   <p><button type="submit">Create key</button></p>
 </form></fieldset>
 <h2>Your keys</h2>
-<div class="table-scroll" role="region" tabindex="0" aria-label="Your keys"><table><caption class="hint">Newest first; revoked and expired keys stay listed.</caption>
+<p class="hint">Newest first; revoked and expired keys stay listed.</p>
+<div class="table-scroll" role="region" tabindex="0" aria-label="Your keys"><table>
 <thead><tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col">Scopes</th><th scope="col" class="num">Spend limit</th><th scope="col" class="num">Spent</th><th scope="col">Expires</th><th scope="col">Status</th><th scope="col">Created</th><th scope="col"><span class="hint">Actions</span></th></tr></thead>
 <tbody>${rows || '<tr><td colspan="9">No keys yet.</td></tr>'}</tbody></table></div>
 <fieldset><legend>Legacy key</legend>

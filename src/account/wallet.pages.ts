@@ -54,7 +54,8 @@ export function walletPage(opts: WalletPageOptions): string {
 <dt>Available</dt><dd>${credits(wallet.balanceCredits - wallet.heldCredits)} credits</dd>
 </dl>
 <h2>Ledger</h2>
-<div class="table-scroll" role="region" tabindex="0" aria-label="Ledger"><table><caption class="hint">Newest first. Holds reserve credits for a job or request; a capture charges them, a release returns them.</caption>
+<p class="hint">Newest first. Holds reserve credits for a job or request; a capture charges them, a release returns them.</p>
+<div class="table-scroll" role="region" tabindex="0" aria-label="Ledger"><table>
 <thead><tr><th scope="col">When</th><th scope="col">Entry</th><th scope="col" class="num">Credits</th><th scope="col" class="num">Balance after</th><th scope="col">For</th></tr></thead>
 <tbody>${rows || '<tr><td colspan="5">No entries yet.</td></tr>'}</tbody></table></div>
 ${pager}

@@ -325,6 +325,22 @@ describe('account pages in Chromium', () => {
     await context.close();
   });
 
+  it('opens GraphiQL on an example of this API that says where the key goes', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${app.url}/graphql`);
+    const editor = page.locator('.graphiql-query-editor .CodeMirror');
+    await editor.waitFor();
+    const text = await page.evaluate(() =>
+      (document.querySelector('.graphiql-query-editor .CodeMirror') as unknown as { CodeMirror: { getValue(): string } }).CodeMirror.getValue(),
+    );
+    expect(text).toContain('catalogModels');
+    expect(text).toContain('estimate(');
+    expect(text).toContain('jobUpdated');
+    expect(text).toContain('"Authorization": "Token <your key>"');
+    await context.close();
+  });
+
   it('ends the job page live subscription when the session is signed out elsewhere', async () => {
     const user = await makeUser(app.services, { credits: 20_000 });
     const context: BrowserContext = await browser.newContext();
