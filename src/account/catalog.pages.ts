@@ -1,7 +1,7 @@
 import type { ComponentView, ModelSummaryView, ModelView, NodeView, PageView } from '../presenters/catalog.presenter';
 import { escapeHtml, layout, when, type Viewer } from './layout';
 
-export interface CatalogPageOptions {
+interface CatalogPageOptions {
   viewer: Viewer | null;
   search: string;
   models: ModelSummaryView[];

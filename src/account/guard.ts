@@ -8,7 +8,7 @@ import { errorBox, layout } from './layout';
 /** The form bodies of these pages: small, flat, a few fields. */
 export const formBody = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 30 });
 
-export const PAGE_CSP =
+const PAGE_CSP =
   "default-src 'none'; style-src 'self'; script-src 'self'; connect-src 'self'; img-src 'self'; form-action 'self'; " +
   "frame-ancestors 'none'; base-uri 'none'";
 

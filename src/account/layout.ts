@@ -9,7 +9,7 @@ export interface Viewer {
   csrfToken: string;
 }
 
-export type Section = 'keys' | 'wallet' | 'jobs' | 'catalog' | 'login';
+type Section = 'keys' | 'wallet' | 'jobs' | 'catalog' | 'login';
 
 const NAV: Array<{ section: Section; href: string; label: string }> = [
   { section: 'keys', href: '/account/keys/', label: 'API keys' },
