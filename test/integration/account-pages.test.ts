@@ -1,6 +1,7 @@
 import { startTestApp, type TestApp } from '../support/app';
 import { libraryComponent } from '../support/catalog-factories';
 import { makeUser, PASSWORD } from '../support/factories';
+import { FormClient, newKeyOf } from '../support/forms';
 
 /** The account pages over plain HTTP: the JSON login's rules, CSRF on every form, the key shown once and nowhere
  * else, field errors, the ledger's pages and the catalog's visibility. The browser walk is test/browser/account. */
@@ -14,62 +15,8 @@ afterAll(async () => {
   await app?.close();
 });
 
-interface PageAnswer {
-  status: number;
-  text: string;
-  location: string | null;
-  headers: Headers;
-}
-
-/** A form-posting client that keeps cookies and never follows redirects (so each Location can be read). */
-class FormClient {
-  readonly cookies = new Map<string, string>();
-  readonly answers: PageAnswer[] = [];
-
-  async send(method: 'GET' | 'POST', path: string, fields?: Record<string, string | string[]>, headers: Record<string, string> = {}) {
-    const body = fields ? new URLSearchParams() : undefined;
-    for (const [name, value] of Object.entries(fields ?? {})) for (const one of [value].flat()) body!.append(name, one);
-    const response = await fetch(app.url + path, {
-      method,
-      redirect: 'manual',
-      body: body?.toString(),
-      headers: {
-        ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-        ...(this.cookies.size ? { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } : {}),
-        ...headers,
-      },
-    });
-    for (const setCookie of response.headers.getSetCookie()) {
-      const [pair] = setCookie.split(';');
-      const [name, value] = [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)];
-      if (!value || /expires=Thu, 01 Jan 1970/i.test(setCookie)) this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-    const answer = { status: response.status, text: await response.text(), location: response.headers.get('location'), headers: response.headers };
-    this.answers.push(answer);
-    return answer;
-  }
-
-  get(path: string) {
-    return this.send('GET', path);
-  }
-
-  /** Posts a form as the page would: with the CSRF token of the last page shown. */
-  async post(path: string, fields: Record<string, string | string[]> = {}, headers: Record<string, string> = {}) {
-    return this.send('POST', path, { csrfmiddlewaretoken: this.token ?? '', ...fields }, headers);
-  }
-
-  get token(): string | undefined {
-    for (let i = this.answers.length - 1; i >= 0; i -= 1) {
-      const found = /name="csrfmiddlewaretoken" value="([^"]+)"/.exec(this.answers[i].text);
-      if (found) return found[1];
-    }
-    return undefined;
-  }
-}
-
 async function signedInClient(email: string): Promise<FormClient> {
-  const client = new FormClient();
+  const client = new FormClient(app.url);
   await client.get('/account/login/');
   const answer = await client.post('/account/login/', { email, password: PASSWORD, next: '/account/wallet/' });
   expect(answer.status).toBe(303);
@@ -78,12 +25,10 @@ async function signedInClient(email: string): Promise<FormClient> {
   return client;
 }
 
-const newKeyOf = (html: string) => /data-testid="new-key">([^<]+)</.exec(html)?.[1];
-
 describe('sign in and out', () => {
   it('says wrong password, then locked after the JSON login throttle, and refuses a form without its CSRF cookie', async () => {
     const user = await makeUser(app.services);
-    const client = new FormClient();
+    const client = new FormClient(app.url);
     await client.get('/account/login/');
     const wrong = await client.post('/account/login/', { email: user.email, password: 'nope' });
     expect(wrong.status).toBe(400);
@@ -95,7 +40,7 @@ describe('sign in and out', () => {
     expect(locked.status).toBe(429);
     expect(locked.text).toMatch(/Sign-in is locked after too many failed attempts.*Try again in \d+ minutes/);
 
-    const stranger = new FormClient();
+    const stranger = new FormClient(app.url);
     const forged = await stranger.send('POST', '/account/login/', { email: user.email, password: PASSWORD, csrfmiddlewaretoken: 'guess' });
     expect(forged.status).toBe(403);
     expect(stranger.cookies.has('sessionid')).toBe(false);
@@ -103,7 +48,7 @@ describe('sign in and out', () => {
 
   it('sends an expired session back to sign in with a message, and signs out with a SameSite session cookie', async () => {
     const user = await makeUser(app.services);
-    const client = new FormClient();
+    const client = new FormClient(app.url);
     await client.get('/account/login/');
     const signed = await client.post('/account/login/', { email: user.email, password: PASSWORD });
     expect(signed.headers.getSetCookie().find((c) => c.startsWith('sessionid='))).toMatch(/HttpOnly/i);
@@ -260,7 +205,7 @@ describe('catalog', () => {
     const published = `Publishedlabel${Date.now()}`;
     await libraryComponent(app.services, { label: published });
 
-    const anonymous = new FormClient();
+    const anonymous = new FormClient(app.url);
     const seen = await anonymous.get(`/catalog/?search=${label}`);
     expect(seen.status).toBe(200);
     const listed = (name: string) => `<td>${name}</td>`;
