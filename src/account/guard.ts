@@ -51,8 +51,9 @@ export function signedIn(services: Services): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
     const token = readCookie(req, SESSION_COOKIE);
     const caller = token === undefined ? null : await services.auth.authenticate({ sessionToken: token });
+    const safe = req.method === 'GET' || req.method === 'HEAD';
     if (!caller || caller.via !== 'session') {
-      if (req.method === 'GET') {
+      if (safe) {
         const expired = token !== undefined ? '&expired=1' : '';
         res.redirect(303, `/account/login/?next=${encodeURIComponent(req.originalUrl)}${expired}`);
       } else {
@@ -60,7 +61,7 @@ export function signedIn(services: Services): RequestHandler {
       }
       return;
     }
-    if (req.method !== 'GET') {
+    if (!safe) {
       const sent = field(req, 'csrfmiddlewaretoken');
       if (req.headers['sec-fetch-site'] === 'cross-site' || !sent || !constantTimeEqual(sent, caller.session.csrfToken)) {
         res

@@ -47,6 +47,10 @@ export function jobPage(opts: { viewer: Viewer; task: TaskView; events: JobEvent
     .map((e) => `<li data-seq="${e.seq}">${e.status}${e.step ? ` · ${escapeHtml(e.step)}` : ''} (${e.at.toISOString()})</li>`)
     .join('');
   const ended = job.status === 'completed' || job.status === 'failed';
+  const partial =
+    !artifacts && job.dmCtId
+      ? `<h2>Result</h2><ul class="results"><li><a href="/catalog/${encodeURIComponent(job.dmCtId)}/">Catalog page of the model built so far</a></li></ul>`
+      : '';
   const links = artifacts
     ? `<h2>Result</h2><ul class="results" data-testid="result-links">${
         job.dmCtId ? `<li><a href="/catalog/${encodeURIComponent(job.dmCtId)}/">Catalog page of the model</a></li>` : ''
@@ -67,6 +71,6 @@ export function jobPage(opts: { viewer: Viewer; task: TaskView; events: JobEvent
 <dt>Cost</dt><dd>${credits(job.costCredits)} credits</dd><dt>Created</dt><dd>${when(job.created)}</dd></dl>
 <p id="live" role="status" class="hint">${ended ? 'This job has ended.' : 'Reload the page to see its latest state.'}</p>
 <h2>Steps</h2><ol class="steps" id="steps" data-testid="steps">${steps}</ol>
-${error}${links}</div>`,
+${error}${links}${partial}</div>`,
   });
 }

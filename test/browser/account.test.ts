@@ -88,12 +88,17 @@ describe('account pages in Chromium', () => {
 
   it('sign in → key read+build limited to 5,000 shown once → used → rotate → revoke → wallet and a live job', async () => {
     const user = await makeUser(app.services, { credits: 20_000 });
-    const page = await browser.newPage();
+    const flow = await browser.newContext();
+    await flow.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.url });
+    const page = await flow.newPage();
     await signIn(page, user.email);
 
     const key = await createKey(page, 'ci-build', { build: true, limit: '5000' });
     expect(key).toMatch(/^sdc_/);
     expect(await page.textContent('[role=status]')).toContain('will not be shown again');
+    await page.click('button[data-copy]');
+    await page.locator('button[data-copy]', { hasText: 'Copied' }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
     const used = await tokensList(key);
     expect(used.status).toBe(200);
     const listed = ((await used.json()) as Array<{ name: string; scopes: string[]; spend_limit_credits: number }>).find((k) => k.name === 'ci-build');
@@ -157,7 +162,7 @@ describe('account pages in Chromium', () => {
     await page.waitForURL(/\/account\/login\/\?signed_out=1$/);
     await page.goto(`${app.url}/account/wallet/`);
     expect(new URL(page.url()).pathname).toBe('/account/login/');
-    await page.close();
+    await flow.close();
   });
 
   it('reaches every form with JavaScript disabled', async () => {
