@@ -4,6 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { freePort } from '../../src/db/embedded-postgres';
+import { Job } from '../../src/entities/job.entity';
+import { newId } from '../../src/lib/ids';
 import { startTestApp, type TestApp } from '../support/app';
 import { makeUser, PASSWORD } from '../support/factories';
 
@@ -347,25 +349,46 @@ describe('account pages in Chromium', () => {
   });
 
   it('ends the job page live subscription when the session is signed out elsewhere', async () => {
-    const user = await makeUser(app.services, { credits: 20_000 });
+    const user = await makeUser(app.services);
     const context: BrowserContext = await browser.newContext();
     const page = await context.newPage();
     await signIn(page, user.email);
-    const builder = await createKey(page, 'followed', { build: true, spend: true });
-    const queued = await fetch(`${app.url}/api/v1/dmgen/assemble/`, {
-      method: 'POST',
-      headers: { authorization: `Token ${builder}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ ...MIXED_ASSEMBLY, title: 'Cut short' }),
-    });
-    const jobCtId = ((await queued.json()) as { job_ct_id: string }).job_ct_id;
-    await page.goto(`${app.url}/account/jobs/${jobCtId}/`);
+    // A running job that no worker holds: its steps come from this test alone.
+    const { manager } = app.services.db;
+    const now = new Date();
+    const job = await manager.save(
+      manager.create(Job, {
+        ctId: newId(),
+        kind: 'assemble',
+        status: 'running',
+        step: 'parsing',
+        userId: user.id,
+        apiKeyId: null,
+        request: { title: 'Held still' },
+        result: null,
+        error: null,
+        dataSourceCtId: null,
+        dmCtId: null,
+        attempts: 1,
+        createdAt: now,
+        updatedAt: now,
+      }),
+    );
+    await page.goto(`${app.url}/account/jobs/${job.ctId}/`);
     await page.locator('#live', { hasText: 'Following this job live' }).waitFor({ timeout: 10_000 });
+    await app.services.jobs.update(job.id, { step: 'modeling' });
+    await page.locator('#steps li.live', { hasText: 'modeling' }).waitFor({ timeout: 10_000 });
+    expect(await page.textContent('#job-step')).toBe('modeling');
     // The same session signed out from another tab of the same browser.
     const other = await context.newPage();
     await other.goto(`${app.url}/account/logout/`);
     await other.click('main button[type=submit]');
     await page.locator('#live[data-closed]').waitFor({ timeout: 15_000 });
+    expect(await page.getAttribute('#live', 'data-closed')).toBe('4401');
     expect(await page.textContent('#live')).toContain('session ended');
+    await app.services.jobs.update(job.id, { step: 'finalizing' });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await page.locator('#steps li', { hasText: 'finalizing' }).count()).toBe(0);
     await context.close();
   });
 });
