@@ -285,13 +285,14 @@ describe('account pages in Chromium', () => {
     await context.close();
   });
 
-  it('refuses a form posted from another site, and the page of that site never sees a key', async () => {
+  it('refuses each account form posted from another site, sign-in included', async () => {
     const user = await makeUser(app.services);
     const context = await browser.newContext();
     const page = await context.newPage();
     await signIn(page, user.email);
     await createKey(page, 'kept');
     const before = await app.services.keys.list(user.id);
+    const intruder = await makeUser(app.services);
 
     // Another site (127.0.0.2 is not 127.0.0.1's site) whose page posts each account form on load.
     const port = await freePort();
@@ -303,6 +304,8 @@ describe('account pages in Chromium', () => {
       ['/account/keys/legacy/', { confirm: 'yes' }],
       ['/account/wallet/auto-reload/', { enabled: 'true', threshold_credits: '1', amount_credits: '1000000' }],
       ['/account/logout/', {}],
+      // Signing the victim into the attacker's account is refused too (the sign-in form's own token).
+      ['/account/login/', { email: intruder.email, password: PASSWORD }],
     ];
     const attacker = http.createServer((req, res) => {
       const [action, fields] = forms[Number(new URL(req.url!, 'http://x').searchParams.get('i'))];
@@ -329,6 +332,7 @@ describe('account pages in Chromium', () => {
     // Still signed in: the cross-site sign-out was refused too.
     await page.goto(`${app.url}/account/keys/`);
     expect(new URL(page.url()).pathname).toBe('/account/keys/');
+    expect(await page.textContent('header .who')).toBe(user.email);
     await context.close();
   });
 
