@@ -142,10 +142,8 @@ export function accountRoutes(services: Services): Router {
     formBody,
     session,
     confirmOr('rotate', async (req, res) => {
-      const userId = pageCaller(res).user.id;
-      const old = (await services.keys.list(userId)).find((k) => String(k.id) === req.params.id);
-      const issued = await services.keys.rotate(userId, Number(req.params.id));
-      await renderKeys(res, 201, { issued: issuedNamed(issued, old) });
+      const issued = await services.keys.rotate(pageCaller(res).user.id, Number(req.params.id));
+      await renderKeys(res, 201, { issued: issuedNamed(issued, true) });
     }),
   );
 

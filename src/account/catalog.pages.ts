@@ -24,9 +24,13 @@ export function catalogPage(opts: CatalogPageOptions): string {
 <td>${escapeHtml(c.projectName)}</td><td>${c.status}${c.status === 'draft' ? ' (yours)' : ''}</td><td><code>${escapeHtml(c.ctId)}</code></td></tr>`,
     )
     .join('\n');
+  const { count, page, pageSize } = opts.components;
+  const pageLink = (n: number) => `/catalog/?${new URLSearchParams({ ...(opts.search ? { search: opts.search } : {}), page: String(n) }).toString()}`;
   const more =
-    opts.components.count > opts.components.results.length
-      ? `<p class="hint">${opts.components.count} components match; refine the search to see others.</p>`
+    count > pageSize
+      ? `<nav class="pager" aria-label="Component pages"><span>${count} components, page ${page} of ${Math.ceil(count / pageSize)}</span>${
+          page > 1 ? `<a href="${escapeHtml(pageLink(page - 1))}" rel="prev">Previous</a>` : ''
+        }${page * pageSize < count ? `<a href="${escapeHtml(pageLink(page + 1))}" rel="next">Next</a>` : ''}</nav>`
       : '';
   return layout({
     title: 'Catalog',

@@ -39,7 +39,7 @@ export function catalogRoutes(services: Services): Router {
     try {
       const raw = { search: search.trim() || undefined };
       const modelQuery = parseModelQuery(raw);
-      const componentQuery = parseComponentQuery({ ...raw, pageSize: COMPONENTS_SHOWN });
+      const componentQuery = parseComponentQuery({ ...raw, page: req.query.page, pageSize: COMPONENTS_SHOWN });
       const who = await reader(req, caller);
       const models = await services.catalog.listModels(modelQuery, who);
       const components = await services.catalog.listComponents(componentQuery, who);

@@ -24,10 +24,10 @@ export interface KeysPageOptions {
 
 const EMPTY: KeyFormValues = { name: '', scopes: ['read'], spendLimitCredits: '', expiresInDays: '' };
 
-export const issuedNamed = (key: IssuedKeyView, rotatedFrom?: KeyView) => ({
+export const issuedNamed = (key: IssuedKeyView, rotated = false) => ({
   plaintext: key.key,
-  label: rotatedFrom
-    ? `Key "${rotatedFrom.name ?? ''}" (${rotatedFrom.prefix}…) was revoked and replaced by this new key.`
+  label: rotated
+    ? `Key "${key.name ?? ''}" was rotated: the old key stopped working and this new one has the same scopes, limit and expiry.`
     : `New key "${key.name ?? ''}" with scopes ${key.scopes.join(', ')}.`,
 });
 

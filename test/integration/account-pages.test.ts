@@ -217,4 +217,21 @@ describe('catalog', () => {
     expect(own).toContain('draft (yours)');
     expect((await anonymous.get('/catalog/nosuchmodel000000000000/')).status).toBe(404);
   });
+
+  it('pages the components of a search, keeping the search in each link', async () => {
+    const prefix = `Paged${Date.now()}`;
+    for (let i = 0; i < 53; i += 1) await libraryComponent(app.services, { label: `${prefix} ${String(i).padStart(2, '0')}` });
+    const client = new FormClient(app.url);
+    const rows = (html: string) => [...html.matchAll(/data-component="[^"]+"><td>([^<]+)</g)].length;
+    const first = await client.get(`/catalog/?search=${prefix}`);
+    expect(rows(first.text)).toBe(50);
+    expect(first.text).toContain('53 components, page 1 of 2');
+    const next = /href="([^"]+)" rel="next"/.exec(first.text)![1].replaceAll('&amp;', '&');
+    expect(next).toBe(`/catalog/?search=${prefix}&page=2`);
+    const second = await client.get(next);
+    expect(rows(second.text)).toBe(3);
+    expect(second.text).toContain('rel="prev"');
+    expect(second.text).not.toContain('rel="next"');
+    expect((await client.get(`/catalog/?search=${prefix}&page=abc`)).status).toBe(400);
+  });
 });
