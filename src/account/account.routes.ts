@@ -26,10 +26,10 @@ const viewerOf = (res: Response): Viewer => {
 /** The sign-in page's message for a refused attempt: the JSON login's rules, said for a person. */
 function loginFailure(error: DomainError): { status: number; message: string } {
   if (error.status === 429) {
-    const seconds = Number(error.fields.retry_after_seconds) || 60;
+    const minutes = Math.ceil((Number(error.fields.retry_after_seconds) || 60) / 60);
     return {
       status: 429,
-      message: `Sign-in is locked after too many failed attempts for this account or from your address. Try again in ${Math.ceil(seconds / 60)} minutes.`,
+      message: `Sign-in is locked after too many failed attempts for this account or from your address. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
     };
   }
   if (error.code === 'invalid_credentials') return { status: 400, message: 'Wrong email or password.' };
