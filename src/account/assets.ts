@@ -132,6 +132,7 @@ export function assetsRouter(): Router {
     const file = FILES[req.params.name];
     if (!file) return next();
     res.setHeader('Cache-Control', 'public, max-age=300');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
     res.type(file.type).send(file.body);
   });
   return router;

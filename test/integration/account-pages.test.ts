@@ -109,6 +109,17 @@ describe('forms of a signed-in person', () => {
     expect(created.headers.get('x-content-type-options')).toBe('nosniff');
     expect(created.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     expect(created.headers.get('content-security-policy')).toContain("script-src 'self'");
+    for (const [asset, type] of [
+      ['account.css', 'text/css'],
+      ['job.js', 'text/javascript'],
+    ]) {
+      const served = await fetch(`${app.url}/account/assets/${asset}`);
+      expect([served.status, served.headers.get('content-type'), served.headers.get('x-content-type-options')]).toEqual([
+        200,
+        `${type}; charset=utf-8`,
+        'nosniff',
+      ]);
+    }
     const key = newKeyOf(created.text)!;
     expect(key).toMatch(/^sdc_/);
     expect(created.text).toContain('it will not be shown again');
