@@ -19,6 +19,7 @@ import { limitRootFieldConcurrency } from './resolvers/db-slots';
 import { Semaphore } from './lib/semaphore';
 import { ConcurrencyLimiter, limitConcurrency } from './http/concurrency';
 import { buildAdminRouter } from './rest-compat/admin/admin.routes';
+import { accountPages } from './account';
 import { formatGraphQLError } from './resolvers/errors';
 import { guardedSubscribe, queryLimitsRule, type QueryLimits, type SchemaExposure } from './resolvers/limits';
 import { createLoaders } from './resolvers/loaders';
@@ -126,6 +127,7 @@ export async function startHttpServer(services: Services, options: { port: numbe
   await apollo.start();
 
   app.use(buildAdminRouter(services));
+  app.use(accountPages(services));
   app.use(openApiRouter(ROUTES, { serverUrl: services.settings.publicBaseUrl, appOnly: false }));
   app.use(landingRouter(services.settings));
   app.use(buildRestRouter(services, ROUTES, routes));

@@ -14,6 +14,49 @@ export function graphiqlRouter(): Router {
   return router;
 }
 
+/** What GraphiQL opens with (until the browser has a document of its own): this API's three kinds of operation
+ * and where the key goes. */
+export const DEFAULT_DOCUMENT = `# sdc-gateway: GraphQL for SDC4 model assembly.
+#
+# Authentication: open the Headers pane below and send your API key as
+#   {"Authorization": "Token <your key>"}
+# (create a key signed in at /account/keys/). Subscriptions send the same header in connection_init.
+# Without a key, public catalog reads still work; signed in at /account/, this page uses your session.
+#
+# Run one operation at a time with the ▶ button.
+
+# 1. The catalog: published models (and your own drafts).
+query Catalog {
+  catalogModels(search: "vital") {
+    ctId
+    title
+    projectName
+    about
+  }
+}
+
+# 2. What an assembly would cost, without charging (needs a key with "read").
+query Estimate {
+  estimate(input: { title: "Vitals", data: { label: "Vitals", components: [{ label: "Heart rate", dataType: "XdCount", units: "/min" }] } }) {
+    estimateId
+    mode
+    totalCredits
+    totalUsd
+    wallet { balanceCredits canPay }
+  }
+}
+
+# 3. Follow a job live: put its ctId (from assemble) in the Variables pane as {"ctId": "..."}.
+subscription FollowJob($ctId: String!) {
+  jobUpdated(ctId: $ctId) {
+    seq
+    status
+    step
+    error
+  }
+}
+`;
+
 const GRAPHIQL_PAGE = `<!doctype html>
 <html lang="en">
 <head>
@@ -36,7 +79,7 @@ const GRAPHIQL_PAGE = `<!doctype html>
       headers: Object.assign({ 'apollo-require-preflight': 'true' }, csrf ? { 'X-CSRFToken': decodeURIComponent(csrf) } : {}),
     });
     ReactDOM.createRoot(document.getElementById('graphiql')).render(
-      React.createElement(GraphiQL, { fetcher, defaultEditorToolbarOpen: true, shouldPersistHeaders: true }),
+      React.createElement(GraphiQL, { fetcher, defaultQuery: ${JSON.stringify(DEFAULT_DOCUMENT)}, defaultEditorToolbarOpen: true, shouldPersistHeaders: true }),
     );
   </script>
 </body>

@@ -13,6 +13,8 @@ interface LandingLink {
 export function landingLinks(settings: Settings): LandingLink[] {
   const links: Array<LandingLink | false> = [
     settings.role !== 'app' && { rel: 'graphql', title: 'GraphQL (GraphiQL in a browser)', href: '/graphql' },
+    settings.role !== 'app' && { rel: 'account', title: 'Your account: sign in, API keys, wallet, jobs', href: '/account/' },
+    settings.role !== 'app' && { rel: 'catalog', title: 'Catalog of published models and components', href: '/catalog/' },
     { rel: 'api-docs', title: 'REST API reference', href: API_DOCS_PATH },
     { rel: 'openapi', title: 'OpenAPI 3.1 document', href: OPENAPI_PATH },
     { rel: 'admin', title: 'Admin pages (application API keys; staff sign-in)', href: '/admin/' },

@@ -1,11 +1,13 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import * as q from '../db/queries/ledger.sql';
+import { ledgerHistory } from '../db/queries/ledger-history.sql';
 import { transactionRetried } from '../db/transaction';
 import { query, queryOne } from '../db/sql';
 import { Wallet } from '../entities/wallet.entity';
 import { badRequest, DomainError, notFound, pgCode, PG } from '../lib/errors';
 import type { AutoReloadUpdate } from '../parsers/wallet.parser';
 import { walletView, type WalletView } from '../presenters/wallet.presenter';
+import { ledgerEntryView, type LedgerPageView } from '../presenters/ledger-entry.presenter';
 import type { Caller } from './auth.service';
 import type { Clock } from './clock';
 import { holdClosed, insufficientFunds, keyRevoked, keySpendLimit } from './ledger-errors';
@@ -243,6 +245,13 @@ export class LedgerService {
 
   async walletView(userId: number): Promise<WalletView> {
     return walletView(await this.wallet(userId));
+  }
+
+  /** A page of the user's ledger, newest first, before entry `beforeId` (from the newest when null). */
+  async history(userId: number, beforeId: number | null, limit: number): Promise<LedgerPageView> {
+    const found = await query(this.db, ledgerHistory(userId, beforeId, limit + 1));
+    const entries = found.slice(0, limit).map(ledgerEntryView);
+    return { entries, nextBefore: found.length > limit ? entries[entries.length - 1].id : null };
   }
 
   /** Auto-reload may only be enabled with a positive amount, judged on the wallet as it will be after the update. */

@@ -14,7 +14,7 @@ describe('GET /', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     const body = (await res.json()) as Landing;
-    expect(Object.keys(body.links)).toEqual(['graphql', 'api-docs', 'openapi', 'admin', 'health', 'ready', 'metrics']);
+    expect(Object.keys(body.links)).toEqual(['graphql', 'account', 'catalog', 'api-docs', 'openapi', 'admin', 'health', 'ready', 'metrics']);
     for (const { href } of Object.values(body.links)) {
       expect(href.startsWith(app.url)).toBe(true);
       const linked = await fetch(href, { headers: { accept: 'text/html' }, redirect: 'manual' });
@@ -27,7 +27,8 @@ describe('GET /', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     const html = await res.text();
-    for (const href of ['/graphql', '/api/docs/', '/api/openapi.json', '/admin/', '/healthz', '/metrics']) expect(html).toContain(`href="${href}"`);
+    for (const href of ['/graphql', '/account/', '/catalog/', '/api/docs/', '/api/openapi.json', '/admin/', '/healthz', '/metrics'])
+      expect(html).toContain(`href="${href}"`);
   });
 
   it('in ROLE=app links no GraphQL, and no metrics when METRICS=off', async () => {
