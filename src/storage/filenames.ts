@@ -55,8 +55,3 @@ export function storedZipName(filename: string): string {
 export function schemaGraphUri(ctId: string): string {
   return `urn:sdc4:dm-${ctId}:schema`;
 }
-
-/** One graph per instance, named under its model: `urn:sdc4:dm-{ct_id}:instance:{instance_id}`. */
-export function instanceGraphUri(ctId: string, instanceId: string): string {
-  return `urn:sdc4:dm-${ctId}:instance:${instanceId}`;
-}
