@@ -9,7 +9,7 @@ const RUN_INTERVAL_MS = 5 * 60 * 1000;
 
 /** Rows one DELETE removes at most (each its own short transaction) and DELETEs one run makes at most, so a large
  * backlog is worked off over several runs instead of holding locks on job_events for long. */
-export const TRIM_BATCH = { rows: 1000, perRun: 20 };
+const TRIM_BATCH = { rows: 1000, perRun: 20 };
 
 /** JOB_EVENTS_RETENTION_DAYS: once a job has been completed or failed for longer, its event log keeps only its last
  * event (how it ended); running and queued jobs, and jobs that ended since, keep every event. 0 keeps all. */

@@ -10,7 +10,7 @@ interface LandingLink {
 }
 
 /** What `GET /` links to in this role (ROLE=app has no GraphQL; /metrics only when METRICS is not off). */
-export function landingLinks(settings: Settings): LandingLink[] {
+function landingLinks(settings: Settings): LandingLink[] {
   const links: Array<LandingLink | false> = [
     settings.role !== 'app' && { rel: 'graphql', title: 'GraphQL (GraphiQL in a browser)', href: '/graphql' },
     { rel: 'api-docs', title: 'REST API reference', href: API_DOCS_PATH },

@@ -6,7 +6,7 @@ import { codePointLength } from '../lib/text';
 /** The catalog's query rules, pure: REST query strings and GraphQL arguments both become these typed queries,
  * or today's 400 bodies. */
 
-export const DEFAULT_PAGE_SIZE = 20;
+const DEFAULT_PAGE_SIZE = 20;
 /** The studio's fixed page of /catalog/components/: clients page until a short page. */
 export const COMPONENT_PAGE_SIZE = 50;
 const MAX_PAGE_SIZE = 100;
@@ -37,7 +37,7 @@ export interface ClusterQuery extends PageRequest {
 }
 
 /** Which components a `type` names: lowercased data types, or a contextual slot; an unknown name matches none. */
-export interface TypeFilter {
+interface TypeFilter {
   dataTypes: string[];
   slot: string | null;
 }
@@ -48,7 +48,7 @@ export interface ComponentQuery extends ClusterQuery {
 }
 
 /** The contract's contextual slots, each with the reference-model types that fill it (sdc4.xsd). */
-export const CONTEXT_SLOTS: Record<string, string[]> = {
+const CONTEXT_SLOTS: Record<string, string[]> = {
   audit: ['Audit'],
   attestation: ['Attestation'],
   party: ['Party'],
@@ -98,7 +98,7 @@ export function parseDataType(value: unknown, field = 'type'): DataType | null {
 
 /** `xdquantity`, `XdQuantityType`, `audit` or `AuditType`: any case. An unknown name is not an error (clients
  * read an empty page as "unused"). `kinds` names other entries a list holds besides the data types. */
-export function parseTypeFilter(value: unknown, kinds: readonly string[] = []): TypeFilter | null {
+function parseTypeFilter(value: unknown, kinds: readonly string[] = []): TypeFilter | null {
   const text = filterText(value, 'type');
   if (text === null) return null;
   const lower = text.toLowerCase();
@@ -145,7 +145,7 @@ export function parseClusterQuery(raw: RawListQuery): ClusterQuery {
 }
 
 /** The entries `/dmgen/components/` lists besides components, as its `type` names them (lowercased). */
-export const STUDIO_ENTRY_KINDS = ['Cluster', 'Units'] as const;
+const STUDIO_ENTRY_KINDS = ['Cluster', 'Units'] as const;
 
 /** Where the studio's `type` is not the reference-model name lowercased: SDCStudio's component table calls
  * XdInterval `interval` (SDCBench badges its search results by that name). */

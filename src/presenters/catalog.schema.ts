@@ -1,7 +1,7 @@
 import { anyJson, arr, bool, dateTime, int, nullable, obj, str, type JsonSchema } from '../lib/json-schema';
 
 /** renderNode's body (children are nodes again). */
-export const nodeSchema = obj({
+const nodeSchema = obj({
   type: str(),
   ct_id: str(),
   label: str(),

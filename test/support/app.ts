@@ -12,7 +12,7 @@ import type { Clock } from '../../src/services/clock';
 import { createTestDatabase } from './database';
 
 /** A clock tests can move: key expiry and throttling windows without sleeping. */
-export class TestClock implements Clock {
+class TestClock implements Clock {
   private offsetMs = 0;
   now(): Date {
     return new Date(Date.now() + this.offsetMs);

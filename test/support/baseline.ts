@@ -2,7 +2,7 @@
  * absolutely: a busy machine slows the baseline as much as the measured work, so only a defect breaks the ratio.
  * The baseline counts as at least `floorMs` (timer jitter on an idle machine is not a defect), so on an idle
  * machine the bound is `factor × floorMs`. Absolute speed lives in `npm run bench`. */
-export function relativeBound(baselineMs: number, floorMs: number, factor = 10): number {
+function relativeBound(baselineMs: number, floorMs: number, factor = 10): number {
   return factor * Math.max(baselineMs, floorMs);
 }
 
