@@ -2,6 +2,7 @@ import { DATA_TYPES, isDataType, type DataType } from '../domain/model-tree';
 import { CATALOG_STATUSES, type CatalogStatus } from '../entities/catalog-entry';
 import { badRequest } from '../lib/errors';
 import { codePointLength } from '../lib/text';
+import { isContextualSlot, SLOT_COMPONENT_TYPE, type ContextualSlot } from '../packages/contextual-library';
 
 /** The catalog's query rules, pure: REST query strings and GraphQL arguments both become these typed queries,
  * or today's 400 bodies. */
@@ -47,18 +48,13 @@ export interface ComponentQuery extends ClusterQuery {
   status: CatalogStatus | null;
 }
 
-/** The contract's contextual slots, each with the reference-model types that fill it (sdc4.xsd). */
-const CONTEXT_SLOTS: Record<string, string[]> = {
-  audit: ['Audit'],
-  attestation: ['Attestation'],
-  party: ['Party'],
-  subject: ['Party'],
-  provider: ['Party'],
-  participation: ['Participation'],
-  protocol: [],
-  workflow: [],
-  acs: [],
-};
+/** The data types a slot name also matches: its type when only contextual components have it (Audit, Party, …).
+ * protocol's XdString and workflow's and acs's XdLink are ordinary data types too, so those slots match only the
+ * components made for them (`contextual_slot`). */
+function slotDataTypes(slot: ContextualSlot): string[] {
+  const type = SLOT_COMPONENT_TYPE[slot];
+  return isDataType(type) ? [] : [type.toLowerCase(), `${type.toLowerCase()}type`];
+}
 
 export interface ModelQuery {
   search: string | null;
@@ -103,8 +99,7 @@ function parseTypeFilter(value: unknown, kinds: readonly string[] = []): TypeFil
   if (text === null) return null;
   const lower = text.toLowerCase();
   const bare = lower.endsWith('type') && lower.length > 4 ? lower.slice(0, -4) : lower;
-  const slotTypes = CONTEXT_SLOTS[bare];
-  if (slotTypes) return { dataTypes: slotTypes.flatMap((t) => [t.toLowerCase(), `${t.toLowerCase()}type`]), slot: bare };
+  if (isContextualSlot(bare)) return { dataTypes: slotDataTypes(bare), slot: bare };
   const known = [...DATA_TYPES, ...kinds].find((t) => t.toLowerCase() === bare);
   return { dataTypes: known ? [known.toLowerCase()] : [], slot: null };
 }
