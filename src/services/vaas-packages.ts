@@ -47,7 +47,7 @@ export class VaasPackages {
   ) {}
 
   url(id: string): string {
-    return `${this.links.base}/api/v1/vaas/packages/${id}/`;
+    return this.links.vaasPackage(id);
   }
 
   async save(userId: number, dmCtId: string, zip: Buffer): Promise<StoredVaasPackage> {
