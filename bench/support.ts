@@ -11,6 +11,7 @@ import { freePort } from '../src/db/embedded-postgres';
 import { migrateDatabase } from '../src/db/migrate';
 import { JobEventHub } from '../src/jobs/job-events';
 import { JobQueue } from '../src/jobs/queue';
+import { startMaintenance } from '../src/jobs/maintenance';
 import { startWorkers } from '../src/jobs/workers';
 import { createLogger } from '../src/lib/logger';
 import { startHttpServer } from '../src/server';
@@ -53,7 +54,11 @@ export async function startBenchService(overrides: Partial<Settings> = {}, optio
   const events = new JobEventHub(database.url, logger);
   await events.start();
   const services = createServices({ settings, db, logger, queue, events });
-  const stopWorkers = options.workers === false ? () => undefined : await startWorkers(services);
+  let stopMaintenance: () => Promise<void> = async () => undefined;
+  if (options.workers !== false) {
+    await startWorkers(services);
+    stopMaintenance = startMaintenance(services, 'worker');
+  }
   const server = await startHttpServer(services, { port, host: '127.0.0.1' });
   return {
     url: server.url,
@@ -61,7 +66,7 @@ export async function startBenchService(overrides: Partial<Settings> = {}, optio
     databaseUrl: database.url,
     close: async () => {
       await server.close();
-      stopWorkers();
+      await stopMaintenance();
       await queue.stop();
       await events.stop();
       await db.destroy();

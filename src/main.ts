@@ -6,7 +6,7 @@ import { createDataSource } from './db/data-source';
 import { migrateDatabase } from './db/migrate';
 import { PortInUse } from './http/base-app';
 import { JobEventHub } from './jobs/job-events';
-import { JobEventsRetention } from './jobs/job-events-retention';
+import { startMaintenance } from './jobs/maintenance';
 import { JobQueue } from './jobs/queue';
 import { startRdfSyncWorker } from './jobs/rdf-sync.task';
 import { startWorkers } from './jobs/workers';
@@ -14,8 +14,6 @@ import { isDatabaseUnavailable } from './lib/errors';
 import { createLogger, type Logger } from './lib/logger';
 import { loadAppConfig } from './packages/app-config';
 import { startHttpServer } from './server';
-
-const GC_INTERVAL_MS = 15 * 60 * 1000;
 
 /** What has been started so far, stopped in reverse order on a signal or a failed start. */
 const stops: Array<() => Promise<void>> = [];
@@ -82,21 +80,16 @@ async function main(): Promise<void> {
   // Every node's caches of stored files hear of changes made by any node.
   await services.app.storageEvents.start(database.url);
   stops.push(() => services.app.storageEvents.stop());
-  if (settings.role === 'worker' || settings.role === 'all') {
-    stops.push(collectStorageGarbage(services, logger));
-    stops.push(new JobEventsRetention(db, services.clock, settings.jobEventsRetentionDays).start(logger));
-  }
+  stops.push(startMaintenance(services, settings.role));
   const staged = await services.app.files.cleanStaging(false);
   if (staged) logger.info({ removed: staged }, 'staging files of interrupted uploads removed');
   stops.push(async () => void (await services.app.files.cleanStaging(true)));
   if (settings.role === 'worker' || settings.role === 'all') {
-    const stopWorkers = await startWorkers(services);
-    stops.push(async () => stopWorkers());
+    await startWorkers(services);
     logger.info({ concurrency: settings.workerConcurrency }, 'workers started');
   }
   if (settings.role === 'app') {
-    const stopRdfSync = await startRdfSyncWorker(services);
-    stops.push(async () => stopRdfSync());
+    await startRdfSyncWorker(services);
   }
 
   if (settings.role !== 'worker') {
@@ -104,17 +97,6 @@ async function main(): Promise<void> {
     stops.push(server.close);
     logger.info({ url: `http://localhost:${settings.port}`, role: settings.role }, 'listening');
   }
-}
-
-/** Workers collect blobs nothing references (postgres:) every quarter of an hour; returns the stop step. */
-function collectStorageGarbage(services: ReturnType<typeof createServices>, logger: Logger): () => Promise<void> {
-  const timer = setInterval(() => {
-    services.app.storage
-      .gc(services.settings.storageGcGraceSeconds * 1000)
-      .then((removed) => removed && logger.info({ removed }, 'unreferenced stored blobs collected'))
-      .catch((error: unknown) => logger.warn({ err: error }, 'storage collection failed'));
-  }, GC_INTERVAL_MS).unref();
-  return async () => clearInterval(timer);
 }
 
 main().catch(async (error: unknown) => {

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { output } from '../cli-support';
 import { loadSettings } from '../config';
+import { Links } from '../lib/links';
 import { parseJwkSet } from '../parsers/signing.parser';
 import { renderVerification, verificationLine } from '../presenters/signing.presenter';
 import { validateWithCorrection } from '../xml/ev';
@@ -49,8 +50,8 @@ export function registerVaasCommands(program: Command): void {
     .option('--no-schema-check', 'check the signature only')
     .option('--json', 'print one JSON object')
     .action(async (file: string, opts: { keys?: string; schema?: string; schemaCheck: boolean; json?: boolean }) => {
-      const base = opts.keys && isUrl(opts.keys) ? new URL(opts.keys).origin : loadSettings().publicBaseUrl;
-      const keys = parseJwkSet(JSON.parse(await readSource(opts.keys ?? `${base}/.well-known/sdcstudio-signing-keys.json`, 'the signing keys')));
+      const studio = new Links({ publicBaseUrl: opts.keys && isUrl(opts.keys) ? new URL(opts.keys).origin : loadSettings().publicBaseUrl });
+      const keys = parseJwkSet(JSON.parse(await readSource(opts.keys ?? studio.signingKeys(), 'the signing keys')));
       const result = verifyXml(decodeXmlBytes(await readFile(file)), keys);
       if (!result.valid || !opts.schemaCheck) {
         output(!!opts.json, renderVerification(result), verificationLine(result));
@@ -58,7 +59,7 @@ export function registerVaasCommands(program: Command): void {
         return;
       }
       const { schemaCtId } = result.properties;
-      const errors = await schemaErrors(result.signedContent, schemaCtId, opts.schema ?? `${base}/dmlib/dm-${schemaCtId}.xsd`);
+      const errors = await schemaErrors(result.signedContent, schemaCtId, opts.schema ?? studio.dmlib(schemaCtId));
       const schema = { schema_ct_id: schemaCtId, valid: errors.length === 0, errors };
       const line =
         errors.length === 0

@@ -5,7 +5,7 @@ import type { Settings } from '../config';
 import type { Logger } from '../lib/logger';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from './embedded-postgres';
 
-export const EMBEDDED_DATABASE = 'sdc_gateway';
+const EMBEDDED_DATABASE = 'sdc_gateway';
 
 export interface DatabaseHandle {
   url: string;

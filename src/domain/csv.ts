@@ -27,7 +27,7 @@ export function checkCell(field: string): void {
 }
 
 /** RFC 4180 CSV: quoted fields, doubled quotes, CRLF or LF. Throws CsvError on an unterminated quote. */
-export function parseCsv(text: string, maxRows = Infinity): string[][] {
+function parseCsv(text: string, maxRows = Infinity): string[][] {
   const out: string[][] = [];
   let row: string[] = [];
   let field = '';
@@ -84,7 +84,7 @@ export const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[
 
 /** The narrowest SDC4 type every non-empty value of a column fits: integers → XdCount, decimals →
  * XdQuantity, booleans → XdBoolean, ISO dates or date-times → XdTemporal, else XdString. */
-export function inferColumnType(values: string[]): DataType {
+function inferColumnType(values: string[]): DataType {
   const present = values.map((v) => v.trim()).filter((v) => v !== '');
   if (!present.length) return 'XdString';
   if (present.every((v) => INTEGER.test(v))) return 'XdCount';

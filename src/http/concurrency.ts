@@ -25,7 +25,7 @@ export class ConcurrencyLimiter {
 }
 
 /** Who a request counts against: its API key or credential when it presents one, else its address. */
-export function callerOf(req: Request): string {
+function callerOf(req: Request): string {
   const credential = req.headers['x-api-key'] ?? req.headers.authorization ?? (req.cookies as Record<string, string> | undefined)?.[SESSION_COOKIE];
   if (typeof credential === 'string' && credential !== '') return `credential:${credential.slice(0, 200)}`;
   return `address:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`;

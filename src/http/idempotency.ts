@@ -5,7 +5,7 @@ import { badRequest, conflict, DomainError } from '../lib/errors';
 
 /** The request header of the IETF draft "The Idempotency-Key HTTP Header Field", as payment APIs use it. */
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
-export const REPLAYED_HEADER = 'Idempotent-Replayed';
+const REPLAYED_HEADER = 'Idempotent-Replayed';
 const MAX_KEY_LENGTH = 255;
 /** A duplicate waits this long for the first request to answer before it is told to retry (409). */
 const WAIT_MS = 60_000;

@@ -6,7 +6,7 @@ import type { CredentialEvent } from '../services/credential-events';
 
 /** graphql-ws close code of a socket whose credential stopped working (revoked, expired, signed out, password
  * changed): 4401 "Unauthorized", which graphql-ws clients do not retry. */
-export const CREDENTIAL_ENDED = 4401;
+const CREDENTIAL_ENDED = 4401;
 const CREDENTIAL_ENDED_REASON = 'Credentials revoked or expired';
 /** setTimeout's largest delay; a later expiry is re-armed. */
 const MAX_TIMER_MS = 2 ** 31 - 1;

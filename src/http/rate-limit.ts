@@ -20,7 +20,7 @@ const hit = (bucket: string, windowStart: Date, reads: number) =>
 
 const forgetBefore = (windowStart: Date) => sql('DELETE FROM read_rate_limits WHERE window_start < $1', [windowStart]);
 
-export const readsLimited = (limit: number, retryAfterSeconds: number) =>
+const readsLimited = (limit: number, retryAfterSeconds: number) =>
   new DomainError(429, 'rate_limited', `Too many catalog reads: at most ${limit} an hour. Try again later, or send an API key.`, {
     limit,
     retry_after_seconds: retryAfterSeconds,

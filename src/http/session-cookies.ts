@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 
 export const SESSION_COOKIE = 'sessionid';
-export const CSRF_COOKIE = 'csrftoken';
+const CSRF_COOKIE = 'csrftoken';
 
 /** What a new session puts in its cookies. */
 export interface SessionCookies {

@@ -1,15 +1,13 @@
 import type { DataSource } from 'typeorm';
 import { trimEndedJobEvents } from '../db/queries/job-events.sql';
 import { queryOne } from '../db/sql';
-import type { Logger } from '../lib/logger';
 import type { Clock } from '../services/clock';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const RUN_INTERVAL_MS = 5 * 60 * 1000;
 
 /** Rows one DELETE removes at most (each its own short transaction) and DELETEs one run makes at most, so a large
  * backlog is worked off over several runs instead of holding locks on job_events for long. */
-export const TRIM_BATCH = { rows: 1000, perRun: 20 };
+const TRIM_BATCH = { rows: 1000, perRun: 20 };
 
 /** JOB_EVENTS_RETENTION_DAYS: once a job has been completed or failed for longer, its event log keeps only its last
  * event (how it ended); running and queued jobs, and jobs that ended since, keep every event. 0 keeps all. */
@@ -32,26 +30,5 @@ export class JobEventsRetention {
       if (trimmed.found < this.batch.rows) break;
     }
     return deleted;
-  }
-
-  /** Runs once at start-up, then every five minutes, until the returned stop step; several nodes may run it at once
-   * (see the query). The first run does not wait: a node that is restarted more often than every five minutes
-   * still trims. */
-  start(logger: Logger): () => Promise<void> {
-    let running = false;
-    const tick = () => {
-      if (running) return;
-      running = true;
-      this.run()
-        .then((deleted) => deleted && logger.info({ deleted }, 'job events past their retention deleted'))
-        .catch((error: unknown) => logger.warn({ err: error }, 'job events retention failed'))
-        .finally(() => (running = false));
-    };
-    const first = setTimeout(tick, 0).unref();
-    const timer = setInterval(tick, RUN_INTERVAL_MS).unref();
-    return async () => {
-      clearTimeout(first);
-      clearInterval(timer);
-    };
   }
 }

@@ -21,7 +21,7 @@ export type JobWatch = { ctId: string; afterSeq: number | null } | { ctId: null;
 /** How long after it began a transaction that records a job event may still commit and be announced, and how far
  * apart the nodes' clocks may be: a cursor vouches only for the events older than this before the stream was last
  * idle, and lists the jobs it showed events of since then. */
-export const RESUME_MARGIN_MS = 60_000;
+const RESUME_MARGIN_MS = 60_000;
 
 const isFinal = (status: string) => status === 'completed' || status === 'failed';
 

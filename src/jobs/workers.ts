@@ -5,25 +5,14 @@ import { startRdfSyncWorker } from './rdf-sync.task';
 import { runJob, type JobTask } from './runner';
 import { uploadTask } from './upload.task';
 
-const LOST_JOB_SWEEP_MS = 30_000;
-
 /** Every job kind's task; a test checks that each kind has exactly one. */
 export const JOB_TASKS: readonly JobTask[] = [assembleTask, uploadTask, generateTask];
 
-/** Registers every queue's handler on this process (ROLE=worker or all) and sweeps jobs whose task failed for
- * good. Returns a function that stops the sweeps. */
-export async function startWorkers(services: Services): Promise<() => void> {
+/** Registers every queue's handler on this process (ROLE=worker or all); its periodic tasks are in maintenance.ts. */
+export async function startWorkers(services: Services): Promise<void> {
   const concurrency = services.settings.workerConcurrency;
   for (const task of JOB_TASKS) {
     for (const kind of task.kinds) await services.queue.work(kind, concurrency, ({ jobId }, attempt) => runJob(services, task, jobId, attempt));
   }
-  const stopRdfSync = await startRdfSyncWorker(services);
-  const sweep = setInterval(() => {
-    services.jobs.failLostJobs().catch((error: unknown) => services.logger.warn({ err: error }, 'lost-job sweep failed'));
-  }, LOST_JOB_SWEEP_MS);
-  sweep.unref();
-  return () => {
-    clearInterval(sweep);
-    stopRdfSync();
-  };
+  await startRdfSyncWorker(services);
 }

@@ -1,5 +1,6 @@
 import express, { type Router } from 'express';
 import type { Settings } from '../config';
+import { Links } from '../lib/links';
 import { API_DOCS_PATH, OPENAPI_PATH } from '../openapi/document';
 import { METRICS_PATH } from '../metrics/metrics';
 
@@ -10,7 +11,7 @@ interface LandingLink {
 }
 
 /** What `GET /` links to in this role (ROLE=app has no GraphQL; /metrics only when METRICS is not off). */
-export function landingLinks(settings: Settings): LandingLink[] {
+function landingLinks(settings: Settings): LandingLink[] {
   const links: Array<LandingLink | false> = [
     settings.role !== 'app' && { rel: 'graphql', title: 'GraphQL (GraphiQL in a browser)', href: '/graphql' },
     settings.role !== 'app' && { rel: 'account', title: 'Your account: sign in, API keys, wallet, jobs', href: '/account/' },
@@ -43,8 +44,8 @@ export function landingRouter(settings: Settings): Router {
     res.vary('Accept');
     if (req.accepts(['application/json', 'text/html']) === 'text/html' && req.headers.accept?.includes('text/html'))
       return void res.type('html').send(html);
-    const base = settings.publicBaseUrl;
-    res.json({ name, links: Object.fromEntries(links.map((l) => [l.rel, { title: l.title, href: `${base}${l.href}` }])) });
+    const urls = new Links(settings);
+    res.json({ name, links: Object.fromEntries(links.map((l) => [l.rel, { title: l.title, href: urls.absolute(l.href) }])) });
   });
   return router;
 }

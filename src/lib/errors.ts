@@ -72,7 +72,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 }
 
 /** A database outage as a domain error: 503, so clients retry instead of reading a masked 500. */
-export const databaseUnavailable = (cause: unknown) =>
+const databaseUnavailable = (cause: unknown) =>
   new DomainError(503, 'database_unavailable', 'The database is unavailable right now; try again shortly.', {}, { cause });
 
 /** A request its transport refused before any handler read it (body-parser, graphql-upload, the router's URL

@@ -25,4 +25,29 @@ export class Links {
   modelSearch(dmCtId: string): string {
     return `${this.base}/api/v1/catalog/dms/?search=${encodeURIComponent(dmCtId)}`;
   }
+
+  /** A published model's hosted schema, or the version named by its sha256. */
+  dmlib(dmCtId: string, sha256?: string): string {
+    return `${this.base}/dmlib/dm-${encodeURIComponent(dmCtId)}.xsd${sha256 ? `?version=${sha256}` : ''}`;
+  }
+
+  /** A stored VaaS package. */
+  vaasPackage(id: string): string {
+    return `${this.base}/api/v1/vaas/packages/${id}/`;
+  }
+
+  /** The JWK set of the signing keys. */
+  signingKeys(): string {
+    return `${this.base}/.well-known/sdcstudio-signing-keys.json`;
+  }
+
+  /** One signing key by its kid. */
+  signingKey(kid: string): string {
+    return `${this.base}/.well-known/sdc-signing-key?kid=${encodeURIComponent(kid)}`;
+  }
+
+  /** Any path of this service (with its query), as written in the request or a route table. */
+  absolute(pathAndQuery: string): string {
+    return `${this.base}${pathAndQuery}`;
+  }
 }

@@ -5,7 +5,7 @@ import pretty from 'pino-pretty';
 export type LogFormat = 'pretty' | 'json';
 
 /** LOG_FORMAT when set, otherwise pretty on a terminal and JSON when stdout is a pipe or a file. */
-export function logFormat(env: Record<string, string | undefined> = process.env, tty = process.stdout.isTTY === true): LogFormat {
+function logFormat(env: Record<string, string | undefined> = process.env, tty = process.stdout.isTTY === true): LogFormat {
   if (env.LOG_FORMAT === 'json' || env.LOG_FORMAT === 'pretty') return env.LOG_FORMAT;
   return tty ? 'pretty' : 'json';
 }

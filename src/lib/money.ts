@@ -1,6 +1,6 @@
 /** Money as clients read it: credits are the ledger's unit; dollars are exact decimal strings at 1,000 credits per
  * dollar, never floats (`../shared/spec/clients.md`, "Money units"). */
-export const CREDITS_PER_DOLLAR = 1000;
+const CREDITS_PER_DOLLAR = 1000;
 
 /** Credits as a dollar decimal string ("12.345"; 1 → "0.001", 123456789 → "123456.789"). */
 export function creditsToUsd(credits: number): string {

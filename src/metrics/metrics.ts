@@ -13,7 +13,7 @@ const JOBS_PER_SCRAPE = 10_000;
 const MOUNTS = ['/graphql', '/_graphiql', '/api/docs', '/admin'];
 
 /** The route pattern that answered (`/api/v1/jobs/:ctId/`), or its mount point, or `unmatched`. */
-export function routeLabel(req: Request): string {
+function routeLabel(req: Request): string {
   const pattern = (req.route as { path?: unknown } | undefined)?.path;
   if (typeof pattern === 'string') return pattern;
   const path = req.originalUrl.split('?')[0] ?? '';
@@ -24,7 +24,7 @@ export function routeLabel(req: Request): string {
 export type RecordResponse = (req: Request, status: number, seconds: number) => void;
 
 /** The registry of one HTTP server: requests, queue depth, job durations, the CPU pool and stored validations. */
-export function createMetrics(services: Services) {
+function createMetrics(services: Services) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const requests = new Counter({

@@ -81,7 +81,7 @@ function dataRange(list: TripleList, range: Exclude<DataRange, null>): Quad_Obje
 }
 
 /** The SDC4 core ontology 4.0.0: classes, labels, properties with domains and ranges, MagnitudeStatus values. */
-export function sdc4CoreQuads(): Quad[] {
+function sdc4CoreQuads(): Quad[] {
   const list = new TripleList();
   const ontology = namedNode(SDC4_ONTOLOGY_IRI);
   list
@@ -122,7 +122,7 @@ export function sdc4CoreQuads(): Quad[] {
 }
 
 /** BFO 2020: its 36 classes with labels and parents, and its disjointness axioms. */
-export function bfoQuads(): Quad[] {
+function bfoQuads(): Quad[] {
   const list = new TripleList();
   const ontology = namedNode(BFO_ONTOLOGY_IRI);
   list
@@ -156,7 +156,7 @@ export function bfoQuads(): Quad[] {
 }
 
 /** The alignment: its own ontology IRI and version, class declarations, and the four subclass axioms. */
-export function mappingQuads(): Quad[] {
+function mappingQuads(): Quad[] {
   const list = new TripleList();
   const ontology = namedNode(MAPPING_ONTOLOGY_IRI);
   list.add(ontology, 'rdf:type', iri('owl:Ontology')).add(ontology, 'owl:versionInfo', literal(MAPPING_VERSION));

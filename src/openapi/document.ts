@@ -114,5 +114,3 @@ export function buildOpenApiDocument(routes: AnyRoute[], options: OpenApiOptions
     paths,
   };
 }
-
-export type OpenApiDocument = ReturnType<typeof buildOpenApiDocument>;

@@ -14,7 +14,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 const isStrings = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');
 
 /** The fields of app.json the service uses; anything else in it is descriptive. */
-export function parseAppConfig(text: string): AppConfig {
+function parseAppConfig(text: string): AppConfig {
   const raw: unknown = JSON.parse(text);
   if (!isRecord(raw) || typeof raw.app_name !== 'string' || !Array.isArray(raw.models)) throw new Error('app.json needs app_name and models');
   const models = raw.models.map((model: unknown) => {

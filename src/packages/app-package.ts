@@ -8,7 +8,7 @@ import { toYaml } from './yaml-text';
 /** The application package: a ZIP that runs this service in the application role for the given models, with
  * their schema library (`dmlib/`), the app config, the compose project of the profile and a README. */
 
-export interface AppModel {
+interface AppModel {
   model: DataModelDocument;
   files: PackageFile[];
 }
@@ -29,7 +29,7 @@ function dmlibFiles(entry: AppModel): PackageFile[] {
   return files;
 }
 
-export function appConfig(args: AppPackageArgs, dmlib: Map<string, PackageFile[]>): Record<string, unknown> {
+function appConfig(args: AppPackageArgs, dmlib: Map<string, PackageFile[]>): Record<string, unknown> {
   return {
     app_name: args.appName,
     profile: args.profile,
@@ -45,7 +45,7 @@ export function appConfig(args: AppPackageArgs, dmlib: Map<string, PackageFile[]
 }
 
 /** The files of the application package, paths relative to its top folder. */
-export function appPackageFiles(args: AppPackageArgs): PackageFile[] {
+function appPackageFiles(args: AppPackageArgs): PackageFile[] {
   if (args.appName.trim() === '') throw new Error('An application needs a name');
   if (args.profile !== 'os' && args.profile !== 'enterprise') throw new Error(`Unknown profile "${String(args.profile)}"`);
   if (args.models.length === 0) throw new Error('An application serves at least one data model');

@@ -2,7 +2,7 @@
 const artifact = (contentType: string, suffix: string) => ({ contentType, file: (dmCtId: string) => `dm-${dmCtId}${suffix}` });
 
 /** The artefacts generated on demand for any model, drafts included (served by src/rest-compat/studio/artefacts.routes.ts). */
-export const ARTIFACTS = {
+const ARTIFACTS = {
   xsd: artifact('application/xml; charset=utf-8', '.xsd'),
   ttl: artifact('text/turtle; charset=utf-8', '.ttl'),
   skeleton: artifact('application/xml; charset=utf-8', '-skeleton.xml'),
@@ -10,7 +10,7 @@ export const ARTIFACTS = {
 } as const;
 
 /** The other files of a model's package, served one by one beside them (src/rest-compat/studio/artefacts.routes.ts). */
-export const PACKAGE_ARTIFACTS = {
+const PACKAGE_ARTIFACTS = {
   xml: artifact('application/xml; charset=utf-8', '.xml'),
   json: artifact('application/json; charset=utf-8', '-instance.json'),
   jsonld: artifact('application/ld+json; charset=utf-8', '.jsonld'),

@@ -10,7 +10,9 @@ export function isContextualSlot(value: unknown): value is ContextualSlot {
   return typeof value === 'string' && (CONTEXTUAL_SLOTS as readonly string[]).includes(value);
 }
 
-/** The component type stored for each slot (`components.data_type`): the reference-model type without `Type`. */
+/** The one table of what each slot takes: the reference-model type of its place in sdc4.xsd's DMType (protocol is
+ * an XdStringType, workflow and acs XdLinkType; party, which DMType has no place for, a PartyType), without `Type`,
+ * as a component stores it (`components.data_type`). */
 export const SLOT_COMPONENT_TYPE: Record<ContextualSlot, string> = {
   audit: 'Audit',
   attestation: 'Attestation',

@@ -1,4 +1,4 @@
-import type { ContextualSlot } from './contextual-library';
+import { SLOT_COMPONENT_TYPE, type ContextualSlot } from './contextual-library';
 
 /** Where each contextual slot goes in a model: its place in DMType's sequence and the component types it takes.
  * Pure data and text, so the package model can order and check contextual components without the generators. */
@@ -41,22 +41,9 @@ const PLACEMENT: Array<[ContextualSlot, Placement]> = [
   ['party', { group: 'sdc4:Party' }],
 ];
 
-/** The component types each slot accepts. */
-const SLOT_TYPES: Record<ContextualSlot, string[]> = {
-  audit: ['Audit'],
-  attestation: ['Attestation'],
-  party: ['Party'],
-  subject: ['Party'],
-  provider: ['Party'],
-  participation: ['Participation'],
-  protocol: ['XdString'],
-  workflow: ['XdLink'],
-  acs: ['XdLink'],
-};
-
 export function requireSlotType(c: ContextualComponent): void {
-  if (!SLOT_TYPES[c.slot].includes(c.componentType)) {
-    throw new Error(`The ${c.slot} slot takes a ${SLOT_TYPES[c.slot].join(' or ')} component; ${c.ctId} is ${c.componentType}`);
+  if (SLOT_COMPONENT_TYPE[c.slot] !== c.componentType) {
+    throw new Error(`The ${c.slot} slot takes a ${SLOT_COMPONENT_TYPE[c.slot]} component; ${c.ctId} is ${c.componentType}`);
   }
 }
 

@@ -43,7 +43,7 @@ export function contextualParticles(c: ContextualComponent, createdIso: string, 
 }
 
 /** An Xd contextual component (protocol, workflow, acs) is generated like any component of its type. */
-export function asComponent(c: ContextualComponent): PackageComponent {
+function asComponent(c: ContextualComponent): PackageComponent {
   const dataType = c.componentType === 'XdLink' ? 'XdLink' : 'XdString';
   return {
     node: { kind: 'component', ctId: c.ctId, label: c.label, dataType, description: c.description, units: null },

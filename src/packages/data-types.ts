@@ -26,15 +26,15 @@ export interface ElementParticle {
 }
 
 /** Example content: a text value, or child elements (text not yet escaped; `fixed` ones are kept in a skeleton). */
-export type Sample = { text: string } | { children: Array<{ element: string; text: string; fixed?: boolean }> };
+type Sample = { text: string } | { children: Array<{ element: string; text: string; fixed?: boolean }> };
 
-export interface RefParticle {
+interface RefParticle {
   ref: string;
   min: 0 | 1;
   max?: 'unbounded';
 }
 
-export interface ChoiceParticle {
+interface ChoiceParticle {
   choice: ElementParticle[];
   min: 0 | 1;
   /** Index of the option the example instance uses. */

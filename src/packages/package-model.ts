@@ -25,7 +25,7 @@ const UNITS_REQUIRED = new Set([
 /** Component types whose units element is optional in the reference model: present when the model gives units. */
 const UNITS_OPTIONAL = new Set(['XdFloat', 'XdDouble']);
 
-export interface PackageUnits {
+interface PackageUnits {
   ctId: string;
   label: string;
   /** Fixed units value, or null when the model leaves it to the instance. */
@@ -63,7 +63,7 @@ export interface PackageModel {
 const CT_ID = /^[A-Za-z0-9_.-]+$/;
 
 /** A 24-character lowercase id that starts with a letter (cuid2-shaped), stable for the same purpose and ct_id. */
-export function derivedCtId(purpose: 'units' | 'adapter', ctId: string): string {
+function derivedCtId(purpose: 'units' | 'adapter', ctId: string): string {
   const digest = createHash('sha256').update(`${purpose}:${ctId}`).digest();
   const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
   let id = alphabet[digest[0] % 26];

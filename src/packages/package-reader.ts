@@ -6,7 +6,7 @@ import type { PackageFile } from './model-package';
 /** Reads every file of a package given as a ZIP archive or a directory (names relative to its root). Text
  * formats come back as strings, anything else as bytes. The archive's total size is capped (no zip bombs). */
 
-export const MAX_PACKAGE_BYTES = 200 * 1024 * 1024;
+const MAX_PACKAGE_BYTES = 200 * 1024 * 1024;
 
 const TEXT = /\.(xsd|xml|html?|ttl|rdf|owl|jsonld|json|md|txt|csv|ya?ml)$/i;
 

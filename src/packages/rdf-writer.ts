@@ -12,7 +12,7 @@ export interface Triple {
   object: RdfObject;
 }
 
-export const PREFIXES: Record<string, string> = {
+const PREFIXES: Record<string, string> = {
   rdf: 'http://www.w3.org/1999/02/22-rdf-syntax-ns#',
   rdfs: 'http://www.w3.org/2000/01/rdf-schema#',
   xsd: 'http://www.w3.org/2001/XMLSchema#',
@@ -23,7 +23,7 @@ export const PREFIXES: Record<string, string> = {
 };
 
 /** Expands `prefix:local` to a full IRI; anything else is taken as a full IRI already. */
-export function expand(name: string): string {
+function expand(name: string): string {
   const colon = name.indexOf(':');
   const ns = colon > 0 ? PREFIXES[name.slice(0, colon)] : undefined;
   return ns ? ns + name.slice(colon + 1) : name;

@@ -85,7 +85,7 @@ const INSTANCE_VALUES: Array<{ element: string; datatype: string; label: string 
   { element: 'instance_version', datatype: 'xsd:string', label: 'Instance version' },
 ];
 
-export const placeholderToken = (key: string) => `__PLACEHOLDER_${key}__`;
+const placeholderToken = (key: string) => `__PLACEHOLDER_${key}__`;
 
 type Element = Slimdom.Element;
 

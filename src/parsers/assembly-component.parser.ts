@@ -25,9 +25,9 @@ export interface EnumerationValue {
 }
 
 /** The drafts API's limits on enums, so an assembled component can be edited there afterwards. */
-export const MAX_ENUMERATION = 500;
-export const MAX_CODE = 255;
-export const MAX_CODE_LABEL = 1_000;
+const MAX_ENUMERATION = 500;
+const MAX_CODE = 255;
+const MAX_CODE_LABEL = 1_000;
 
 type Add = (path: string, message: string) => void;
 

@@ -11,9 +11,9 @@ export const MAX_TITLE = 255;
 export const MAX_ROOT_LABEL = 110;
 export const MAX_LABEL = 255;
 export const MAX_TEXT = 10_000;
-export const CONTEXTUAL_NAMES = ['audit', 'attestation', 'party', 'subject', 'provider', 'participation', 'protocol', 'workflow', 'acs'] as const;
+const CONTEXTUAL_NAMES = ['audit', 'attestation', 'party', 'subject', 'provider', 'participation', 'protocol', 'workflow', 'acs'] as const;
 
-export type ComponentSpec =
+type ComponentSpec =
   | { path: string; kind: 'reuse'; ctId: string }
   | {
       path: string;
@@ -225,7 +225,7 @@ function parseComponent(item: Json, path: string, problems: Record<string, strin
  * clusters}, components as {ct_id} or {label, data_type, description?, units?, enumeration?} (data_type as
  * resolved, enumeration as [code, label] pairs in order); absent and empty optional fields are dropped; flags and
  * contextual references are not part of the tree. */
-export function canonicalTree(spec: ClusterSpec): unknown {
+function canonicalTree(spec: ClusterSpec): unknown {
   const cluster: Json = { label: spec.label, components: [], clusters: [] };
   if (spec.ctId) cluster.ct_id = spec.ctId;
   if (spec.description) cluster.description = spec.description;
@@ -242,7 +242,7 @@ export function canonicalTree(spec: ClusterSpec): unknown {
 }
 
 /** JSON with keys sorted at every level and no whitespace. */
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (isObject(value)) {
     return `{${Object.keys(value)

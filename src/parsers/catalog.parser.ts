@@ -2,11 +2,12 @@ import { DATA_TYPES, isDataType, type DataType } from '../domain/model-tree';
 import { CATALOG_STATUSES, type CatalogStatus } from '../entities/catalog-entry';
 import { badRequest } from '../lib/errors';
 import { codePointLength } from '../lib/text';
+import { isContextualSlot, SLOT_COMPONENT_TYPE, type ContextualSlot } from '../packages/contextual-library';
 
 /** The catalog's query rules, pure: REST query strings and GraphQL arguments both become these typed queries,
  * or today's 400 bodies. */
 
-export const DEFAULT_PAGE_SIZE = 20;
+const DEFAULT_PAGE_SIZE = 20;
 /** The studio's fixed page of /catalog/components/: clients page until a short page. */
 export const COMPONENT_PAGE_SIZE = 50;
 /** The one page-size maximum of every studio list (the enrichment scripts and the toolkit ask for 200 at once). */
@@ -40,7 +41,7 @@ export interface ClusterQuery extends PageRequest {
 }
 
 /** Which components a `type` names: lowercased data types, or a contextual slot; an unknown name matches none. */
-export interface TypeFilter {
+interface TypeFilter {
   dataTypes: string[];
   slot: string | null;
 }
@@ -50,18 +51,13 @@ export interface ComponentQuery extends ClusterQuery {
   status: CatalogStatus | null;
 }
 
-/** The contract's contextual slots, each with the reference-model types that fill it (sdc4.xsd). */
-export const CONTEXT_SLOTS: Record<string, string[]> = {
-  audit: ['Audit'],
-  attestation: ['Attestation'],
-  party: ['Party'],
-  subject: ['Party'],
-  provider: ['Party'],
-  participation: ['Participation'],
-  protocol: [],
-  workflow: [],
-  acs: [],
-};
+/** The data types a slot name also matches: its type when only contextual components have it (Audit, Party, …).
+ * protocol's XdString and workflow's and acs's XdLink are ordinary data types too, so those slots match only the
+ * components made for them (`contextual_slot`). */
+function slotDataTypes(slot: ContextualSlot): string[] {
+  const type = SLOT_COMPONENT_TYPE[slot];
+  return isDataType(type) ? [] : [type.toLowerCase(), `${type.toLowerCase()}type`];
+}
 
 export interface ModelQuery {
   search: string | null;
@@ -101,13 +97,12 @@ export function parseDataType(value: unknown, field = 'type'): DataType | null {
 
 /** `xdquantity`, `XdQuantityType`, `audit` or `AuditType`: any case. An unknown name is not an error (clients
  * read an empty page as "unused"). `kinds` names other entries a list holds besides the data types. */
-export function parseTypeFilter(value: unknown, kinds: readonly string[] = []): TypeFilter | null {
+function parseTypeFilter(value: unknown, kinds: readonly string[] = []): TypeFilter | null {
   const text = filterText(value, 'type');
   if (text === null) return null;
   const lower = text.toLowerCase();
   const bare = lower.endsWith('type') && lower.length > 4 ? lower.slice(0, -4) : lower;
-  const slotTypes = CONTEXT_SLOTS[bare];
-  if (slotTypes) return { dataTypes: slotTypes.flatMap((t) => [t.toLowerCase(), `${t.toLowerCase()}type`]), slot: bare };
+  if (isContextualSlot(bare)) return { dataTypes: slotDataTypes(bare), slot: bare };
   const known = [...DATA_TYPES, ...kinds].find((t) => t.toLowerCase() === bare);
   return { dataTypes: known ? [known.toLowerCase()] : [], slot: null };
 }
@@ -148,7 +143,7 @@ export function parseClusterQuery(raw: RawListQuery): ClusterQuery {
 }
 
 /** The entries `/dmgen/components/` lists besides components, as its `type` names them (lowercased). */
-export const STUDIO_ENTRY_KINDS = ['Cluster', 'Units'] as const;
+const STUDIO_ENTRY_KINDS = ['Cluster', 'Units'] as const;
 
 /** Where the studio's `type` is not the reference-model name lowercased: SDCStudio's component table calls
  * XdInterval `interval` (SDCBench badges its search results by that name). */

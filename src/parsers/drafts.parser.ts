@@ -80,7 +80,7 @@ export type ClusterFields = EntryFields;
 
 /** A cluster's children in the order the body names them: components (with the type the field named, or null
  * for the generic `components`) and clusters. */
-export type ClusterChildDraft = { kind: 'component'; ctId: string; dataType: DraftDataType | null } | { kind: 'cluster'; ctId: string };
+type ClusterChildDraft = { kind: 'component'; ctId: string; dataType: DraftDataType | null } | { kind: 'cluster'; ctId: string };
 
 export interface NewClusterDraft extends ClusterFields {
   label: string;
@@ -177,6 +177,7 @@ export function parseEntryFields(raw: unknown): EntryFields {
   return fields;
 }
 
+/** @alias A cluster's own fields are an entry's. */
 export const parseClusterFields = parseEntryFields;
 
 /** Children come from the type fields (`xdstring: [...]`, …), `components` and `clusters`, in body order. */

@@ -16,7 +16,7 @@ const invalid = (name: string, message: string, value: unknown) =>
 const MODES: Record<string, VaasRequest['mode']> = { strict: 'strict', report: 'strict', recover: 'recover' };
 
 /** `true|false` (also 1/0, case-insensitive); absent is `fallback`. */
-export function parseFlag(name: string, value: unknown, fallback: boolean): boolean {
+function parseFlag(name: string, value: unknown, fallback: boolean): boolean {
   if (value === undefined || value === '') return fallback;
   const text = typeof value === 'string' ? value.toLowerCase() : value;
   if (text === 'true' || text === '1' || text === true) return true;

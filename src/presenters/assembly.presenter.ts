@@ -12,7 +12,7 @@ export interface ReuseView {
   type: string;
 }
 
-export interface MintView {
+interface MintView {
   path: string;
   label: string;
   dataType: string;
@@ -27,7 +27,7 @@ export interface ProblemView {
   successor: string | null;
 }
 
-export interface EstimateKeyView {
+interface EstimateKeyView {
   scopes: string[];
   canSpend: boolean;
   spendLimitCredits: number | null;

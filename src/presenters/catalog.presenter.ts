@@ -96,7 +96,7 @@ export interface CatalogIndexView {
 }
 
 /** Every artefact key a client may find in a model's `artifacts` (clients.md). */
-export const ARTIFACT_KEYS = ['xsd', 'xml', 'json', 'jsonld', 'html', 'ttl', 'shacl', 'gql', 'zip', 'sha1', 'skeleton'] as const;
+const ARTIFACT_KEYS = ['xsd', 'xml', 'json', 'jsonld', 'html', 'ttl', 'shacl', 'gql', 'zip', 'sha1', 'skeleton'] as const;
 export type ArtifactKey = (typeof ARTIFACT_KEYS)[number];
 
 /** Each key's URL: the package ZIP under `dms/…/artifacts/zip/`, the others under `dm/{ct_id}/{key}/`. */
@@ -110,7 +110,7 @@ export function artifactUrls(dmCtId: string, links: Links): Record<ArtifactKey, 
 const reuseRef = (row: { project_name: string; label: string; ct_id: string; status: string }) =>
   `@${row.project_name}:${row.label}${row.status === 'draft' ? `#${row.ct_id}` : ''}`;
 
-export function nodeView(node: TreeNode, parentCluster: string | null = null): NodeView {
+function nodeView(node: TreeNode, parentCluster: string | null = null): NodeView {
   const place = { ctId: node.ctId, label: node.label, name: node.label, parentCluster, description: node.description };
   if (node.kind === 'component') return { ...place, type: node.dataType, units: node.units, children: [] };
   return { ...place, type: 'Cluster', units: null, children: node.children.map((child) => nodeView(child, node.ctId)) };

@@ -1,7 +1,7 @@
-import { anyJson, arr, bool, dateTime, dict, int, nullable, obj, str, type JsonSchema } from '../lib/json-schema';
+import { anyJson, arr, bool, dateTime, int, nullable, obj, str, type JsonSchema } from '../lib/json-schema';
 
 /** renderNode's body (children are nodes again). */
-export const nodeSchema = obj({
+const nodeSchema = obj({
   type: str(),
   ct_id: str(),
   label: str(),
@@ -94,9 +94,3 @@ export const indexSchema = obj({
   counts: obj({ components: int(), clusters: int(), dms: int() }),
   projects: arr(obj({ name: str(), is_library: bool, components: int(), clusters: int(), dms: int() })),
 });
-
-/** renderLifecycle's body. */
-export const lifecycleSchema = obj({ kind: str(), ct_id: str(), status: str(), successor: nullable(str()) });
-
-/** renderImport's body. */
-export const importSchema = obj({ dm_ct_id: str(), title: str(), xsd: str(), data_model: str(), components: dict(anyJson), clusters: dict(anyJson) });

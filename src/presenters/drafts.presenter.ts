@@ -179,7 +179,7 @@ export const predObjView = (row: PredObjRow): PredObjView => ({
 });
 
 /** "value: description" lines, in the order of the enumeration. */
-export const enumDescrLines = (enums: string[], described: Record<string, string>) =>
+const enumDescrLines = (enums: string[], described: Record<string, string>) =>
   enums.filter((e) => described[e] !== undefined).map((e) => `${e}: ${described[e]}`);
 
 export function renderEntry(entry: EntryView) {

@@ -2,7 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { rows } from '../db/sql';
 import { SparqlThread, type SparqlBudget } from './sparql-thread';
 
-export type GraphSource = 'instance' | 'schema';
+type GraphSource = 'instance' | 'schema';
 
 export interface GraphRecord {
   graphUri: string;

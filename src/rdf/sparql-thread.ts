@@ -24,7 +24,7 @@ export class SparqlBudgetError extends Error {
 }
 
 /** Thrown by a query the store refused (syntax, update, SERVICE). */
-export class SparqlQueryError extends Error {}
+class SparqlQueryError extends Error {}
 
 function threadFile(): string {
   const dir = __filename.endsWith('.ts') ? path.resolve(__dirname, '../../dist/src/rdf') : __dirname;

@@ -24,12 +24,12 @@ export interface QueryLimits {
   maxRootFields: number;
 }
 
-export const QUERY_TOO_COMPLEX = 'QUERY_TOO_COMPLEX';
+const QUERY_TOO_COMPLEX = 'QUERY_TOO_COMPLEX';
 /** Brackets of any kind open at once in a document: far above any real query or inline assembly tree, far below
  * what overflows graphql's recursive parser (a few thousand). */
-export const MAX_DOCUMENT_NESTING = 300;
+const MAX_DOCUMENT_NESTING = 300;
 /** JSON nesting of `variables`: an assembly tree of 64 clusters needs about 130; graphql's coercion recurses. */
-export const MAX_VARIABLES_DEPTH = 300;
+const MAX_VARIABLES_DEPTH = 300;
 
 function tooComplex(message: string, limits: QueryLimits, nodes?: GraphQLError['nodes']): GraphQLError {
   const cause = new DomainError(400, QUERY_TOO_COMPLEX, message, {
@@ -90,7 +90,7 @@ export function queryLimitsRule(limits: QueryLimits): ValidationRule {
 
 /** The deepest bracket nesting of a GraphQL document, skipping strings, block strings and comments; stops
  * counting past `max`. Linear, so it can run before the (recursive) parser. */
-export function documentNesting(query: string, max: number): number {
+function documentNesting(query: string, max: number): number {
   let depth = 0;
   let deepest = 0;
   for (let i = 0; i < query.length; i++) {
@@ -196,7 +196,7 @@ export function writtenSelections(query: string, limits: Pick<QueryLimits, 'maxC
 }
 
 /** Whether a JSON value nests objects and arrays deeper than `max` (iterative). */
-export function jsonDeeperThan(value: unknown, max: number): boolean {
+function jsonDeeperThan(value: unknown, max: number): boolean {
   const stack: Array<[unknown, number]> = [[value, 1]];
   while (stack.length) {
     const [current, depth] = stack.pop()!;
@@ -245,7 +245,7 @@ export interface SchemaExposure {
 }
 
 /** graphql-js's "Did you mean …?" hint removed, as Apollo's hideSchemaDetailsFromClientErrors does over HTTP. */
-export function withoutSuggestion(error: GraphQLError): GraphQLError {
+function withoutSuggestion(error: GraphQLError): GraphQLError {
   const message = error.message.replace(/ ?Did you mean(.+?)\?$/, '');
   if (message === error.message) return error;
   return new GraphQLError(message, { nodes: error.nodes, source: error.source, positions: error.positions, extensions: error.extensions });

@@ -30,7 +30,7 @@ export function PublicRead(): MethodDecorator {
 /** The public reads of a query operation: its root fields marked PublicRead, each alias once and root fragments
  * expanded, since every alias runs its read (one read per operation would let 50 aliases count as one).
  * The operation passed validation, so its fragments exist and do not cycle. */
-export function publicReadsOf(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode): number {
+function publicReadsOf(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode): number {
   if (operation.operation !== OperationTypeNode.QUERY) return 0;
   const fields = schema.getQueryType()?.getFields() ?? {};
   const fragments = new Map(
@@ -56,7 +56,7 @@ export function publicReadsOf(schema: GraphQLSchema, document: DocumentNode, ope
 /** Counts an operation's public reads in the caller's bucket (per user with credentials, per address without);
  * past the limit the whole operation is refused before it runs, as a GraphQL error with HTTP 429 and Retry-After.
  * The count is a database write, so an outage refuses the operation too, with the 503 every resolver gives. */
-export async function countPublicReads(services: Services, caller: Caller | null, address: string, reads: number) {
+async function countPublicReads(services: Services, caller: Caller | null, address: string, reads: number) {
   try {
     return await services.readLimits.check(caller ? { userId: caller.user.id } : null, address, reads);
   } catch (error) {

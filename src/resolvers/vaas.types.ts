@@ -24,7 +24,7 @@ export class VaasCorrectionType implements EvCorrection {
 }
 
 @ObjectType('VaasSignature', { description: 'The signed properties of an enveloped Ed25519 XML Signature.' })
-export class VaasSignatureType implements SignatureView {
+class VaasSignatureType implements SignatureView {
   @Field() algorithm!: string;
   @Field() issuer!: string;
   @Field() timestamp!: string;
@@ -34,13 +34,13 @@ export class VaasSignatureType implements SignatureView {
 }
 
 @ObjectType('VaasVerification')
-export class VaasVerificationType implements VaasVerificationView {
+class VaasVerificationType implements VaasVerificationView {
   @Field() publicKeyUrl!: string;
   @Field() verifyCommand!: string;
 }
 
 @ObjectType('VaasSign', { description: 'Only a valid instance is signed.' })
-export class VaasSignType implements VaasSignView {
+class VaasSignType implements VaasSignView {
   @Field() signed!: boolean;
   @Field(() => String, { nullable: true }) signedXml!: string | null;
   @Field(() => VaasSignatureType, { nullable: true }) signature!: SignatureView | null;

@@ -5,14 +5,12 @@ import type { APP_KEY, AppCaller } from '../services/app-keys.service';
 import type { JsonSchema } from '../lib/json-schema';
 import type { Method } from '../http/route-index';
 
-export type { Method };
-
 /** What a route needs: Interface A's requirements, or Interface B's organisation key. */
 export type RouteRequirement = Requirement | typeof APP_KEY;
 
 /** The caller a handler receives: an organisation key's for Interface B, non-null whenever an Interface A route
  * is not public (the glue refused it otherwise). */
-export type CallerFor<R extends RouteRequirement> = R extends typeof APP_KEY ? AppCaller : R extends 'public' ? Caller | null : Caller;
+type CallerFor<R extends RouteRequirement> = R extends typeof APP_KEY ? AppCaller : R extends 'public' ? Caller | null : Caller;
 
 export interface RouteContext<C extends Caller | AppCaller | null = Caller | null> {
   req: Request;

@@ -10,7 +10,7 @@ import type { NewAppKey } from '../parsers/app.parser';
 import { presentAppKey, type AppKeyView, type IssuedAppKeyView } from '../presenters/app-key.presenter';
 import { APP_KEY_CHANNEL, type KeyCache } from './key-cache';
 
-export const APP_KEY_PREFIX = 'sdcapp_';
+const APP_KEY_PREFIX = 'sdcapp_';
 
 /** Interface B's one requirement, in REST routes and GraphQL fields: an active organisation key in X-API-Key. */
 export const APP_KEY = 'app_key';

@@ -61,8 +61,6 @@ export interface Viewer {
   userId: number | null;
 }
 
-export const ANONYMOUS: Viewer = { userId: null };
-
 export class CatalogReader {
   constructor(
     private readonly db: DataSource,

@@ -61,7 +61,7 @@ export interface JobOutcome {
 /** A job is its owner's, and staff see any; to anyone else it does not exist. */
 export const jobVisibleTo = (caller: Caller, ownerId: number) => ownerId === caller.user.id || caller.user.isStaff;
 
-export const MAX_LISTED_JOBS = 100;
+const MAX_LISTED_JOBS = 100;
 
 export class JobsService {
   constructor(

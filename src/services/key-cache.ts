@@ -11,14 +11,14 @@ import { CREDENTIAL_CHANNEL, parseCredentialEvent } from './credential-events';
 export const APP_KEY_CHANNEL = 'app_key_changed';
 /** The NOTIFY channel on which a trigger announces any change of what a user's key list shows, from any writer
  * (migration 0019; payload: the user id). */
-export const KEY_LIST_CHANNEL = 'api_keys_changed';
+const KEY_LIST_CHANNEL = 'api_keys_changed';
 
 /** A cached entry is read again from the database after this long, whatever was (not) announced. */
 const MAX_AGE_MS = 60_000;
 /** Entries per kind; past it the oldest goes. */
 const MAX_ENTRIES = 10_000;
 /** Usage counters are written at least this often (README: "Key cache and usage counters"). */
-export const USAGE_FLUSH_MS = 1000;
+const USAGE_FLUSH_MS = 1000;
 /** A key list shows last_used, which no NOTIFY announces: it is read again as often as the counters are written. */
 const KEY_LIST_MAX_AGE_MS = USAGE_FLUSH_MS;
 /** How long a user's list is not cached after this process began changing their spend: past any transaction's

@@ -42,11 +42,6 @@ export interface StoredFile {
   path: string;
 }
 
-/** The catalog page of a model and the files under it, absolute (PUBLIC_BASE_URL); the catalog presenter's until it takes Links. */
-export function modelUrl(base: string, dmCtId: string, suffix = ''): string {
-  return `${base}/api/v1/catalog/dm/${encodeURIComponent(dmCtId)}/${suffix ? `${suffix}/` : ''}`;
-}
-
 const packageFileName = (dmCtId: string) => `dm-${dmCtId}.zip`;
 const appFileName = (dmCtId: string, profile: AppProfile) => `dm-${dmCtId}-app-${profile}.zip`;
 

@@ -20,7 +20,7 @@ export class SchemaHostingService {
   ) {}
 
   schemaUrl(dmCtId: string, sha256?: string): string {
-    return `${this.links.base}/dmlib/dm-${encodeURIComponent(dmCtId)}.xsd${sha256 ? `?version=${sha256}` : ''}`;
+    return this.links.dmlib(dmCtId, sha256);
   }
 
   /** The current schema of a published model (or the version named by its sha256); recorded on first request. */

@@ -24,7 +24,7 @@ interface KeyRow {
 const view = (row: KeyRow): SigningKeyView => ({ kid: row.kid, x: row.public_x, createdAt: row.created_at, retiredAt: row.retired_at });
 
 /** RFC 7638 thumbprint: SHA-256 over the required members in lexicographic order, base64url. */
-export const jwkThumbprint = (x: string) =>
+const jwkThumbprint = (x: string) =>
   createHash('sha256')
     .update(JSON.stringify({ crv: 'Ed25519', kty: 'OKP', x }))
     .digest('base64url');

@@ -47,11 +47,10 @@ export class VaasPackages {
   ) {}
 
   url(id: string): string {
-    return `${this.links.base}/api/v1/vaas/packages/${id}/`;
+    return this.links.vaasPackage(id);
   }
 
   async save(userId: number, dmCtId: string, zip: Buffer): Promise<StoredVaasPackage> {
-    await this.sweep();
     const id = newId();
     const fileName = `dm-${dmCtId}.pkg.zip`;
     // In the packages area beside the model packages; the name is the row's storage_path.
@@ -89,7 +88,7 @@ export class VaasPackages {
     await Promise.all(removed.map((row) => this.storage.delete('packages', row.storage_path)));
   }
 
-  /** Removes up to 100 expired packages (rows and files); run before each new package. */
+  /** Removes up to 100 expired packages (rows and files); run every minute (jobs/maintenance.ts). */
   async sweep(): Promise<number> {
     const expired = await query(this.db, takeExpiredPackages(this.clock.now(), 100));
     await Promise.all(expired.map((row) => this.storage.delete('packages', row.storage_path)));

@@ -221,13 +221,13 @@ export class VaasService {
     };
     const signedXml = await this.run<VaasSignTask, string>('vaasSign', { xml, kid: signer.kid, privateKeyPem: signer.privateKeyPem, properties });
     const made = { signedXml, signature: { algorithm: 'Ed25519', ...properties, keyId: signer.kid } };
-    const keys = `${this.links.base}/.well-known/sdcstudio-signing-keys.json`;
+    const keys = this.links.signingKeys();
     return {
       signed: true,
       signedXml: made.signedXml,
       signature: made.signature,
       verification: {
-        publicKeyUrl: `${this.links.base}/.well-known/sdc-signing-key?kid=${encodeURIComponent(made.signature.keyId)}`,
+        publicKeyUrl: this.links.signingKey(made.signature.keyId),
         verifyCommand: `npm run cli -- vaas verify dm-${model.dmCtId}.signed.xml --keys ${keys}`,
       },
     };

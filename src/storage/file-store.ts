@@ -4,7 +4,7 @@ import { access, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 
-export type { StoreArea, StoredFile } from './storage';
+export type { StoredFile } from './storage';
 
 /** Staged files carry their host and process, so a start can tell a crashed run's leftovers from a live upload. */
 const HOST = hostname().replace(/[^A-Za-z0-9.-]/g, '_');

@@ -4,14 +4,14 @@ import { FILENAME_PATTERN_MESSAGE, INVALID_EXTENSION_MESSAGE } from '../lib/app-
 const CT_ID = '[a-z0-9]{2,64}';
 export const CT_ID_PATTERN = new RegExp(`^${CT_ID}$`);
 
-export const SCHEMA_EXTENSIONS = ['.xsd', '.html', '.owl'] as const;
+const SCHEMA_EXTENSIONS = ['.xsd', '.html', '.owl'] as const;
 export const RDF_EXTENSIONS = ['.ttl', '.rdf'] as const;
 
 const SCHEMA_NAME = new RegExp(`^dm-(${CT_ID})\\.(xsd|html|owl)$`);
 const RDF_NAME = new RegExp(`^dm-(${CT_ID})(_shacl)?\\.(ttl|rdf)$`);
 
 /** The extension as written (`.xsd`), '' when there is none. */
-export function extensionOf(filename: string): string {
+function extensionOf(filename: string): string {
   const dot = filename.lastIndexOf('.');
   return dot <= 0 || dot < Math.max(filename.lastIndexOf('/'), filename.lastIndexOf('\\')) ? '' : filename.slice(dot);
 }
@@ -54,9 +54,4 @@ export function storedZipName(filename: string): string {
 /** The model's schema graph: `urn:sdc4:dm-{ct_id}:schema`. */
 export function schemaGraphUri(ctId: string): string {
   return `urn:sdc4:dm-${ctId}:schema`;
-}
-
-/** One graph per instance, named under its model: `urn:sdc4:dm-{ct_id}:instance:{instance_id}`. */
-export function instanceGraphUri(ctId: string, instanceId: string): string {
-  return `urn:sdc4:dm-${ctId}:instance:${instanceId}`;
 }

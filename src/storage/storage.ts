@@ -26,7 +26,7 @@ export interface StoredEntry {
 }
 
 /** Names that may be stored: one path segment of safe ASCII, no leading dot. */
-export const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
+const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
 
 /**
  * Durable named files, shared by every node of a deployment when the backend is `postgres:`. A name is replaced

@@ -4,7 +4,7 @@ import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { invalidZip } from '../lib/app-api-errors';
 
 /** Bounds on what an uploaded archive may expand to; passing any is a refusal, not a truncation. */
-export const ZIP_LIMITS = {
+const ZIP_LIMITS = {
   maxEntries: 10_000,
   /** Uncompressed bytes over the archive and every archive nested in it. */
   maxTotalBytes: 1024 * 1024 * 1024,

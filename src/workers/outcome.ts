@@ -2,7 +2,7 @@ import { AppError, AppGeneralError } from '../lib/app-api-errors';
 import { DomainError } from '../lib/errors';
 
 /** A domain error as plain data: worker threads pass results by structured clone, which drops error classes. */
-export interface PortableError {
+interface PortableError {
   kind: 'app' | 'general' | 'domain';
   status: number;
   code: string;

@@ -6,8 +6,6 @@ import { qkey, type SchemaModel } from './schema-model';
 import { COMPONENT_HEADER, EXCEPTIONAL_VALUE_TYPE, SDC4_NS, XD_ANY_TYPE } from './sdc4';
 import { XmlValidationError, type XmlError } from './xml-errors';
 
-export { errorsByLine, XmlValidationError } from './xml-errors';
-
 export type ExceptionalValue = 'EV_NULL' | 'EV_UNKNOWN' | 'EV_NOT_RECORDED' | 'EV_MASKED' | 'EV_NOT_APPLICABLE';
 
 export interface EvRule {

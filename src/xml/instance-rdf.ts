@@ -24,7 +24,7 @@ const CHILD_PROPERTIES: Record<string, string> = {
   'interval-units': 'hasIntervalUnits',
 };
 
-export const INSTANCE_GRAPH_PREFIX = 'urn:sdc4:instance:';
+const INSTANCE_GRAPH_PREFIX = 'urn:sdc4:instance:';
 
 export interface InstanceRdf {
   graphUri: string;

@@ -7,8 +7,6 @@ import { XmlParseError } from './xml-errors';
 const XML_NS = 'http://www.w3.org/XML/1998/namespace';
 const XMLNS_NS = 'http://www.w3.org/2000/xmlns/';
 
-export type { TreeDocument, TreeElement } from './dom';
-
 class TextNode {
   constructor(
     readonly nodeType: 3 | 4,

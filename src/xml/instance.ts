@@ -2,7 +2,7 @@ import { decodeXmlBytes, scanXml } from './safe-parse';
 import { dmCtIdOf } from './sdc4';
 
 export { XmlParseError } from './xml-errors';
-export { decodeXmlBytes, XML_LIMITS } from './safe-parse';
+export { decodeXmlBytes } from './safe-parse';
 
 export interface InstanceInspection {
   /** The root element's name as written, e.g. `sdc4:dm-its7j6bvrb9n2fxdcxmoemod`. */

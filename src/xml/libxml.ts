@@ -4,7 +4,6 @@ import { XmlParseError } from './xml-errors';
 export type LibxmlModule = typeof Libxml;
 export type XsdValidator = Libxml.XsdValidator;
 export type LibxmlDocument = Libxml.XmlDocument;
-export type LibxmlErrorDetail = Libxml.ErrorDetail;
 
 /** Schema documents handed to libxml2 live under this scheme, one unique directory per compile. */
 export const MEMORY_SCHEME = 'sdcmem://';

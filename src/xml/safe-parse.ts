@@ -29,7 +29,7 @@ export const DEFAULT_XML_LIMITS: Readonly<XmlLimits> = {
 };
 
 /** The limits in force in this thread: the defaults until the service (or a worker thread) applies its settings. */
-export const XML_LIMITS: XmlLimits = { ...DEFAULT_XML_LIMITS };
+const XML_LIMITS: XmlLimits = { ...DEFAULT_XML_LIMITS };
 
 export function applyXmlLimits(limits: Partial<XmlLimits>): void {
   Object.assign(XML_LIMITS, limits);

@@ -15,7 +15,7 @@ export interface SchemaSource {
 }
 
 /** A composition element (include, import, redefine, override) and the document it points at. */
-export interface SchemaReference {
+interface SchemaReference {
   element: XElement;
   target: SchemaDocument | null;
 }

@@ -1,7 +1,7 @@
 import { compileSchemaSet, type CompiledSchema } from './schema-compiler';
 import { gatherSchemaSet, type SchemaResolver, type SchemaSource } from './schema-set';
 
-export { SchemaCompileError, type XmlError } from './xml-errors';
+export { SchemaCompileError } from './xml-errors';
 export type { CompiledSchema } from './schema-compiler';
 export type { SchemaResolver, SchemaSource } from './schema-set';
 export { SchemaCache } from './schema-cache';

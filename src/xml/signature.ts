@@ -5,15 +5,15 @@ import { xmlText } from '../packages/escape';
 import { parseXmlDom } from './safe-parse';
 
 /** An enveloped W3C XML Signature: exclusive canonicalisation, SHA-256 digests, Ed25519 (RFC 9231). */
-export const DSIG_NS = 'http://www.w3.org/2000/09/xmldsig#';
-export const ED25519_SIGNATURE = 'http://www.w3.org/2021/04/xmldsig-more#eddsa-ed25519';
+const DSIG_NS = 'http://www.w3.org/2000/09/xmldsig#';
+const ED25519_SIGNATURE = 'http://www.w3.org/2021/04/xmldsig-more#eddsa-ed25519';
 const EXC_C14N = 'http://www.w3.org/2001/10/xml-exc-c14n#';
 const ENVELOPED = 'http://www.w3.org/2000/09/xmldsig#enveloped-signature';
 const SHA256 = 'http://www.w3.org/2001/04/xmlenc#sha256';
 /** The signed properties (issuer, time, model, EV count) live in this namespace inside a ds:Object. */
-export const PROPERTIES_NS = 'urn:sdcstudio:signature:1';
+const PROPERTIES_NS = 'urn:sdcstudio:signature:1';
 const SIGNATURE_ID = 'sdc-signature';
-export const PROPERTIES_ID = 'sdc-signature-properties';
+const PROPERTIES_ID = 'sdc-signature-properties';
 
 export interface SignedProperties {
   issuer: string;

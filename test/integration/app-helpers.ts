@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Settings } from '../../src/config';
 import { startTestApp, type TestApp } from '../support/app';
 
-export const FIXTURES = path.resolve(__dirname, '../../../shared/fixtures');
+const FIXTURES = path.resolve(__dirname, '../../../shared/fixtures');
 export const STATE_POPULATION = path.join(FIXTURES, 'sdc4/packages/StatePopulation');
 export const ARREST_REPORT = path.join(FIXTURES, 'sdc4/packages/Arrest-Report');
 export const SP_CT_ID = 'its7j6bvrb9n2fxdcxmoemod';

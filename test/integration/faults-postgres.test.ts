@@ -218,9 +218,9 @@ describe('Postgres stopped and started again under write traffic', () => {
       };
       console.log(`postgres outage: ${JSON.stringify(summary)}`);
 
-      // Nothing hung and nothing dropped the connection: every request got an answer within the bound.
+      // Nothing hung and nothing dropped the connection: every request got an answer before REQUEST_BOUND_MS aborted
+      // it (a hang guard, not a speed bound: an abort is recorded as 'timeout').
       expect(answers.filter((a) => typeof a.status !== 'number')).toEqual([]);
-      expect(summary.maxOutageLatencyMs).toBeLessThan(REQUEST_BOUND_MS);
       // Refusals are the contract's JSON error, 503 database_unavailable, never a 500 or an HTML page.
       expect(refused.length).toBeGreaterThan(0);
       for (const answer of refused) {

@@ -78,9 +78,8 @@ describe('key management while the key spends', () => {
       expect(res.status).toBe(202);
       expect((await client.get('/api/v1/wallet/')).body).toMatchObject({ balance_credits: 5000, held_credits: 600 });
       expect((await client.post(`/api/v1/auth/api-tokens/${key.id}/revoke/`)).status).toBe(200);
-      const stop = await startWorkers(idle.services);
+      await startWorkers(idle.services);
       await jobsSettled(idle.services.db, user.id);
-      stop();
       const job = (await client.get(`/api/v1/jobs/${res.body.job_ct_id}/`)).body;
       expect(job).toMatchObject({ status: 'failed', cost_credits: 0 });
       expect(job.error).toMatch(/revoked/);

@@ -5,6 +5,7 @@ import { createDataSource } from '../../src/db/data-source';
 import { freePort } from '../../src/db/embedded-postgres';
 import { JobEventHub } from '../../src/jobs/job-events';
 import { JobQueue } from '../../src/jobs/queue';
+import { startMaintenance } from '../../src/jobs/maintenance';
 import { startWorkers } from '../../src/jobs/workers';
 import { createLogger } from '../../src/lib/logger';
 import { startHttpServer } from '../../src/server';
@@ -12,7 +13,7 @@ import type { Clock } from '../../src/services/clock';
 import { createTestDatabase } from './database';
 
 /** A clock tests can move: key expiry and throttling windows without sleeping. */
-export class TestClock implements Clock {
+class TestClock implements Clock {
   private offsetMs = 0;
   now(): Date {
     return new Date(Date.now() + this.offsetMs);
@@ -65,8 +66,8 @@ export async function startTestApp(overrides: Partial<Settings> = {}, options: {
     cleanups.push(() => events.stop());
     const services = createServices({ settings, db, logger, queue, events, clock });
     if (options.workers !== false) {
-      const stopWorkers = await startWorkers(services);
-      cleanups.push(async () => stopWorkers());
+      await startWorkers(services);
+      cleanups.push(startMaintenance(services, 'worker'));
     }
     const server = await startHttpServer(services, { port, host: '127.0.0.1' });
     cleanups.push(() => server.close());

@@ -7,7 +7,7 @@ const camel = (key: string) => (/^[a-z][a-z0-9]*(_[a-z0-9]+)+$/.test(key) ? key.
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && Object.getPrototypeOf(Object.getPrototypeOf(value) ?? Object.prototype) === null;
 
-export function camelKeys(value: unknown): unknown {
+function camelKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(camelKeys);
   if (!isPlainObject(value)) return value;
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [camel(k), camelKeys(v)]));

@@ -92,7 +92,7 @@ export function checkResponses(document: { paths: OpenApiPaths }, records: Recor
 }
 
 /** Reads what the recorder wrote during the run. */
-export function readRecordedResponses(dir: string): RecordedResponse[] {
+function readRecordedResponses(dir: string): RecordedResponse[] {
   return readdirSync(dir)
     .filter((file) => file.endsWith('.jsonl'))
     .flatMap((file) =>

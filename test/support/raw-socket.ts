@@ -1,7 +1,7 @@
 import WebSocket from 'ws';
 
 /** A graphql-transport-ws message as received. */
-export interface SocketMessage {
+interface SocketMessage {
   type: string;
   id?: string;
   payload?: { data?: Record<string, Record<string, unknown> | null> | null; errors?: unknown[] } | unknown[];

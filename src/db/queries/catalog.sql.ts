@@ -5,7 +5,7 @@ import type { ClusterQuery, ComponentQuery, ModelQuery, PageRequest } from '../.
 /** The catalog's raw SQL: reads that join projects and users, the one recursive walk of a model tree, idempotent
  * inserts and lifecycle updates. bigint columns come back as text, counts are cast to int. */
 
-export const MAX_MODELS_LISTED = 100;
+const MAX_MODELS_LISTED = 100;
 
 export type CatalogTable = 'components' | 'clusters' | 'data_models';
 export type CatalogKind = 'component' | 'cluster' | 'data_model';
@@ -35,7 +35,7 @@ export interface TreeRow {
   cluster_links: SemanticLinkRow[];
 }
 
-export interface SemanticLinkRow {
+interface SemanticLinkRow {
   predicate: string;
   object: string;
 }

@@ -216,14 +216,14 @@ export const advanceRequestHoldSweepMark = (cutoff: Date) =>
     [cutoff],
   );
 
-export interface RequestHoldOfRow {
+interface RequestHoldOfRow {
   token: string;
   held: string;
   api_key_id: string | null;
   closed_by: 'capture' | 'release' | null;
 }
 
-export interface KeyMoneyRow extends KeySpendRow {
+interface KeyMoneyRow extends KeySpendRow {
   id: string;
 }
 

@@ -2,9 +2,6 @@ import { sql, type Sql } from '../sql';
 
 /** Validation as a service: the current schema of a model by its sha256, and the stored packages (0013). */
 
-export const currentSchemaSha = (dmCtId: string) =>
-  sql<{ sha256: string }>('SELECT sha256 FROM published_schemas WHERE dm_ct_id = $1 AND archived_at IS NULL', [dmCtId]);
-
 export interface VaasPackageRow {
   id: string;
   user_id: string;

@@ -30,7 +30,7 @@ const sparqlDoc = {
   responses: { 200: { description: 'SPARQL results in the negotiated format (Accept).', contentType: '*/*' } },
 };
 
-export const APP_API_PREFIX = '/api/v1';
+const APP_API_PREFIX = '/api/v1';
 
 const MAX_SCHEMA_FILES = 50;
 const MAX_SINGLE_FILE_PARTS = 5;

@@ -11,7 +11,7 @@ export const BASE = '/api/v1/dmgen';
 export const pageUrlOf = (ctx: Pick<RouteContext, 'req' | 'services'>) => (page: number) => {
   const url = new URL(ctx.req.originalUrl, ctx.services.links.base);
   url.searchParams.set('page', String(page));
-  return `${ctx.services.links.base}${url.pathname}${url.search}`;
+  return ctx.services.links.absolute(`${url.pathname}${url.search}`);
 };
 
 export const TAG = 'Drafts';

@@ -4,7 +4,7 @@ import type { Scope } from '../../../src/entities/api-key.entity';
 export type Who = 'owner' | 'other' | 'staff' | null;
 
 /** What Interface A sees in a request: nothing, a key it must refuse, a valid key, or a session cookie. */
-export type StudioCredential =
+type StudioCredential =
   { kind: 'none' } | { kind: 'bad-key' } | { kind: 'key'; scopes: Scope[]; atSpendLimit: boolean } | { kind: 'session'; csrf: boolean };
 
 /** One column of the matrix, described declaratively: the oracle reads only this, never the live fixtures. */

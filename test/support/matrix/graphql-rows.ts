@@ -21,7 +21,7 @@ import { draftHidden, foreign, keyFor, notFound, userOf, type CellContext } from
 import type { GraphQLRequest, UploadFile } from './transport';
 import { nextName, type World } from './world';
 
-export type OperationType = 'query' | 'mutation' | 'subscription';
+type OperationType = 'query' | 'mutation' | 'subscription';
 
 export interface RootField {
   operation: OperationType;

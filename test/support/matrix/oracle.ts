@@ -1,6 +1,5 @@
 import type { Requirement } from '../../../src/services/auth.service';
 import type { CallerSpec } from './callers';
-import { graphqlExtensions } from '../graphql-errors';
 
 /**
  * The expected answer to an operation, written independently of the code under test: from an operation's
@@ -31,7 +30,7 @@ const refusal = (status: number, error_type: string, error: string, fields: Reco
   body: { error, error_type, ...fields },
 });
 
-export const NOT_AUTHENTICATED = refusal(401, 'not_authenticated', 'Authentication credentials were not provided or are not valid.');
+const NOT_AUTHENTICATED = refusal(401, 'not_authenticated', 'Authentication credentials were not provided or are not valid.');
 const CSRF_FAILED = refusal(403, 'csrf_failed', 'CSRF token missing or incorrect: send the csrftoken cookie value in X-CSRFToken.');
 const SESSION_REQUIRED = refusal(403, 'session_required', 'This action needs a signed-in session; API keys cannot perform it.');
 const PERMISSION_DENIED = refusal(403, 'permission_denied', 'You do not have permission to perform this action.');
@@ -74,12 +73,6 @@ export function chargeRefusal(caller: CallerSpec, credits: number): Refusal | nu
 
 /** A WebSocket connection is accepted only with a caller (a valid key in the init payload or a session cookie). */
 export const connectionRefused = (caller: CallerSpec): boolean => caller.studio.kind !== 'key' && caller.studio.kind !== 'session';
-
-/** The GraphQL form of a refusal: the message, and the REST error_type and fields in `extensions`. */
-export const asGraphQLError = (r: Refusal) => {
-  const { error, error_type, ...fields } = r.body;
-  return { message: error, extensions: graphqlExtensions(error_type, r.status, fields) };
-};
 
 const APP_UNAUTHENTICATED_MESSAGE = 'Authentication failed: send a valid, active API key in the X-API-Key header.';
 

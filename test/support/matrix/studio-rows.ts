@@ -32,7 +32,7 @@ export const notFound = (what: string): Expected => ({ status: 404, body: { erro
 export const foreign = (ctx: CellContext, staffSees: boolean) => ctx.caller.who === 'other' || (ctx.caller.who === 'staff' && !staffSees);
 
 /** A reader without valid studio credentials: public catalog reads answer as to anyone (no drafts). */
-export const anonymousReader = (ctx: CellContext) => ctx.caller.studio.kind !== 'key' && ctx.caller.studio.kind !== 'session';
+const anonymousReader = (ctx: CellContext) => ctx.caller.studio.kind !== 'key' && ctx.caller.studio.kind !== 'session';
 
 /** The owner's draft: hidden from anonymous readers, other users and staff alike. */
 export const draftHidden = (ctx: CellContext) => anonymousReader(ctx) || foreign(ctx, false);

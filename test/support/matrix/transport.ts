@@ -28,7 +28,7 @@ function cookieHeader(credentials: Credentials, extra: string[] = []): string | 
 }
 
 /** The headers of a caller, as a browser or script would send them: the CSRF header only on unsafe methods. */
-export function credentialHeaders(credentials: Credentials, method: string, extraCookies: string[] = []): Record<string, string> {
+function credentialHeaders(credentials: Credentials, method: string, extraCookies: string[] = []): Record<string, string> {
   const headers: Record<string, string> = {};
   if (credentials.authorization) headers.authorization = credentials.authorization;
   if (credentials.apiKey) headers['x-api-key'] = credentials.apiKey;

@@ -15,8 +15,8 @@ import { compileSchema, type CompiledSchema } from '../../../src/xml/schema';
 /** Models and checks shared by the package tests: small factories, the real SDC4 reference model resolved from
  * the fixtures (never the network), and the real StatePopulation package. */
 
-export const FIXTURES = path.resolve(__dirname, '../../../../shared/fixtures');
-export const SDC4_XSD_URL = 'https://semanticdatacharter.com/ns/sdc4/sdc4.xsd';
+const FIXTURES = path.resolve(__dirname, '../../../../shared/fixtures');
+const SDC4_XSD_URL = 'https://semanticdatacharter.com/ns/sdc4/sdc4.xsd';
 export const STATE_POPULATION_DIR = path.join(FIXTURES, 'sdc4/packages/StatePopulation');
 export const STATE_POPULATION_XSD = path.join(STATE_POPULATION_DIR, 'dm-its7j6bvrb9n2fxdcxmoemod.xsd');
 export const ARREST_REPORT_DIR = path.join(FIXTURES, 'sdc4/packages/Arrest-Report');
@@ -37,15 +37,15 @@ const UNITS: Partial<Record<DataType, string>> = {
   XdInterval: 'cm',
 };
 
-export function component(ctId: string, dataType: DataType, label: string, description: string | null = null): ComponentNode {
+function component(ctId: string, dataType: DataType, label: string, description: string | null = null): ComponentNode {
   return { kind: 'component', ctId, label, dataType, description, units: UNITS[dataType] ?? null };
 }
 
-export function cluster(ctId: string, label: string, children: TreeNode[], description: string | null = null): ClusterNode {
+function cluster(ctId: string, label: string, children: TreeNode[], description: string | null = null): ClusterNode {
   return { kind: 'cluster', ctId, label, description, children };
 }
 
-export function model(ctId: string, title: string, root: ClusterNode, description: string | null = null): DataModelDocument {
+function model(ctId: string, title: string, root: ClusterNode, description: string | null = null): DataModelDocument {
   return { ctId, title, description, language: 'en-US', author: 'Test Author', created: new Date('2025-06-01T09:30:00Z'), root };
 }
 

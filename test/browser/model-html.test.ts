@@ -2,8 +2,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
-import { generateModelFiles } from '../../../src/packages/model-package';
-import { allTypesModel, fileNamed, HOSTILE_LABEL, sizedModel } from './package-support';
+import { generateModelFiles } from '../../src/packages/model-package';
+import { allTypesModel, fileNamed, HOSTILE_LABEL, sizedModel } from '../unit/packages/package-support';
 
 /** The documentation page as a reader sees it, in a real Chromium (Debian's, or CHROMIUM_PATH). */
 
