@@ -25,7 +25,7 @@ const UNITS_REQUIRED = new Set([
 /** Component types whose units element is optional in the reference model: present when the model gives units. */
 const UNITS_OPTIONAL = new Set(['XdFloat', 'XdDouble']);
 
-interface PackageUnits {
+export interface PackageUnits {
   ctId: string;
   label: string;
   /** Fixed units value, or null when the model leaves it to the instance. */

@@ -7,7 +7,7 @@ import { blankNode, literal, namedNode, quad } from '../rdf/terms';
  * published schema at `/dmlib/` with its sha256 as an `spdx:checksum`), as Turtle or as JSON-LD (one node per
  * subject in `@graph`, the same triples). */
 
-export interface DcatModelView {
+interface DcatModelView {
   ctId: string;
   title: string;
   description: string | null;
@@ -65,7 +65,7 @@ function distributions(m: DcatModelView, links: Links): Array<{ key: string; tit
 }
 
 /** The catalog's triples, in a stable order. */
-export function dcatQuads(view: DcatCatalogView, links: Links): Quad[] {
+function dcatQuads(view: DcatCatalogView, links: Links): Quad[] {
   const quads: Quad[] = [];
   const add = (s: Quad['subject'], p: Quad['predicate'], o: Quad['object']) => quads.push(quad(s, p, o));
   const a = term('rdf', 'type');

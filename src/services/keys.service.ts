@@ -13,7 +13,7 @@ import { transactionRetried } from '../db/transaction';
 import { announceCredentialChange } from './credential-events';
 import type { KeyCache } from './key-cache';
 
-const MAX_ACTIVE_KEYS = 25;
+export const MAX_ACTIVE_KEYS = 25;
 const KEY_RANDOM_LENGTH = 48;
 const STORED_PREFIX_LENGTH = 12;
 const DAY_MS = 24 * 3600 * 1000;

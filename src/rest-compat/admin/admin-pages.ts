@@ -1,6 +1,6 @@
 import type { AppKeyView, IssuedAppKeyView } from '../../presenters/app-key.presenter';
 
-function escapeHtml(value: string | number | null | undefined): string {
+export function escapeHtml(value: string | number | null | undefined): string {
   return String(value ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 

@@ -45,7 +45,7 @@ function cluster(ctId: string, label: string, children: TreeNode[], description:
   return { kind: 'cluster', ctId, label, description, children };
 }
 
-function model(ctId: string, title: string, root: ClusterNode, description: string | null = null): DataModelDocument {
+export function model(ctId: string, title: string, root: ClusterNode, description: string | null = null): DataModelDocument {
   return { ctId, title, description, language: 'en-US', author: 'Test Author', created: new Date('2025-06-01T09:30:00Z'), root };
 }
 
