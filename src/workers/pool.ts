@@ -83,6 +83,13 @@ export class CpuPool {
     }
   }
 
+  /** Starts every thread and warms its validation path (libxml2 loaded and tiered up, the hot functions
+   * optimised: src/validation/thread.ts `warm`), so that the first seconds under load run at full speed. One task
+   * per thread, all at once: each idle thread takes one. */
+  async warm(): Promise<void> {
+    await Promise.all(Array.from({ length: this.threads }, () => this.run<null, number>('validation', 'warm', null)));
+  }
+
   /** For /metrics: threads, waiting tasks, tasks done and utilisation (0..1); null until first used. */
   get stats(): { threads: number; queued: number; completed: number; utilization: number } | null {
     const pool = this.started;
