@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { compiledSchema } from '../src/validation/thread';
+import { compiledSchema } from '../src/workers/validation.task';
 import { validateWithCorrection } from '../src/xml/ev';
 import { recordResults } from './results';
 import { load, printTable, startBenchService } from './support';

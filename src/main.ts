@@ -100,7 +100,7 @@ async function main(): Promise<void> {
   }
 
   if (settings.role !== 'worker') {
-    // The pool's threads start warm, so the first requests validate at full speed (src/validation/thread.ts, warm).
+    // The pool's threads start warm, so the first requests validate at full speed (src/workers/validation.task.ts, warm).
     const warming = Date.now();
     await services.cpu.warm().then(
       () => logger.info({ ms: Date.now() - warming, threads: services.cpu.threads }, 'worker threads warmed'),

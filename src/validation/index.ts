@@ -9,8 +9,8 @@ import { SchemaSets } from './schema-sets';
 /**
  * Validation's front door. Its parts: one schema-set cache on the event loop over one reference-schema store
  * (./schema-sets.ts), one thread module with one compile cache and one protocol for missing documents
- * (./thread.ts, the pool's `validation` task module), one instance-id rule (./instance-id.ts), and one EV
- * corrector (src/xml/ev.ts, `excusedByEv` its rule). Services and edges import validation from here, never from a
+ * (src/workers/validation.task.ts, the pool's `validation` task module), one instance-id rule
+ * (src/xml/instance-id.ts), and one EV corrector (src/xml/ev.ts, `excusedByEv` its rule). Services and edges import validation from here, never from a
  * worker file; the doors (Interface B, VaaS, GraphQL) differ only by the policy they ask for.
  */
 export type {
@@ -26,8 +26,8 @@ export type {
   VaasSignTask,
   VaasValidateTask,
   VaasValidation,
-} from './thread';
-export { instanceIdFor, instanceIdTaken } from './instance-id';
+} from '../workers/validation.task';
+export { instanceIdFor, instanceIdTaken } from '../xml/instance-id';
 export { SchemaSets, type ModelSchema, type SchemaSetOptions } from './schema-sets';
 
 /** Validation's one schema-set cache over its one reference-schema store (the allow-listed schemas, sdc4.xsd, kept

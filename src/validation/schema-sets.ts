@@ -30,7 +30,7 @@ export interface SchemaSetOptions {
  * Validation's one schema-set cache on the event loop. Every door's model schema is gathered here once (its
  * includes and imports resolved: Interface B's own uploads from dmlib, sdc4.xsd from SCHEMA_CATALOG_DIR, then the
  * one reference-schema store, the network only with SCHEMA_FETCH) and handed to the threads as plain data with its
- * content key; each thread compiles a key once (src/validation/thread.ts).
+ * content key; each thread compiles a key once (src/workers/validation.task.ts).
  *
  * - Interface B's `dmlib/dm-{ct_id}.xsd` is kept by name until a schema library file changes: an upload through any
  *   node announces it (storage events, NOTIFY), so a request that finds its set asks the storage nothing, and a

@@ -84,7 +84,7 @@ export class CpuPool {
   }
 
   /** Starts every thread and warms its validation path (libxml2 loaded and tiered up, the hot functions
-   * optimised: src/validation/thread.ts `warm`), so that the first seconds under load run at full speed. One task
+   * optimised: src/workers/validation.task.ts `warm`), so that the first seconds under load run at full speed. One task
    * per thread, all at once: each idle thread takes one. */
   async warm(): Promise<void> {
     await Promise.all(Array.from({ length: this.threads }, () => this.run<null, number>('validation', 'warm', null)));

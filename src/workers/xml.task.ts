@@ -1,3 +1,3 @@
-/** The pool's `xml` task module: another name of validation's one thread module (src/validation/thread.ts), so a
- * thread that runs tasks under both names keeps one compile cache. */
-export * from '../validation/thread';
+/** Another name of the pool's `validation` task module (./validation.task.ts, validation's one thread module), so a
+ * thread that runs tasks under several names keeps one compile cache. */
+export * from './validation.task';

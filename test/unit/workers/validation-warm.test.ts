@@ -1,4 +1,4 @@
-import { warm } from '../../../src/validation/thread';
+import { warm } from '../../../src/workers/validation.task';
 import { validateWithCorrection } from '../../../src/xml/ev';
 import { compileSchema } from '../../../src/xml/schema';
 import { offlineResolver, statePopulationXml, statePopulationXsd } from '../xml/fixtures';
