@@ -50,6 +50,35 @@ describe.each(FAMILY_NAMES)('an EV on the %s component', (family) => {
   });
 });
 
+describe('an EV on the count component does not excuse the rest of the component either', () => {
+  const NI = '<sdc4:NI><ev-name>No Information</ev-name></sdc4:NI>';
+  const withNi = (xml: string) => xml.replace('<label>Age</label>', `<label>Age</label>${NI}`);
+
+  it.each([
+    ['wrong units', (xml: string) => withNi(xml).replace('<xdstring-value>people</xdstring-value>', '<xdstring-value>persons</xdstring-value>')],
+    ['an EV out of place', (xml: string) => xml.replace('<xdcount-value>42</xdcount-value>', `<xdcount-value>42</xdcount-value>${NI}`)],
+    [
+      'a second value',
+      (xml: string) => withNi(xml).replace('<xdcount-value>42</xdcount-value>', '<xdcount-value>N/A</xdcount-value><xdcount-value>7</xdcount-value>'),
+    ],
+  ])('%s stays a structural error', (_shape, edit) => {
+    const xml = edit(evFamiliesXml());
+    expect(xml).not.toBe(evFamiliesXml());
+    expect(schema.validate(xml).length).toBeGreaterThan(0);
+
+    expect(refusal(xml)).toBeInstanceOf(XmlValidationError);
+  });
+
+  it('while the value it stands for may stay beside it, reported, not refused', () => {
+    const xml = withNi(evFamiliesXml()).replace('<xdcount-value>42</xdcount-value>', '<xdcount-value>forty-two</xdcount-value>');
+
+    const result = validateWithCorrection(xml, schema);
+
+    expect(result).toMatchObject({ status: 'valid_with_ev', corrections: [] });
+    expect(result.remainingErrors.map((e) => e.line)).toEqual([valueLine('count')]);
+  });
+});
+
 describe('placeholders corrected into sdc4:NI', () => {
   const corpus: Array<[Family, string]> = [
     ['count', '-'],
