@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { compiledSchema } from '../src/workers/xml.task';
+import { compiledSchema } from '../src/workers/validation.task';
 import { validateWithCorrection } from '../src/xml/ev';
 import { recordResults } from './results';
 import { load, printTable, startBenchService } from './support';
@@ -21,9 +21,48 @@ async function rate(seconds: number, fn: () => unknown): Promise<number> {
   return Math.round(calls / seconds);
 }
 
+/** Linux's clock tick (USER_HZ), the unit of /proc/<pid>/stat's CPU times. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** CPU time (µs) of this process's descendants (the embedded Postgres and its backends), from /proc; 0 where there is
+ * no /proc or no child (DATABASE_URL: an external Postgres is not counted). */
+function descendantsCpuMicros(): number {
+  let procs: Array<{ pid: number; ppid: number; ticks: number }>;
+  try {
+    procs = readdirSync('/proc')
+      .filter((name) => /^\d+$/.test(name))
+      .flatMap((name) => {
+        try {
+          const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+          const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+          return [{ pid: Number(name), ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) }];
+        } catch {
+          return [];
+        }
+      });
+  } catch {
+    return 0;
+  }
+  const mine = new Set([process.pid]);
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const p of procs) {
+      if (!mine.has(p.pid) && mine.has(p.ppid)) {
+        mine.add(p.pid);
+        grew = true;
+      }
+    }
+  }
+  return procs.filter((p) => p.pid !== process.pid && mine.has(p.pid)).reduce((sum, p) => sum + (p.ticks * 1e6) / CLOCK_TICKS_PER_SECOND, 0);
+}
+
 /** bench:validate — POST validate/xml/ of StatePopulation's example (JSON body) at concurrency 1, 4 and 16, beside
- * an authenticated no-op (GET whoami/) and the same process's validation rate without HTTP: the XML core alone
- * (libxml2 + EV check on the cached schema) and the whole service call (with JSON, RDF and the Postgres write). */
+ * an authenticated no-op (GET whoami/) and the same process's validation rate without HTTP: the libxml2 floor (the
+ * document validated by libxml2-wasm alone, in a loop on one thread), the XML core (libxml2 + EV check on the cached
+ * schema) and the whole service call (with JSON, RDF and the Postgres write). `floor` sets the service's CPU per
+ * validation at c=16 (this process: event loop, pool threads and the in-process load generator, plus the embedded
+ * Postgres's processes) beside the floor's. */
 export async function benchValidate(durationSeconds = 20): Promise<Record<string, unknown>> {
   const service = await startBenchService({ schemaCatalogDir: path.join(FIXTURES, 'sdc4/reference') });
   try {
@@ -42,7 +81,11 @@ export async function benchValidate(durationSeconds = 20): Promise<Record<string
 
     const caller = await app.keys.authenticate(plaintext);
     const schema = await compiledSchema((await app.schemas.forModel(CT_ID)).schema);
+    // The floor: the same document validated by libxml2-wasm alone (its parse and XSD validation of the compiled
+    // schema, CompiledSchema.validate), in a loop on this thread, in the same run.
+    const floorPerSecond = await rate(5, () => schema.validate(xml));
     const inMemory = {
+      libxml2FloorValidationsPerSecond: floorPerSecond,
       xmlCoreValidationsPerSecond: await rate(5, () => validateWithCorrection(xml, schema)),
       serviceValidationsPerSecond: await rate(5, () => app.validation.validate({ xml, generateInstanceId: true, syncTriplestore: false, caller })),
     };
@@ -50,11 +93,17 @@ export async function benchValidate(durationSeconds = 20): Promise<Record<string
     /** Process CPU (service, its pool threads and the load generator's thread) per answered request: steadier
      * than req/s on a shared machine, to compare runs. */
     const cpuMsPerRequest: Record<string, number> = {};
+    /** The same with the embedded Postgres's processes added: the service's whole CPU per request, in µs. */
+    const serviceCpuMicrosPerRequest: Record<string, number> = {};
     const measured = async (name: string, options: Parameters<typeof load>[1]) => {
       const before = process.cpuUsage();
+      const postgresBefore = descendantsCpuMicros();
       const row = await load(name, options);
       const used = process.cpuUsage(before);
-      cpuMsPerRequest[name] = +((used.user + used.system) / 1000 / Math.max(1, row.requestsPerSecond * durationSeconds)).toFixed(2);
+      const postgres = descendantsCpuMicros() - postgresBefore;
+      const requests = Math.max(1, row.requestsPerSecond * durationSeconds);
+      cpuMsPerRequest[name] = +((used.user + used.system) / 1000 / requests).toFixed(2);
+      serviceCpuMicrosPerRequest[name] = Math.round((used.user + used.system + postgres) / requests);
       return row;
     };
     const rows = [
@@ -78,8 +127,15 @@ export async function benchValidate(durationSeconds = 20): Promise<Record<string
       );
     }
     printTable(rows);
-    console.log({ ...inMemory, poolThreads: service.services.cpu.threads, cpuMsPerRequest });
-    return { inMemory, poolThreads: service.services.cpu.threads, cpuMsPerRequest, http: rows };
+    const validateC16 = 'POST /api/v1/validate/xml/ (JSON), c=16';
+    const floorMicros = Math.round(1e6 / Math.max(1, floorPerSecond));
+    const floor = {
+      libxml2MicrosPerValidation: floorMicros,
+      serviceCpuMicrosPerValidation: serviceCpuMicrosPerRequest[validateC16],
+      timesTheFloor: +(serviceCpuMicrosPerRequest[validateC16] / floorMicros).toFixed(1),
+    };
+    console.log({ ...inMemory, poolThreads: service.services.cpu.threads, cpuMsPerRequest, serviceCpuMicrosPerRequest, floor });
+    return { inMemory, poolThreads: service.services.cpu.threads, cpuMsPerRequest, serviceCpuMicrosPerRequest, floor, http: rows };
   } finally {
     await service.close();
   }

@@ -118,6 +118,7 @@ export function createServices(args: {
     ledger,
     signing,
     storage: app.storage,
+    schemaSets: app.schemas,
   });
   return {
     settings,

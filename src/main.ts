@@ -93,6 +93,12 @@ async function main(): Promise<void> {
   }
 
   if (settings.role !== 'worker') {
+    // The pool's threads start warm, so the first requests validate at full speed (src/workers/validation.task.ts, warm).
+    const warming = Date.now();
+    await services.cpu.warm().then(
+      () => logger.info({ ms: Date.now() - warming, threads: services.cpu.threads }, 'worker threads warmed'),
+      (error: unknown) => logger.warn({ err: error }, 'worker thread warm-up failed'),
+    );
     const server = await startHttpServer(services, { port: settings.port, host: settings.host });
     stops.push(server.close);
     logger.info({ url: `http://localhost:${settings.port}`, role: settings.role }, 'listening');

@@ -4,15 +4,13 @@ import type { QueueSender } from '../db/queues';
 import type { Logger } from '../lib/logger';
 import { createTriplestoreClient } from '../rdf/config';
 import type { Clock } from './clock';
-import { ReferenceSchemaStore } from '../xml/reference-schemas';
-import { catalogResolver } from '../xml/schema';
 import type { CpuPool } from '../workers/pool';
 import { AppGraphStore } from '../rdf/app-graph-store';
 import { AppKeysService } from './app-keys.service';
-import { CompiledSchemas } from '../xml/compiled-schemas';
+import { createSchemaSets, type SchemaSets } from '../validation';
 import { FileStore } from '../storage/file-store';
 import { createStorage } from '../storage/create-storage';
-import { readText, type Storage } from '../storage/storage';
+import type { Storage } from '../storage/storage';
 import { StorageEvents } from '../storage/storage-events';
 import { InstancesService } from './instances.service';
 import type { KeyCache } from './key-cache';
@@ -30,7 +28,8 @@ export interface AppServices {
   storage: Storage;
   /** Storage changes from every node; `main` starts its LISTEN. */
   storageEvents: StorageEvents;
-  schemas: CompiledSchemas;
+  /** Validation's schema sets, every door's (VaaS gets the same one). */
+  schemas: SchemaSets;
   uploads: UploadsService;
   validation: ValidationService;
   instances: InstancesService;
@@ -51,14 +50,7 @@ export function createAppServices(args: {
   const files = new FileStore(settings.storageDir);
   const storageEvents = new StorageEvents(logger);
   const storage = createStorage({ url: settings.storageUrl, storageDir: settings.storageDir, db, events: storageEvents, logger });
-  const references = new ReferenceSchemaStore(db, settings.referenceSchemas, logger);
-  const resolver = catalogResolver({
-    dmlib: (name) => readText(storage, 'dmlib', name),
-    catalogDir: settings.schemaCatalogDir,
-    fetchAllowed: settings.schemaFetch,
-    reference: (url) => references.get(url),
-  });
-  const schemas = new CompiledSchemas(storage, resolver, storageEvents);
+  const schemas = createSchemaSets({ settings, db, logger, storage, events: storageEvents });
   const triplestore = createTriplestoreClient(settings.triplestore, { queryTimeoutMs: settings.sparqlTimeoutMs });
   const graphs = new AppGraphStore(db, { timeoutMs: settings.sparqlTimeoutMs, maxRows: settings.sparqlMaxRows });
   return {

@@ -54,7 +54,7 @@ export class UploadsService {
           continue;
         }
         const unsafe = file.filename.endsWith('.xsd')
-          ? await this.inPool<Uint8Array, string | null>('xml', 'unsafeSchema', await readIncoming(file))
+          ? await this.inPool<Uint8Array, string | null>('validation', 'unsafeSchema', await readIncoming(file))
           : null;
         if (unsafe) {
           result.errors.push({ filename: file.filename, error: unsafe });

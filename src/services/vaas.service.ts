@@ -5,7 +5,7 @@ import type { Links } from '../lib/links';
 import type { VaasRequest } from '../parsers/vaas.parser';
 import type { VaasSignView, VaasView } from '../presenters/vaas.presenter';
 import type { CpuPool } from '../workers/pool';
-import type { VaasOnceAnswer, VaasOnceTask, VaasRenderTask, VaasSignTask, VaasValidateTask, VaasValidation } from '../workers/vaas.task';
+import type { VaasOnceAnswer, VaasOnceTask, VaasRenderTask, VaasSignTask, VaasValidateTask, VaasValidation } from '../validation';
 import { peekRootModel } from '../xml/root-peek';
 import type { Caller } from './auth.service';
 import type { Clock } from './clock';
@@ -252,7 +252,7 @@ export class VaasService {
 
   private async run<I, O>(name: string, input: I): Promise<O> {
     try {
-      return await this.pool.run<I, O>('vaas', name, input);
+      return await this.pool.run<I, O>('validation', name, input);
     } catch (error) {
       throw asStudioError(error);
     }

@@ -3,8 +3,7 @@ import type { Settings } from '../config';
 import type { Links } from '../lib/links';
 import type { Logger } from '../lib/logger';
 import type { CpuPool } from '../workers/pool';
-import { ReferenceSchemaStore } from '../xml/reference-schemas';
-import { catalogResolver } from '../xml/schema';
+import type { SchemaSets } from '../validation';
 import type { Clock } from './clock';
 import type { LedgerService } from './ledger.service';
 import type { PackageService } from './package.service';
@@ -15,8 +14,9 @@ import { VaasPackages } from './vaas-packages';
 import { VaasSchemas } from './vaas-schemas';
 import { VaasService } from './vaas.service';
 
-/** Validation as a service, wired from the studio's services. Includes of model schemas (sdc4.xsd) resolve as
- * Interface B's do: SCHEMA_CATALOG_DIR, then the stored reference schemas, the network only with SCHEMA_FETCH. */
+/** Validation as a service, wired from the studio's services. Model schemas are gathered in validation's one
+ * schema-set cache, as Interface B's are (sdc4.xsd from SCHEMA_CATALOG_DIR, then the stored reference schemas, the
+ * network only with SCHEMA_FETCH). */
 export function createVaasService(args: {
   settings: Settings;
   db: DataSource;
@@ -29,16 +29,11 @@ export function createVaasService(args: {
   ledger: LedgerService;
   signing: SigningService;
   storage: Storage;
+  /** Validation's one schema-set cache (Interface B's too). */
+  schemaSets: SchemaSets;
 }): VaasService {
   const { settings, db } = args;
-  const references = new ReferenceSchemaStore(db, settings.referenceSchemas, args.logger);
-  const resolver = catalogResolver({
-    dmlib: async () => null,
-    catalogDir: settings.schemaCatalogDir,
-    fetchAllowed: settings.schemaFetch,
-    reference: (url) => references.get(url),
-  });
-  const schemas = new VaasSchemas(db, args.hosting, args.packages, resolver);
+  const schemas = new VaasSchemas(db, args.hosting, args.packages, args.schemaSets);
   const packages = new VaasPackages(db, args.clock, args.links, args.storage, settings.vaas.packageTtlSeconds);
   return new VaasService(args.cpu, schemas, args.ledger, args.signing, packages, args.links, args.clock, {
     validationCredits: settings.vaas.validationCredits,

@@ -1,11 +1,10 @@
 import { PG, pgCode } from '../lib/errors';
 import { asAppApiError } from '../lib/cpu-errors';
-import { invalidInstanceId } from '../lib/app-api-errors';
 import type { CpuPool } from '../workers/pool';
-import type { TaskSchema, ValidateAnswer, ValidateResult, ValidateTask } from '../workers/xml.task';
+import { instanceIdTaken } from '../validation';
+import type { SchemaSets, TaskSchema, ValidateAnswer, ValidateResult, ValidateTask } from '../validation';
 import { peekRootModel } from '../xml/root-peek';
 import type { AppCaller } from './app-keys.service';
-import type { CompiledSchemas } from '../xml/compiled-schemas';
 import type { RdfSyncStatus } from '../entities/app-instance.entity';
 import type { InstanceStore } from './instance-store';
 import type { ValidationView } from '../presenters/validation.presenter';
@@ -28,7 +27,7 @@ export interface ValidateInput {
 export class ValidationService {
   constructor(
     private readonly store: InstanceStore,
-    private readonly schemas: CompiledSchemas,
+    private readonly schemas: SchemaSets,
     private readonly pool: CpuPool,
     private readonly triplestoreConfigured: boolean,
   ) {}
@@ -70,7 +69,7 @@ export class ValidationService {
         tripleCount: outcome.tripleCount,
       });
     } catch (error) {
-      if (pgCode(error) === PG.uniqueViolation) throw invalidInstanceId(`instance_id ${instanceId} is already taken.`, instanceId);
+      if (pgCode(error) === PG.uniqueViolation) throw instanceIdTaken(instanceId);
       throw error;
     }
     return result;
@@ -95,7 +94,7 @@ export class ValidationService {
     let answer = await this.inPool<ValidateTask, ValidateAnswer>('validate', task);
     if (answer.needSchema !== undefined) {
       const dmCtId = answer.needSchema;
-      const schema: TaskSchema = { dmCtId, ...(await this.schemas.forModel(dmCtId)) };
+      const schema: TaskSchema = { dmCtId, schema: (await this.schemas.forModel(dmCtId)).schema };
       answer = await this.inPool<ValidateTask, ValidateAnswer>('validate', { ...task, expected: null, schema });
     }
     if (answer.done === undefined) throw new Error(`The validation thread did not take the schema of ${answer.needSchema}`);
@@ -104,7 +103,7 @@ export class ValidationService {
 
   private async inPool<I, O>(name: string, input: I): Promise<O> {
     try {
-      return await this.pool.run<I, O>('xml', name, input);
+      return await this.pool.run<I, O>('validation', name, input);
     } catch (error) {
       throw asAppApiError(error);
     }

@@ -24,7 +24,7 @@ export interface CpuPoolSettings {
 }
 
 /** A task module in this folder (`<kind>.task.ts`), loaded by the worker threads from the build. */
-export type TaskModule = 'xml' | 'rdf' | 'vaas' | 'csv' | 'package' | 'body';
+export type TaskModule = 'validation' | 'xml' | 'rdf' | 'vaas' | 'csv' | 'package' | 'body';
 
 /**
  * Each thread's young generation (V8's default sizes it from the old generation's limit, tens of MB a thread). A
@@ -81,6 +81,13 @@ export class CpuPool {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** Starts every thread and warms its validation path (libxml2 loaded and tiered up, the hot functions
+   * optimised: src/workers/validation.task.ts `warm`), so that the first seconds under load run at full speed. One task
+   * per thread, all at once: each idle thread takes one. */
+  async warm(): Promise<void> {
+    await Promise.all(Array.from({ length: this.threads }, () => this.run<null, number>('validation', 'warm', null)));
   }
 
   /** For /metrics: threads, waiting tasks, tasks done and utilisation (0..1); null until first used. */

@@ -1,9 +1,9 @@
 import { childElements, ownText, type XDocument, type XElement } from './dom';
-import { locateError, type LocatedError } from './node-path';
+import { locateError } from './node-path';
 import { parseXmlDom, positionOf } from './safe-parse';
 import type { CompiledSchema } from './schema-compiler';
 import { qkey, type SchemaModel } from './schema-model';
-import { COMPONENT_HEADER, EXCEPTIONAL_VALUE_TYPE, SDC4_NS, XD_ANY_TYPE } from './sdc4';
+import { COMPONENT_HEADER, EXCEPTIONAL_VALUE_TYPE, SDC4_NS, VALUE_ELEMENT, XD_ANY_TYPE } from './sdc4';
 import { XmlValidationError, type XmlError } from './xml-errors';
 
 export type ExceptionalValue = 'EV_NULL' | 'EV_UNKNOWN' | 'EV_NOT_RECORDED' | 'EV_MASKED' | 'EV_NOT_APPLICABLE';
@@ -23,18 +23,21 @@ export interface EvRule {
  * | Placeholders                                   | EV                | SDC4 element | ev-name          |
  * |------------------------------------------------|-------------------|--------------|------------------|
  * | N/A, NA, n.a., n.a, null, nil, none            | EV_NULL           | sdc4:NI      | No Information   |
- * | a run of two or more dashes (`--`, `---`, …)   | EV_NULL           | sdc4:NI      | No Information   |
+ * | a run of one or more dashes (`-`, `--`, …)     | EV_NULL           | sdc4:NI      | No Information   |
+ * | empty or blank, in a numeric or temporal value | EV_NULL           | sdc4:NI      | No Information   |
  * | unknown, unk, ?                                | EV_UNKNOWN        | sdc4:UNK     | Unknown          |
  * | not recorded, not available                    | EV_NOT_RECORDED   | sdc4:NAV     | Not Available    |
  * | masked, redacted                               | EV_MASKED         | sdc4:MSK     | Masked           |
  * | a run of three or more asterisks (`***`, …)    | EV_MASKED         | sdc4:MSK     | Masked           |
  * | not applicable                                 | EV_NOT_APPLICABLE | sdc4:NA      | Not Applicable   |
  *
- * N/A is EV_NULL as the contract's birth-date example says, so the bare NA abbreviation is EV_NULL too.
+ * N/A is EV_NULL as the contract's birth-date example says, so the bare NA abbreviation is EV_NULL too. A dash, and
+ * nothing at all where a number or a date is required, say no more than "missing, omitted, incomplete": sdc4.xsd's
+ * NI. An empty string value is a valid string, so blank is a placeholder only for numeric and temporal types.
  */
 export const EV_TABLE: ReadonlyArray<EvRule> = [
   { placeholders: ['n/a', 'na', 'n.a.', 'n.a', 'null', 'nil', 'none'], ev: 'EV_NULL', element: 'NI', evName: 'No Information' },
-  { placeholders: /^-{2,}$/, ev: 'EV_NULL', element: 'NI', evName: 'No Information' },
+  { placeholders: /^-+$/, ev: 'EV_NULL', element: 'NI', evName: 'No Information' },
   { placeholders: ['unknown', 'unk', '?'], ev: 'EV_UNKNOWN', element: 'UNK', evName: 'Unknown' },
   { placeholders: ['not recorded', 'not available'], ev: 'EV_NOT_RECORDED', element: 'NAV', evName: 'Not Available' },
   { placeholders: ['masked', 'redacted'], ev: 'EV_MASKED', element: 'MSK', evName: 'Masked' },
@@ -42,8 +45,22 @@ export const EV_TABLE: ReadonlyArray<EvRule> = [
   { placeholders: ['not applicable'], ev: 'EV_NOT_APPLICABLE', element: 'NA', evName: 'Not Applicable' },
 ];
 
-export function placeholderRule(value: string): EvRule | null {
+/** The rule for an empty or blank value where the type needs a number or a date (`builtin` is the XSD builtin the
+ * value's type restricts, e.g. `integer`, `date`; see SchemaModel.builtinOf). */
+export const BLANK_RULE: EvRule = { placeholders: /^$/, ev: 'EV_NULL', element: 'NI', evName: 'No Information' };
+
+const NUMERIC_BUILTINS =
+  'decimal integer long int short byte nonNegativeInteger positiveInteger nonPositiveInteger negativeInteger unsignedLong unsignedInt unsignedShort unsignedByte float double';
+const TEMPORAL_BUILTINS = 'date time dateTime dateTimeStamp duration dayTimeDuration yearMonthDuration gYear gYearMonth gMonth gMonthDay gDay';
+const BLANK_IS_PLACEHOLDER = new Set(`${NUMERIC_BUILTINS} ${TEMPORAL_BUILTINS}`.split(' '));
+
+/**
+ * The placeholder rule a value's text matches, or null. `builtin` (the XSD builtin of the value's type, when known)
+ * decides whether an empty or blank value is a placeholder: it is for numeric and temporal types only.
+ */
+export function placeholderRule(value: string, builtin: string | null = null): EvRule | null {
   const normalized = value.trim().replace(/\s+/g, ' ').toLowerCase();
+  if (normalized === '') return builtin !== null && BLANK_IS_PLACEHOLDER.has(builtin) ? BLANK_RULE : null;
   return EV_TABLE.find((r) => (Array.isArray(r.placeholders) ? r.placeholders.includes(normalized) : r.placeholders.test(normalized))) ?? null;
 }
 
@@ -75,8 +92,9 @@ interface Edit {
  * Validates and, when the only errors are invalid values of data elements whose text is a placeholder, tags
  * each such component with its ExceptionalValue (inserted after `label`/`act`), removes the placeholder where
  * the schema lets the value be absent and keeps it beside the EV where the value is required, then validates
- * again: every error left must sit on a tagged value. Edits keep every line where it was, so line numbers of
- * the original and the corrected text agree. Throws XmlValidationError for anything else.
+ * again: every error left must be excused by an EV (see `excusedByEv`, the one statement of that rule). Edits keep
+ * every line where it was, so line numbers of the original and the corrected text agree. Throws XmlValidationError
+ * for anything else.
  */
 export function validateWithCorrection(xml: string, schema: CompiledSchema): CorrectionResult {
   const errors = schema.validateLocated(xml);
@@ -85,8 +103,8 @@ export function validateWithCorrection(xml: string, schema: CompiledSchema): Cor
   const components = new Map<XElement, { rule: EvRule; values: Array<{ element: XElement; line: number }> }>();
   for (const error of errors) {
     const element = locateError(document, error);
-    if (element && isOnTaggedValue(element, schema.model)) continue;
-    const rule = element ? correctableRule(element, schema.model) : null;
+    if (excusedByEv(element, error, schema.model)) continue;
+    const rule = element && isValueError(error) ? correctableRule(element, schema.model) : null;
     if (!element || !rule) throw new XmlValidationError(errors.map(plain));
     const component = element.parentElement as XElement;
     const entry = components.get(component) ?? { rule, values: [] };
@@ -111,30 +129,45 @@ export function validateWithCorrection(xml: string, schema: CompiledSchema): Cor
   const correctedXml = applyEdits(xml, edits);
   const remaining = schema.validateLocated(correctedXml);
   const correctedDocument = parseXmlDom(correctedXml);
-  const untagged = remaining.filter((e) => !taggedError(correctedDocument, e, schema.model));
+  const untagged = remaining.filter((e) => !excusedByEv(locateError(correctedDocument, e), e, schema.model));
   if (untagged.length > 0) throw new XmlValidationError(untagged.map(plain));
   corrections.sort((a, b) => a.line - b.line);
   return { status: 'valid_with_ev', correctedXml, correctedDocument, corrections, remainingErrors: remaining.map(plain) };
 }
 
-/** The placeholder rule when `element` is a simple value of an SDC4 component (not its label or act). */
+/** The placeholder rule when `element` is the value element of an SDC4 component (never its label, act or
+ * metadata). */
 function correctableRule(element: XElement, model: SchemaModel): EvRule | null {
+  if (!isValueElement(element, model)) return null;
+  const componentType = model.typeOfPath(element.parentElement as XElement);
+  const declaration = componentType ? model.childDeclaration(componentType, qkey(null, element.localName)) : null;
+  return placeholderRule(ownText(element), model.builtinOf(declaration?.typeKey ?? null));
+}
+
+/**
+ * The EV rule, in one place: an ExceptionalValue on a component excuses only the errors about that component's
+ * value (the element the EV stands for) and only errors about its text (a datatype or facet error). Every other
+ * error in the component (an unknown or missing child, a wrong fixed label or units, an EV out of place, a second
+ * value) stays structural, EV or not.
+ */
+export function excusedByEv(element: XElement | null, error: XmlError, model: SchemaModel): boolean {
+  if (!element || !isValueError(error) || !isValueElement(element, model)) return false;
+  return childElements(element.parentElement as XElement).some((sibling) => isExceptionalValue(sibling, model));
+}
+
+/** The value element of an SDC4 data component: a simple, unqualified child named as sdc4.xsd names values. */
+function isValueElement(element: XElement, model: SchemaModel): boolean {
   const component = element.parentElement;
-  if (!component || childElements(element).length > 0) return null;
-  if (element.namespaceURI === null && (COMPONENT_HEADER as readonly string[]).includes(element.localName)) return null;
-  if (!model.derivesFrom(model.typeOfPath(component), XD_ANY_TYPE)) return null;
-  return placeholderRule(ownText(element));
+  if (!component || element.namespaceURI !== null || !VALUE_ELEMENT.test(element.localName)) return false;
+  if (childElements(element).length > 0) return false;
+  return model.derivesFrom(model.typeOfPath(component), XD_ANY_TYPE);
 }
 
-function taggedError(document: XDocument, error: LocatedError, model: SchemaModel): boolean {
-  const element = locateError(document, error);
-  return element !== null && isOnTaggedValue(element, model);
-}
-
-/** A value element (not an EV itself) whose component carries an ExceptionalValue. */
-function isOnTaggedValue(element: XElement, model: SchemaModel): boolean {
-  if (isExceptionalValue(element, model) || !element.parentElement) return false;
-  return childElements(element.parentElement).some((sibling) => isExceptionalValue(sibling, model));
+/** libxml2's errors about an element's text against its simple type (lexical form, facets), as opposed to its
+ * place or its children: `'x' is not a valid value of …` and `[facet '…'] …`. A fixed-value mismatch is not one. */
+const VALUE_ERROR = /^Element '[^']*': (?:'[\s\S]*' is not a valid value of |\[facet '[A-Za-z]+'\] )/;
+function isValueError(error: XmlError): boolean {
+  return VALUE_ERROR.test(error.message);
 }
 
 function isExceptionalValue(element: XElement, model: SchemaModel): boolean {

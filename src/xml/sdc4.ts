@@ -11,6 +11,14 @@ export const ADAPTER_TYPE = qkey(SDC4_NS, 'XdAdapterType');
 /** Children of a component that describe it rather than carry its value; an EV goes right after them. */
 export const COMPONENT_HEADER = ['label', 'act'] as const;
 
+/**
+ * The local names sdc4.xsd gives the value of a data component (the element an ExceptionalValue stands for):
+ * `xd…-value`, `true-value`/`false-value`, the `xdtemporal-…` choice, XdOrdinal's `ordinal`, XdLink's `link` and
+ * XdFile's `uri`/`media-content`. Units, ranges, label, act and the XdAnyType metadata (vtb, vte, …) are not values.
+ */
+export const VALUE_ELEMENT =
+  /^(?:[a-z]+-value|xdtemporal-(?:date|time|datetime|duration|year|year-month|month|month-day|day)|ordinal|link|uri|media-content)$/;
+
 /** `dm-{ct_id}` in the SDC4 namespace → ct_id. */
 export function dmCtIdOf(namespace: string | null, localName: string): string | null {
   const match = /^dm-(.+)$/.exec(localName);

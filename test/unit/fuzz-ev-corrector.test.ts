@@ -22,16 +22,39 @@ interface Slot {
   value: boolean;
   /** Texts of the element's type that are valid (besides the fixture's own). */
   valid: string[];
+  /** The XSD builtin of a value's type: an empty or blank number is a placeholder, an empty string is not. */
+  builtin?: string;
 }
 
 const SLOTS: Slot[] = [
   { line: 10, tag: 'creation_timestamp', path: ['dm-its7j6bvrb9n2fxdcxmoemod', 'creation_timestamp'], value: false, valid: ['2024-02-29T00:00:00'] },
-  { line: 19, tag: 'xdstring-value', path: ['ms-poq4ywx89zvijxwoqz8djrxj', 'xdstring-value'], value: true, valid: ['Ohio', ''] },
+  { line: 19, tag: 'xdstring-value', path: ['ms-poq4ywx89zvijxwoqz8djrxj', 'xdstring-value'], value: true, valid: ['Ohio', ''], builtin: 'string' },
   { line: 24, tag: 'label', path: ['ms-ac79bjkqi8906qzjujpwtlsy', 'label'], value: false, valid: [] },
-  { line: 25, tag: 'xdcount-value', path: ['ms-ac79bjkqi8906qzjujpwtlsy', 'xdcount-value'], value: true, valid: ['0', '-7', ' 123456789012 ', '+5'] },
-  { line: 28, tag: 'xdstring-value', path: ['ms-ac79bjkqi8906qzjujpwtlsy', 'xdcount-units', 'xdstring-value'], value: true, valid: ['persons'] },
-  { line: 35, tag: 'xdcount-value', path: ['ms-w30d6kzcdcfnjxvk94w58nfw', 'xdcount-value'], value: true, valid: ['1', '99'] },
-  { line: 45, tag: 'xdquantity-value', path: ['ms-hzsoktbrtlhowsl71kywg81w', 'xdquantity-value'], value: true, valid: ['12.5', '-0.001', '7', '.5'] },
+  {
+    line: 25,
+    tag: 'xdcount-value',
+    path: ['ms-ac79bjkqi8906qzjujpwtlsy', 'xdcount-value'],
+    value: true,
+    valid: ['0', '-7', ' 123456789012 ', '+5'],
+    builtin: 'integer',
+  },
+  {
+    line: 28,
+    tag: 'xdstring-value',
+    path: ['ms-ac79bjkqi8906qzjujpwtlsy', 'xdcount-units', 'xdstring-value'],
+    value: true,
+    valid: ['persons'],
+    builtin: 'string',
+  },
+  { line: 35, tag: 'xdcount-value', path: ['ms-w30d6kzcdcfnjxvk94w58nfw', 'xdcount-value'], value: true, valid: ['1', '99'], builtin: 'integer' },
+  {
+    line: 45,
+    tag: 'xdquantity-value',
+    path: ['ms-hzsoktbrtlhowsl71kywg81w', 'xdquantity-value'],
+    value: true,
+    valid: ['12.5', '-0.001', '7', '.5'],
+    builtin: 'decimal',
+  },
 ];
 
 const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\r/g, '&#13;');
@@ -120,7 +143,7 @@ function expectCorrected(outcome: CorrectionResult, instance: Instance, invalid:
   expect(outcome.status).toBe('valid_with_ev');
   expect(outcome.corrections).toEqual(
     invalid.map((i) => {
-      const rule = placeholderRule(instance.texts[i])!;
+      const rule = placeholderRule(instance.texts[i], SLOTS[i].builtin)!;
       return { line: instance.lines[i], ev: rule.ev, element: `sdc4:${rule.element}`, original: instance.texts[i] };
     }),
   );
@@ -129,7 +152,7 @@ function expectCorrected(outcome: CorrectionResult, instance: Instance, invalid:
   SLOTS.forEach((slot, i) => {
     const element = elementAt(corrected, slot.path);
     if (invalid.includes(i)) {
-      const rule = placeholderRule(instance.texts[i])!;
+      const rule = placeholderRule(instance.texts[i], SLOTS[i].builtin)!;
       const component = element?.parentElement ?? elementAt(corrected, [slot.path[0]]);
       const evs = childElements(component!).filter((c) => c.namespaceURI === SDC4);
       expect(evs.map((e) => [e.localName, e.textContent])).toEqual([[rule.element, rule.evName]]);
@@ -177,7 +200,7 @@ describe('EV corrector under fuzzing', () => {
         const schema = optional ? optionalCount : required;
         const instance = build(choices);
         const invalid = SLOTS.map((_, i) => i).filter((i) => !validAlone(schema, i, instance.texts[i]));
-        const correctable = invalid.every((i) => SLOTS[i].value && placeholderRule(instance.texts[i]) !== null);
+        const correctable = invalid.every((i) => SLOTS[i].value && placeholderRule(instance.texts[i], SLOTS[i].builtin) !== null);
         const outcome = outcomeOf(instance.xml, schema);
 
         if (outcome instanceof XmlValidationError) {

@@ -143,6 +143,8 @@ describe('EV_TABLE', () => {
     ['NULL', 'EV_NULL', 'NI', 'No Information'],
     ['nil', 'EV_NULL', 'NI', 'No Information'],
     ['None', 'EV_NULL', 'NI', 'No Information'],
+    ['-', 'EV_NULL', 'NI', 'No Information'],
+    [' - ', 'EV_NULL', 'NI', 'No Information'],
     ['--', 'EV_NULL', 'NI', 'No Information'],
     ['-----', 'EV_NULL', 'NI', 'No Information'],
     ['Unknown', 'EV_UNKNOWN', 'UNK', 'Unknown'],
@@ -158,8 +160,18 @@ describe('EV_TABLE', () => {
     expect(placeholderRule(text)).toMatchObject({ ev, element, evName });
   });
 
-  it.each(['-', '0', 'n', 'abc', 'N/A/B', '**'])('does not treat %j as a placeholder', (text) => {
+  it.each(['0', 'n', 'abc', 'N/A/B', '**', '-1', '--5'])('does not treat %j as a placeholder', (text) => {
     expect(placeholderRule(text)).toBeNull();
+  });
+
+  it.each(['integer', 'decimal', 'double', 'date', 'dateTime', 'gYear', 'duration'])('maps an empty or blank %s to sdc4:NI', (builtin) => {
+    expect(placeholderRule('', builtin)).toMatchObject({ ev: 'EV_NULL', element: 'NI', evName: 'No Information' });
+    expect(placeholderRule(' \n\t ', builtin)).toMatchObject({ ev: 'EV_NULL', element: 'NI' });
+  });
+
+  it.each([['string'], ['token'], ['boolean'], [null]])('does not treat an empty or blank value of type %s as a placeholder', (builtin) => {
+    expect(placeholderRule('', builtin)).toBeNull();
+    expect(placeholderRule('  ', builtin)).toBeNull();
   });
 
   it('covers every exceptional value of the contract once per SDC4 element', () => {
