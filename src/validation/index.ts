@@ -14,7 +14,6 @@ import { SchemaSets } from './schema-sets';
  * worker file; the doors (Interface B, VaaS, GraphQL) differ only by the policy they ask for.
  */
 export type {
-  PortableSchemaSet,
   TaskSchema,
   ValidateAnswer,
   ValidateResult,
@@ -27,8 +26,8 @@ export type {
   VaasValidateTask,
   VaasValidation,
 } from '../workers/validation.task';
-export { instanceIdFor, instanceIdTaken } from '../xml/instance-id';
-export { SchemaSets, type ModelSchema, type SchemaSetOptions } from './schema-sets';
+export { instanceIdTaken } from '../xml/instance-id';
+export { SchemaSets } from './schema-sets';
 
 /** Validation's one schema-set cache over its one reference-schema store (the allow-listed schemas, sdc4.xsd, kept
  * in Postgres), shared by every door. */

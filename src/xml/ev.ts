@@ -47,7 +47,7 @@ export const EV_TABLE: ReadonlyArray<EvRule> = [
 
 /** The rule for an empty or blank value where the type needs a number or a date (`builtin` is the XSD builtin the
  * value's type restricts, e.g. `integer`, `date`; see SchemaModel.builtinOf). */
-export const BLANK_RULE: EvRule = { placeholders: /^$/, ev: 'EV_NULL', element: 'NI', evName: 'No Information' };
+const BLANK_RULE: EvRule = { placeholders: /^$/, ev: 'EV_NULL', element: 'NI', evName: 'No Information' };
 
 const NUMERIC_BUILTINS =
   'decimal integer long int short byte nonNegativeInteger positiveInteger nonPositiveInteger negativeInteger unsignedLong unsignedInt unsignedShort unsignedByte float double';
@@ -150,7 +150,7 @@ function correctableRule(element: XElement, model: SchemaModel): EvRule | null {
  * error in the component (an unknown or missing child, a wrong fixed label or units, an EV out of place, a second
  * value) stays structural, EV or not.
  */
-export function excusedByEv(element: XElement | null, error: XmlError, model: SchemaModel): boolean {
+function excusedByEv(element: XElement | null, error: XmlError, model: SchemaModel): boolean {
   if (!element || !isValueError(error) || !isValueElement(element, model)) return false;
   return childElements(element.parentElement as XElement).some((sibling) => isExceptionalValue(sibling, model));
 }

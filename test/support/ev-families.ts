@@ -22,7 +22,7 @@ interface FamilySpec {
   text: string;
 }
 
-export const FAMILIES: Record<Family, FamilySpec> = {
+const FAMILIES: Record<Family, FamilySpec> = {
   string: { ctId: 'evfamstring00000000000001', dataType: 'XdString', label: 'Name', units: null, value: 'xdstring-value', text: 'Example text' },
   count: { ctId: 'evfamcount000000000000001', dataType: 'XdCount', label: 'Age', units: 'people', value: 'xdcount-value', text: '42' },
   quantity: { ctId: 'evfamquantity00000000001', dataType: 'XdQuantity', label: 'Height', units: 'kg', value: 'xdquantity-value', text: '12.5' },
@@ -33,7 +33,7 @@ export const FAMILY_NAMES = Object.keys(FAMILIES) as Family[];
 
 export const EV_FAMILIES_CT_ID = 'evfamilies000000000000001';
 
-export function evFamiliesModel(): DataModelDocument {
+function evFamiliesModel(): DataModelDocument {
   const children: ComponentNode[] = FAMILY_NAMES.map((f) => {
     const { ctId, dataType, label, units } = FAMILIES[f];
     return { kind: 'component', ctId, label, dataType, description: null, units };
@@ -50,7 +50,7 @@ export function evFamiliesModel(): DataModelDocument {
   };
 }
 
-export const evFamiliesFiles = (): PackageFile[] => generateModelFiles(evFamiliesModel());
+const evFamiliesFiles = (): PackageFile[] => generateModelFiles(evFamiliesModel());
 
 const fileText = (files: PackageFile[], name: string) => files.find((f) => f.name === name)!.content.toString();
 export const evFamiliesXsd = (files = evFamiliesFiles()) => fileText(files, `dm-${EV_FAMILIES_CT_ID}.xsd`);
