@@ -31,6 +31,7 @@ import { createVaasService } from './services/vaas.services';
 import type { VaasService } from './services/vaas.service';
 import { CpuPool } from './workers/pool';
 import { applyLimits } from './workers/thread-setup';
+import { createVslService, type VslService } from './vsl';
 
 /** Every service, built once per process from its collaborators (constructor injection, no globals). */
 export interface Services {
@@ -71,6 +72,8 @@ export interface Services {
   vaas: VaasService;
   /** Interface B: the generated application's API. */
   app: AppServices;
+  /** The Verifiable Settlement Layer: settle, trigger, Receipts and the issuer's P-256 keys. */
+  vsl: VslService;
   /** The worker-thread pool for CPU-bound work. */
   cpu: CpuPool;
 }
@@ -116,6 +119,7 @@ export function createServices(args: {
     signing,
     storage: app.storage,
   });
+  const vsl = createVslService({ settings, db, clock, links, logger, cpu, hosting: schemas, packages, ledger });
   return {
     settings,
     db,
@@ -146,6 +150,7 @@ export function createServices(args: {
     signing,
     vaas,
     app,
+    vsl,
     cpu,
   };
 }

@@ -10,6 +10,7 @@ import { ontologyRoutes } from './studio/ontology.routes';
 import { projectsRoutes } from './studio/projects.routes';
 import { signingRoutes } from './studio/signing.routes';
 import { vaasRoutes } from './studio/vaas.routes';
+import { vslRoutes } from './studio/vsl.routes';
 import type { AnyRoute, AppApiRoute, StudioRoute } from './route-table';
 
 /** Every REST-compat route of Interface A. */
@@ -25,6 +26,7 @@ export const STUDIO_ROUTES: StudioRoute[] = [
   ...signingRoutes,
   ...draftsRoutes,
   ...vaasRoutes,
+  ...vslRoutes,
 ];
 
 /** Every route of Interface B (the generated application's API; ROLE=app serves these alone). */

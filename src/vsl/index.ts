@@ -1,5 +1,46 @@
 /** The Verifiable Settlement Layer (vsl.md): governance, signed Receipts, party triggers and the offline verifier.
  * The only door into src/vsl. */
-export { canonicalJson } from './jcs';
+import type { DataSource } from 'typeorm';
+import type { Settings } from '../config';
+import type { Links } from '../lib/links';
+import type { Logger } from '../lib/logger';
+import type { Clock } from '../services/clock';
+import type { LedgerService } from '../services/ledger.service';
+import type { PackageService } from '../services/package.service';
+import type { SchemaHostingService } from '../services/schema-hosting.service';
+import type { CpuPool } from '../workers/pool';
+import { readFileSync } from 'node:fs';
+import { IssuerKeys } from './issuer-keys';
+import { createVslPorts } from './ports';
+import { VslService } from './service';
+
+export { canonicalJson, unsafeIntegerPath } from './jcs';
 export { verifyReceipt, type Check, type Verdict, type VerifyOptions } from './verify';
 export { decide as decideGovernance, instanceGovernance, modelWorkflow } from './governance';
+export { RECEIPT_ID as RECEIPT_ID_PATTERN, RECEIPT_TIMESTAMP as TRIGGER_TIMESTAMP_PATTERN, type Receipt } from './receipt';
+export type { IssuerKeyView } from './issuer-keys';
+export type { SettleInput, SettleView, TriggerInput, TriggerView, ReceiptStatusView, SettlementGovernanceView } from './service';
+export { VslService };
+
+export function createVslService(args: {
+  settings: Settings;
+  db: DataSource;
+  clock: Clock;
+  links: Links;
+  logger: Logger;
+  cpu: CpuPool;
+  hosting: SchemaHostingService;
+  packages: PackageService;
+  ledger: LedgerService;
+}): VslService {
+  const { settings } = args;
+  const ports = createVslPorts(args);
+  const keys = new IssuerKeys(args.db, args.clock);
+  const partyKeys = {
+    allow: settings.vsl.partyKeyAllow,
+    ca: settings.vsl.partyKeyCaFile ? readFileSync(settings.vsl.partyKeyCaFile, 'utf8') : null,
+    timeoutMs: settings.vsl.partyKeyTimeoutMs,
+    maxBytes: settings.vsl.partyKeyMaxBytes,
+  };
+  return new VslService(args.db, args.clock, args.links, ports, keys, partyKeys, settings.vsl.receiptCredits);
+}
