@@ -18,7 +18,8 @@ function text(body: Record<string, unknown>, field: string, max: number): string
 
 /** A party is named by its key document: an https:// URL or a did:web identifier. */
 function party(value: unknown): string {
-  if (typeof value !== 'string' || value.length === 0 || value.length > MAX_KEY_ID) throw invalid('parties', `Each party is a key_id of 1 to ${MAX_KEY_ID} characters.`);
+  if (typeof value !== 'string' || value.length === 0 || value.length > MAX_KEY_ID)
+    throw invalid('parties', `Each party is a key_id of 1 to ${MAX_KEY_ID} characters.`);
   if (value.startsWith('did:web:') && value.length > 'did:web:'.length) return value;
   try {
     if (new URL(value).protocol === 'https:') return value;
@@ -44,7 +45,14 @@ export function parseSettleBody(body: unknown): SettleInput {
   if (previous !== undefined && previous !== null && (typeof previous !== 'string' || !RECEIPT_ID_PATTERN.test(previous))) {
     throw invalid('previous_receipt_id', 'A receipt_id (24 characters, CUID2).');
   }
-  return { payload, currentState, targetState, condition: body.condition, parties, previousReceiptId: typeof previous === 'string' ? previous : null };
+  return {
+    payload,
+    currentState,
+    targetState,
+    condition: body.condition,
+    parties,
+    previousReceiptId: typeof previous === 'string' ? previous : null,
+  };
 }
 
 export function parseReceiptId(value: unknown, field = 'receipt_id'): string {

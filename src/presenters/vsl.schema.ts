@@ -17,13 +17,28 @@ const receiptSchema = obj({
   signatures: arr(obj({ key_id: str(), alg: str(), sig: str() })),
 });
 
-const transition = obj({ target_symbol: str(), target_state: str(), target_label: str(), target_ordinal: num(), target_component_id: str(), paths: arr(str()) });
+const transition = obj({
+  target_symbol: str(),
+  target_state: str(),
+  target_label: str(),
+  target_ordinal: num(),
+  target_component_id: str(),
+  paths: arr(str()),
+});
 const workflow = arr(obj({ path: str(), states: arr(str()) }));
 
 export const settleSchema = obj({
   receipt: receiptSchema,
   governance: obj(
-    { decision: strEnum('PERMIT', 'DENY'), settleable: bool, current_state: str(), allowed_transitions: arr(transition), workflow, hint: str(), decision_receipt: dict(anyJson) },
+    {
+      decision: strEnum('PERMIT', 'DENY'),
+      settleable: bool,
+      current_state: str(),
+      allowed_transitions: arr(transition),
+      workflow,
+      hint: str(),
+      decision_receipt: dict(anyJson),
+    },
     ['current_state', 'allowed_transitions', 'workflow', 'hint'],
   ),
   verification: dict(str()),

@@ -37,7 +37,8 @@ export function settlementRefused(
 
 export const receiptNotFound = (what = 'Receipt') => new DomainError(404, 'receipt_not_found', `${what} not found.`);
 export const notAParty = (keyId: string) => new DomainError(403, 'not_a_party', `${keyId} is not a party to this Receipt.`);
-export const alreadyTriggered = (keyId: string) => new DomainError(409, 'already_triggered', `${keyId} has already triggered this Receipt; a party triggers once.`);
+export const alreadyTriggered = (keyId: string) =>
+  new DomainError(409, 'already_triggered', `${keyId} has already triggered this Receipt; a party triggers once.`);
 export const receiptDenied = (decision: string) =>
   new DomainError(409, 'receipt_not_settleable', `This Receipt records a ${decision}: it accepts no triggers.`, { decision });
 export const triggerRefused = (code: string, message: string) => new DomainError(422, code, message);

@@ -1,5 +1,6 @@
 /** The Verifiable Settlement Layer (vsl.md): governance, signed Receipts, party triggers and the offline verifier.
  * The only door into src/vsl. */
+import { readFileSync } from 'node:fs';
 import type { DataSource } from 'typeorm';
 import type { Settings } from '../config';
 import type { Links } from '../lib/links';
@@ -9,7 +10,6 @@ import type { LedgerService } from '../services/ledger.service';
 import type { PackageService } from '../services/package.service';
 import type { SchemaHostingService } from '../services/schema-hosting.service';
 import type { CpuPool } from '../workers/pool';
-import { readFileSync } from 'node:fs';
 import { IssuerKeys } from './issuer-keys';
 import { createVslPorts } from './ports';
 import { VslService } from './service';

@@ -22,7 +22,15 @@ const KEY_ID_PREFIX = 'sdcstudio-signing-key-v';
 
 function view(row: q.VslKeyRow): IssuerKeyView {
   const jwk = createPublicKey(row.public_key_pem).export({ format: 'jwk' });
-  return { keyId: row.key_id, publicKeyPem: row.public_key_pem, status: row.status, notBefore: row.not_before, notAfter: row.not_after, x: jwk.x!, y: jwk.y!};
+  return {
+    keyId: row.key_id,
+    publicKeyPem: row.public_key_pem,
+    status: row.status,
+    notBefore: row.not_before,
+    notAfter: row.not_after,
+    x: jwk.x!,
+    y: jwk.y!,
+  };
 }
 
 /** The issuer's ECDSA P-256 keys: one active key signs (made on first use), rotation retires it (published on,

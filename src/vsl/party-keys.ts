@@ -97,14 +97,18 @@ export async function fetchKeyDocument(url: string, settings: PartyKeyFetchSetti
         method: 'GET',
         headers: { accept: 'application/json, application/did+json' },
         ca: settings.ca ? [...rootCertificates, settings.ca] : undefined,
-        lookup: allowed ? undefined : (guardedLookup as never),
+        lookup: allowed ? undefined : (guardedLookup),
         timeout: settings.timeoutMs,
         signal: AbortSignal.timeout(settings.timeoutMs),
       },
       (res) => {
         if (res.statusCode !== 200) {
           res.resume();
-          return reject(new PartyKeyError(`${url} answered ${res.statusCode}${res.statusCode && res.statusCode < 400 && res.statusCode >= 300 ? ' (redirects are not followed)' : ''}`));
+          return reject(
+            new PartyKeyError(
+              `${url} answered ${res.statusCode}${res.statusCode && res.statusCode < 400 && res.statusCode >= 300 ? ' (redirects are not followed)' : ''}`,
+            ),
+          );
         }
         const chunks: Buffer[] = [];
         let size = 0;

@@ -103,7 +103,12 @@ export class VslService {
     try {
       instance = instanceGovernance(input.payload);
     } catch (error) {
-      throw settlementRefused(`The payload is not readable XML: ${(error as Error).message}`, { currentState: input.currentState, allowed: [], paths: [], modelDefinesStates: false }, {}, error);
+      throw settlementRefused(
+        `The payload is not readable XML: ${(error as Error).message}`,
+        { currentState: input.currentState, allowed: [], paths: [], modelDefinesStates: false },
+        {},
+        error,
+      );
     }
     const currentState = instance.currentState ?? input.currentState;
     const validation = await this.validated(caller, input.payload, currentState);
@@ -164,7 +169,7 @@ export class VslService {
       settlement: { condition_hash: await canonicalHash(input.condition), parties: input.parties, triggers: [] },
       previous_hash: previousHash,
     };
-    const digest = await receiptDigest(unsigned as unknown as Record<string, unknown>);
+    const digest = await receiptDigest(unsigned);
     const receipt: Receipt = { ...unsigned, receipt_hash: digest.hash, signatures: [await this.keys.sign(digest.bytes)] };
     const governance: SettlementGovernanceView = {
       decision: outcome.decision,
@@ -211,8 +216,6 @@ export class VslService {
     if (!receipt.settlement.parties.includes(input.keyId)) throw notAParty(input.keyId);
     const recorded = await query(this.db, q.triggersOf(input.receiptId));
     if (recorded.some((t) => t.key_id === input.keyId)) throw alreadyTriggered(input.keyId);
-    const sig = decodeSignature(input.signature, 'ES256');
-    if (typeof sig === 'string') throw triggerRefused('signature_encoding', `The trigger signature is refused: ${sig}. DER-encoded ECDSA signatures are not ES256.`);
 
     let document: { text: string; json: unknown };
     try {
@@ -231,6 +234,9 @@ export class VslService {
     }
     if (!key) throw triggerRefused('party_key_unresolvable', `The key document of ${input.keyId} holds no key for it.`);
     if (!key.ec) throw triggerRefused('party_key_unusable', `The key of ${input.keyId} is ${key.alg}; a trigger is ES256 (ECDSA P-256).`);
+    const sig = decodeSignature(input.signature, 'ES256');
+    if (typeof sig === 'string')
+      throw triggerRefused('signature_encoding', `The trigger signature is refused: ${sig}. DER-encoded ECDSA signatures are not ES256.`);
     const message = await triggerMessage(receipt.settlement.condition_hash, receipt.receipt_id);
     if (!verifySignature('sha256', message, { key: key.ec, dsaEncoding: 'ieee-p1363' }, sig)) {
       throw triggerRefused(
@@ -240,7 +246,14 @@ export class VslService {
     }
     const inserted = await query(
       this.db,
-      q.insertTrigger({ receiptId: input.receiptId, keyId: input.keyId, signature: input.signature, signedAt: input.timestamp, keyDocument: document.text, createdAt: this.clock.now() }),
+      q.insertTrigger({
+        receiptId: input.receiptId,
+        keyId: input.keyId,
+        signature: input.signature,
+        signedAt: input.timestamp,
+        keyDocument: document.text,
+        createdAt: this.clock.now(),
+      }),
     );
     if (inserted.length === 0) throw alreadyTriggered(input.keyId);
     const view = await this.receipt(input.receiptId);
@@ -258,6 +271,38 @@ export class VslService {
     const awaiting = parties.filter((p) => !triggered.includes(p));
     const status: SettlementStatus = row.decision !== 'PERMIT' ? 'denied' : awaiting.length === 0 ? 'settled' : 'awaiting_triggers';
     return { receipt, status, decision: row.decision, parties, triggered, awaiting };
+  }
+
+  /**
+   * The Receipt's status now, then again after each trigger, until the settlement completes (or at once for a
+   * DENY). A trigger accepted by this process wakes it at once; one accepted by another node is seen within
+   * `pollMs` (the database is the only shared state).
+   */
+  async *watch(receiptId: string, pollMs = 1000): AsyncGenerator<ReceiptStatusView> {
+    let last = await this.receipt(receiptId);
+    yield last;
+    while (last.status === 'awaiting_triggers') {
+      await this.nextUpdate(receiptId, pollMs);
+      const now = await this.receipt(receiptId);
+      if (now.triggered.length === last.triggered.length) continue;
+      last = now;
+      yield now;
+    }
+  }
+
+  private nextUpdate(receiptId: string, pollMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.updates.off('update', onUpdate);
+        resolve();
+      };
+      const onUpdate = (view: ReceiptStatusView) => {
+        if (view.receipt.receipt_id === receiptId) done();
+      };
+      const timer = setTimeout(done, pollMs);
+      this.updates.on('update', onUpdate);
+    });
   }
 
   /** The issuer keys, for the key document (every key ever used stays published). */
@@ -281,7 +326,7 @@ export class VslService {
     if (!validation.valid) {
       const paths = modelWorkflow(validation.xsd);
       throw settlementRefused(
-        `The payload is not valid against its model dm-${validation.dmCtId} (${validation.errors.length} errors): no Receipt is issued for an invalid payload.`,
+        `The payload is not valid against its model dm-${validation.dmCtId} (${validation.errors.length} errors, first: ${validation.errors[0]?.message ?? 'unknown'}): no Receipt is issued for an invalid payload.`,
         { ...unknown, paths, allowed: [], modelDefinesStates: paths.length > 0 },
         { errors: validation.errors.slice(0, 20) },
       );
