@@ -74,6 +74,14 @@ export interface TriggerView extends ReceiptStatusView {
 const VALIDATOR_VERSION = 'sdcvalidator 0.1.0';
 const DIMENSIONS = ['workflow'];
 
+/** The status as it stood once the first `count` recorded triggers had landed. */
+function statusAfter(view: ReceiptStatusView, count: number): ReceiptStatusView {
+  const triggered = view.triggered.slice(0, count);
+  const awaiting = view.parties.filter((p) => !triggered.includes(p));
+  const receipt = { ...view.receipt, settlement: { ...view.receipt.settlement, triggers: view.receipt.settlement.triggers.slice(0, count) } };
+  return { ...view, receipt, triggered, awaiting, status: awaiting.length === 0 ? 'settled' : 'awaiting_triggers' };
+}
+
 const secondsTimestamp = (date: Date) => date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /**
@@ -284,9 +292,9 @@ export class VslService {
     while (last.status === 'awaiting_triggers') {
       await this.nextUpdate(receiptId, pollMs);
       const now = await this.receipt(receiptId);
-      if (now.triggered.length === last.triggered.length) continue;
+      // One report per trigger, in the order they were recorded, even when several landed since the last look.
+      for (let count = last.triggered.length + 1; count <= now.triggered.length; count++) yield statusAfter(now, count);
       last = now;
-      yield now;
     }
   }
 

@@ -9,6 +9,7 @@ import { canonicalJson, verifyReceipt } from '../../src/vsl';
 import { issueKey, signedIn } from '../support/factories';
 import type { HttpClient } from '../support/http';
 import { startTestApp, type TestApp } from '../support/app';
+import { subscribe } from '../support/subscriptions';
 import { zipEntries } from '../support/zip';
 import { SDC4_REFERENCE_DIR } from '../unit/xml/fixtures';
 
@@ -157,7 +158,8 @@ const at = (instance: string, state: string) =>
 
 async function customer(credits: number) {
   const { client, user } = await signedIn(app.url, app.services, { credits });
-  return { client: client.withToken((await issueKey(client)).key), userId: user.id };
+  const key = (await issueKey(client)).key;
+  return { client: client.withToken(key), userId: user.id, key };
 }
 
 const ledgerBalance = async (userId: number) =>
@@ -451,5 +453,51 @@ describe('the issuer key document', () => {
       ['sdcstudio-signing-key-v2', 'active'],
       ['sdcstudio-signing-key-v1', 'retired'],
     ]);
+  });
+});
+
+describe('the GraphQL surface', () => {
+  const STATUS = 'receiptId status decision settleable parties triggered awaiting';
+
+  it('settles, streams each trigger and the completion over settlementUpdated, and reads the Receipt', async () => {
+    const { client, key, userId } = await customer(3);
+    const [buyer, seller] = [party('gql-buyer'), party('gql-seller')];
+    const settled = await client.graphql(
+      `mutation ($payload: String!, $condition: JSONObject!, $parties: [String!]!) {
+        settle(payload: $payload, targetState: "review", condition: $condition, parties: $parties, idempotencyKey: "gql-1") { receiptId decision settleable receipt wallet }
+      }`,
+      { payload: at(model.instance, 'draft'), condition: { n: 3 }, parties: [buyer.keyId, seller.keyId] },
+    );
+    expect(settled.body.errors).toBeUndefined();
+    const { receiptId, receipt } = settled.body.data.settle;
+    expect(settled.body.data.settle).toMatchObject({ decision: 'PERMIT', settleable: true, wallet: { charged_credits: 1, balance_credits: 2 } });
+    expect(await walletBalance(userId)).toBe(2);
+
+    const updates = subscribe(
+      app.url,
+      `subscription ($id: String!) { settlementUpdated(receiptId: $id) { ${STATUS} } }`,
+      'settlementUpdated',
+      { token: key },
+      { id: receiptId },
+    );
+    await updates.until((u) => u.status === 'awaiting_triggers');
+    const trigger = `mutation ($r: String!, $k: String!, $s: String!, $t: String!) { trigger(receiptId: $r, keyId: $k, signature: $s, timestamp: $t) { ${STATUS} } }`;
+    for (const p of [buyer, seller]) {
+      const t = await signTrigger(p, receipt);
+      const res = await client.graphql(trigger, { r: t.receipt_id, k: t.key_id, s: t.signature, t: t.timestamp });
+      expect(res.body.errors).toBeUndefined();
+    }
+    await updates.done;
+    expect(updates.items.map((u: { triggered: string[]; status: string }) => [u.triggered.length, u.status])).toEqual([
+      [0, 'awaiting_triggers'],
+      [1, 'awaiting_triggers'],
+      [2, 'settled'],
+    ]);
+    const read = await client.graphql(`query ($id: String!) { receipt(receiptId: $id) { ${STATUS} receipt } }`, { id: receiptId });
+    expect(read.body.data.receipt).toMatchObject({ status: 'settled', awaiting: [], triggered: [buyer.keyId, seller.keyId] });
+    expect(read.body.data.receipt.receipt.settlement.triggers).toHaveLength(2);
+
+    const refused = await client.graphql(trigger, { r: receiptId, k: buyer.keyId, s: 'A'.repeat(86), t: '2026-11-27T12:00:00Z' });
+    expect(refused.body.errors[0].extensions.code).toBe('already_triggered');
   });
 });
