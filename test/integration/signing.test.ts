@@ -162,6 +162,7 @@ describe('a signed StatePopulation instance', () => {
     expect((await cliVerify(newFile)).json).toMatchObject({ valid: true, key_id: newKid });
     expect(await recipeVerify(newFile)).toEqual({ code: 0, line: 'Signature Verified Successfully' });
     const set = await (await publicGet('/.well-known/sdcstudio-signing-keys.json')).json();
-    expect(set.keys.map((k: { kid: string }) => k.kid)).toEqual([newKid, kid]);
+    // The Ed25519 keys (newest first), then the settlement issuer's P-256 key, untouched by this rotation.
+    expect(set.keys.map((k: { kid: string }) => k.kid)).toEqual([newKid, kid, 'sdcstudio-signing-key-v1']);
   });
 });
