@@ -1,8 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { output, withServices } from '../cli-support';
-import { renderIssuerKey } from '../presenters/vsl.presenter';
-import { verifyReceipt, type Check } from '../vsl';
+import { renderIssuerKey, verifyReceipt, type Check } from '../vsl';
 
 const isUrl = (source: string) => /^https?:\/\//i.test(source);
 
@@ -31,10 +30,7 @@ export function registerVslCommands(program: Command): void {
     .option('--json', 'print one JSON object')
     .action(async (file: string, opts: { keys: string[]; payload?: string; governance?: string; schema?: string; json?: boolean }) => {
       const receipt = await readJson(file, 'the Receipt');
-      const body =
-        receipt && typeof receipt === 'object' && 'receipt' in receipt && !('version' in receipt)
-          ? (receipt).receipt
-          : receipt;
+      const body = receipt && typeof receipt === 'object' && 'receipt' in receipt && !('version' in receipt) ? receipt.receipt : receipt;
       const verdict = await verifyReceipt(body, {
         keys: await Promise.all(opts.keys.map((k) => readJson(k, 'a key document'))),
         payload: opts.payload ? await readFile(opts.payload) : undefined,

@@ -1,9 +1,7 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Arg, Ctx, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
-import { parseReceiptId, parseSettleBody, parseTriggerBody } from '../parsers/vsl.parser';
-import { renderReceiptStatus, renderSettle } from '../presenters/vsl.presenter';
 import type { Caller } from '../services/auth.service';
-import type { ReceiptStatusView } from '../vsl';
+import { parseReceiptId, parseSettleBody, parseTriggerBody, renderReceiptStatus, renderSettle, type ReceiptStatusView } from '../vsl';
 import { CurrentCaller, Requires, type GraphQLContext } from './context';
 import { IDEMPOTENCY_KEY_DOC, idempotently } from './idempotency';
 import { SettlementStatusType, SettlementType } from './vsl.types';

@@ -14,10 +14,13 @@ import { IssuerKeys } from './issuer-keys';
 import { createVslPorts } from './ports';
 import { VslService } from './service';
 
-export { canonicalJson, unsafeIntegerPath } from './jcs';
+export { canonicalJson } from './jcs';
 export { verifyReceipt, type Check, type Verdict, type VerifyOptions } from './verify';
 export { decide as decideGovernance, instanceGovernance, modelWorkflow } from './governance';
-export { RECEIPT_ID as RECEIPT_ID_PATTERN, RECEIPT_TIMESTAMP as TRIGGER_TIMESTAMP_PATTERN, type Receipt } from './receipt';
+export type { Receipt } from './receipt';
+export { parseReceiptId, parseSettleBody, parseTriggerBody } from './parse';
+export { renderIssuerKey, renderKeyDocument, renderReceiptStatus, renderSettle, renderTrigger, settleHeaders } from './present';
+export { keyDocumentSchema, receiptStatusSchema, settleSchema, triggerSchema } from './wire.schema';
 export type { IssuerKeyView } from './issuer-keys';
 export type { SettleInput, SettleView, TriggerInput, TriggerView, ReceiptStatusView, SettlementGovernanceView } from './service';
 export { VslService };

@@ -97,7 +97,7 @@ export async function fetchKeyDocument(url: string, settings: PartyKeyFetchSetti
         method: 'GET',
         headers: { accept: 'application/json, application/did+json' },
         ca: settings.ca ? [...rootCertificates, settings.ca] : undefined,
-        lookup: allowed ? undefined : (guardedLookup),
+        lookup: allowed ? undefined : guardedLookup,
         timeout: settings.timeoutMs,
         signal: AbortSignal.timeout(settings.timeoutMs),
       },

@@ -1,7 +1,6 @@
 import { parseSigningKeyQuery } from '../../parsers/signing.parser';
 import { renderJwk, renderPem } from '../../presenters/signing.presenter';
-import { renderKeyDocument } from '../../presenters/vsl.presenter';
-import { keyDocumentSchema } from '../../presenters/vsl.schema';
+import { keyDocumentSchema, renderKeyDocument } from '../../vsl';
 import { route } from '../route-table';
 import { jwkSchema } from '../../presenters/signing.schema';
 import { str } from '../../lib/json-schema';

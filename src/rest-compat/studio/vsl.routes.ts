@@ -1,6 +1,15 @@
-import { parseReceiptId, parseSettleBody, parseTriggerBody } from '../../parsers/vsl.parser';
-import { renderReceiptStatus, renderSettle, renderTrigger, settleHeaders } from '../../presenters/vsl.presenter';
-import { receiptStatusSchema, settleSchema, triggerSchema } from '../../presenters/vsl.schema';
+import {
+  parseReceiptId,
+  parseSettleBody,
+  parseTriggerBody,
+  receiptStatusSchema,
+  renderReceiptStatus,
+  renderSettle,
+  renderTrigger,
+  settleHeaders,
+  settleSchema,
+  triggerSchema,
+} from '../../vsl';
 import { anyJson } from '../../lib/json-schema';
 import { route } from '../route-table';
 

@@ -1,6 +1,7 @@
 import { badRequest } from '../lib/errors';
-import type { SettleInput, TriggerInput } from '../vsl';
-import { RECEIPT_ID_PATTERN, TRIGGER_TIMESTAMP_PATTERN, unsafeIntegerPath } from '../vsl';
+import { unsafeIntegerPath } from './jcs';
+import { RECEIPT_ID, RECEIPT_TIMESTAMP } from './receipt';
+import type { SettleInput, TriggerInput } from './service';
 
 /** The settlement calls' bodies (vsl.md §1), as sdcreceipt and HalvorsenDemo send them. */
 
@@ -42,7 +43,7 @@ export function parseSettleBody(body: unknown): SettleInput {
   const parties = body.parties.map(party);
   if (new Set(parties).size !== parties.length) throw invalid('parties', 'Parties must be distinct.');
   const previous = body.previous_receipt_id;
-  if (previous !== undefined && previous !== null && (typeof previous !== 'string' || !RECEIPT_ID_PATTERN.test(previous))) {
+  if (previous !== undefined && previous !== null && (typeof previous !== 'string' || !RECEIPT_ID.test(previous))) {
     throw invalid('previous_receipt_id', 'A receipt_id (24 characters, CUID2).');
   }
   return {
@@ -56,7 +57,7 @@ export function parseSettleBody(body: unknown): SettleInput {
 }
 
 export function parseReceiptId(value: unknown, field = 'receipt_id'): string {
-  if (typeof value !== 'string' || !RECEIPT_ID_PATTERN.test(value)) throw invalid(field, 'A receipt_id (24 characters, CUID2).');
+  if (typeof value !== 'string' || !RECEIPT_ID.test(value)) throw invalid(field, 'A receipt_id (24 characters, CUID2).');
   return value;
 }
 
@@ -66,6 +67,6 @@ export function parseTriggerBody(body: unknown): TriggerInput {
   const keyId = text(body, 'key_id', MAX_KEY_ID);
   const signature = text(body, 'signature', 1024);
   const timestamp = text(body, 'timestamp', 64);
-  if (!TRIGGER_TIMESTAMP_PATTERN.test(timestamp)) throw invalid('timestamp', 'UTC, YYYY-MM-DDTHH:MM:SSZ.');
+  if (!RECEIPT_TIMESTAMP.test(timestamp)) throw invalid('timestamp', 'UTC, YYYY-MM-DDTHH:MM:SSZ.');
   return { receiptId, keyId, signature, timestamp };
 }

@@ -1,5 +1,5 @@
 import { anyJson, arr, bool, dict, int, nullable, num, obj, str, strEnum } from '../lib/json-schema';
-import { jwkSchema } from './signing.schema';
+import { jwkSchema } from '../presenters/signing.schema';
 
 /** The settlement bodies (src/presenters/vsl.presenter.ts), for the OpenAPI document. */
 

@@ -1,6 +1,7 @@
 import { chargeHeaders, creditsToUsd } from '../lib/money';
-import type { IssuerKeyView, ReceiptStatusView, SettleView, TriggerView } from '../vsl';
-import { renderJwk, type SigningKeyView } from './signing.presenter';
+import { renderJwk, type SigningKeyView } from '../presenters/signing.presenter';
+import type { IssuerKeyView } from './issuer-keys';
+import type { ReceiptStatusView, SettleView, TriggerView } from './service';
 
 /** Settlement views in the clients' wire shapes (vsl.md §1.1, §1.2, §3). */
 
