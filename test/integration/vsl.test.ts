@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -9,6 +9,7 @@ import { canonicalJson, verifyReceipt } from '../../src/vsl';
 import { issueKey, signedIn } from '../support/factories';
 import type { HttpClient } from '../support/http';
 import { startTestApp, type TestApp } from '../support/app';
+import { runCli } from '../support/process';
 import { subscribe } from '../support/subscriptions';
 import { zipEntries } from '../support/zip';
 import { SDC4_REFERENCE_DIR } from '../unit/xml/fixtures';
@@ -250,7 +251,20 @@ describe('a settlement between two parties', () => {
       expect.arrayContaining(['schema', 'receipt_hash', 'settlement.complete', 'payload_hash', 'governance.receipt_hash']),
     );
 
+    // The CLI reads the same files a verifier holds: the status envelope, the key documents, the payload.
+    const file = (name: string, value: unknown) =>
+      writeFile(path.join(workdir, name), typeof value === 'string' ? value : JSON.stringify(value)).then(() => path.join(workdir, name));
+    const keyFiles = await Promise.all(keys.map((k, i) => file(`keys-${i}.json`, k)));
+    const args = keyFiles.flatMap((k) => ['--keys', k]);
+    const cli = await runCli(
+      ['vsl', 'verify', await file('status.json', body), ...args, '--payload', await file('payload.xml', at(model.instance, 'review'))],
+      {},
+    );
+    expect([cli.code, cli.json.verified]).toEqual([0, true]);
+
     const tampered = { ...body.receipt, payload_hash: 'f'.repeat(64) };
+    const refused = await runCli(['vsl', 'verify', await file('tampered.json', tampered), ...args], {});
+    expect([refused.code, refused.json.checks.find((c: { name: string }) => c.name === 'receipt_hash').status]).toEqual([1, 'fail']);
     const broken = await verifyReceipt(tampered, { keys });
     expect(broken.checks.find((c) => c.name === 'receipt_hash')?.status).toBe('fail');
   });
@@ -447,7 +461,18 @@ describe('the issuer key document', () => {
       x: expect.any(String),
       y: expect.any(String),
     });
-    await app.services.vsl.keys.rotate();
+    const { client } = await customer(2);
+    const old = await client.post('/api/v1/vsl/settle', {
+      payload: at(model.instance, 'draft'),
+      target_state: 'published',
+      condition: {},
+      parties: ['https://a.example/k.json', 'did:web:b.example'],
+    });
+    expect(old.body.receipt.signatures[0].key_id).toBe('sdcstudio-signing-key-v1');
+    const rotated = await runCli(['vsl', 'keys', 'rotate'], { DATABASE_URL: app.databaseUrl });
+    expect([rotated.code, rotated.json.active.key_id, rotated.json.retired.status]).toEqual([0, 'sdcstudio-signing-key-v2', 'retired']);
+    const verdict = await verifyReceipt(old.body.receipt, { keys: [await keyDocument()] });
+    expect(verdict.checks.find((c) => c.name === 'signature[sdcstudio-signing-key-v1]')?.status).toBe('pass');
     const after = (await keyDocument()).keys as Array<Record<string, unknown>>;
     expect(after.filter((k) => k.kty === 'EC').map((k) => [k.key_id, k.status])).toEqual([
       ['sdcstudio-signing-key-v2', 'active'],
