@@ -73,6 +73,7 @@ export interface TriggerView extends ReceiptStatusView {
 /** The validator named in `validation.validator_version` (the Receipt schema fixes the `sdcvalidator X.Y.Z` form). */
 const VALIDATOR_VERSION = 'sdcvalidator 0.1.0';
 const DIMENSIONS = ['workflow'];
+const MAX_CACHED_WORKFLOWS = 64;
 
 /** The status as it stood once the first `count` recorded triggers had landed. */
 function statusAfter(view: ReceiptStatusView, count: number): ReceiptStatusView {
@@ -92,6 +93,7 @@ const secondsTimestamp = (date: Date) => date.toISOString().replace(/\.\d{3}Z$/,
 export class VslService {
   /** `update` events, one per accepted trigger, for subscribers in this process. */
   readonly updates = new EventEmitter();
+  private readonly workflows = new Map<string, WorkflowPath[]>();
 
   constructor(
     private readonly db: DataSource,
@@ -120,7 +122,7 @@ export class VslService {
     }
     const currentState = instance.currentState ?? input.currentState;
     const validation = await this.validated(caller, input.payload, currentState);
-    const modelPaths = modelWorkflow(validation.xsd);
+    const modelPaths = this.workflowOf(validation);
     const outcome = decide(modelPaths, { currentState, paths: instance.paths }, input.targetState);
     if (outcome.kind === 'refused') throw settlementRefused(outcome.reason, outcome);
     const previousHash = input.previousReceiptId ? await this.previousHash(input.previousReceiptId) : null;
@@ -332,7 +334,7 @@ export class VslService {
       throw settlementRefused(`The payload cannot be validated: ${error.message}`, unknown, { validation_error: error.code }, error);
     }
     if (!validation.valid) {
-      const paths = modelWorkflow(validation.xsd);
+      const paths = this.workflowOf(validation);
       throw settlementRefused(
         `The payload is not valid against its model dm-${validation.dmCtId} (${validation.errors.length} errors, first: ${validation.errors[0]?.message ?? 'unknown'}): no Receipt is issued for an invalid payload.`,
         { ...unknown, paths, allowed: [], modelDefinesStates: paths.length > 0 },
@@ -340,6 +342,17 @@ export class VslService {
       );
     }
     return validation;
+  }
+
+  /** A model's workflow, read once per schema (by its SHA-256). */
+  private workflowOf(validation: PayloadValidation): WorkflowPath[] {
+    let paths = this.workflows.get(validation.schemaSha256);
+    if (!paths) {
+      paths = modelWorkflow(validation.xsd);
+      this.workflows.set(validation.schemaSha256, paths);
+      if (this.workflows.size > MAX_CACHED_WORKFLOWS) this.workflows.delete(this.workflows.keys().next().value as string);
+    }
+    return paths;
   }
 
   private async previousHash(receiptId: string): Promise<string> {
