@@ -15,6 +15,7 @@ import { createVslPorts } from './ports';
 import { VslService } from './service';
 
 export { canonicalJson } from './jcs';
+export { fetchKeyDocument, isPrivateAddress, keyDocumentUrl, PartyKeyError } from './party-keys';
 export { verifyReceipt, type Check, type Verdict, type VerifyOptions } from './verify';
 export { decide as decideGovernance, instanceGovernance, modelWorkflow } from './governance';
 export type { Receipt } from './receipt';

@@ -90,6 +90,9 @@ beforeAll(async () => {
     { stdio: 'ignore' },
   );
   partyServer = createServer({ key: await readFile(key), cert: await readFile(cert) }, (req, res) => {
+    if (req.url === '/parties/huge.json')
+      return void res.writeHead(200, { 'content-type': 'application/json' }).end(`{"pad":"${'x'.repeat(100_000)}"}`);
+    if (req.url === '/parties/moved.json') return void res.writeHead(302, { location: 'https://169.254.169.254/latest/meta-data' }).end();
     const doc = documents.get(req.url ?? '');
     res.writeHead(doc ? 200 : 404, { 'content-type': 'application/json' }).end(JSON.stringify(doc ?? { error: 'no such party' }));
   });
@@ -311,6 +314,29 @@ describe('a settlement between two parties', () => {
     ]);
     const missing = await client.post('/api/v1/vsl/trigger', await signTrigger(ghost, res.body.receipt));
     expect([missing.status, missing.body.error_type]).toEqual([422, 'party_key_unresolvable']);
+  });
+
+  it('refuses a key document past the size limit and one that redirects, without following it', async () => {
+    const huge = { keyId: `${partyBase}/parties/huge.json`, privateKey: buyer.privateKey };
+    const moved = { keyId: `${partyBase}/parties/moved.json`, privateKey: buyer.privateKey };
+    const res = await client.post('/api/v1/vsl/settle', {
+      payload: at(model.instance, 'review'),
+      target_state: 'approved',
+      condition,
+      parties: [huge.keyId, moved.keyId],
+    });
+    const big = await client.post('/api/v1/vsl/trigger', await signTrigger(huge, res.body.receipt));
+    expect([big.status, big.body.error_type, big.body.error]).toEqual([
+      422,
+      'party_key_unresolvable',
+      expect.stringContaining('larger than 65536 bytes'),
+    ]);
+    const redirect = await client.post('/api/v1/vsl/trigger', await signTrigger(moved, res.body.receipt));
+    expect([redirect.status, redirect.body.error_type, redirect.body.error]).toEqual([
+      422,
+      'party_key_unresolvable',
+      expect.stringContaining('redirects are not followed'),
+    ]);
   });
 
   it('chains a Receipt to the previous one through previous_hash', async () => {
