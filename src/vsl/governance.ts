@@ -1,5 +1,5 @@
 import { childElements, type XElement } from '../xml/dom';
-import { parseXmlDom } from '../xml/safe-parse';
+import { parseXmlDom, runSax } from '../xml/safe-parse';
 
 /** Workflow governance as sdcgovernance 4.2.4 reads it (vsl.md §4): states are XdOrdinal components, one path per
  * component, in ordinal order; a transition is allowed when, in some path, the target is the state right after the
@@ -135,31 +135,49 @@ function ordinalPath(name: string, type: XElement): WorkflowPath {
 
 /** The instance's `<current-state>` (a child of the root) and the paths of its own `<workflow>` tree: a state is
  * any element with both `ordinal` and `symbol` children; its path the nearest ancestor that is not an XdAdapter
- * wrapper. */
+ * wrapper. One SAX pass with the parser's limits (a tree of a large payload cost the event loop ten times more). */
 export function instanceGovernance(xml: string): { currentState: string | null; paths: WorkflowPath[] } {
-  const root = parseXmlDom(xml).documentElement;
-  if (!root) return { currentState: null, paths: [] };
-  const current = child(root, 'current-state')?.textContent?.trim() || null;
-  const workflow = child(root, 'workflow');
-  const byPath = new Map<XElement, WorkflowPath>();
-  if (workflow) {
-    const states = descendants(workflow, null, 'ordinal')
-      .map((o) => o.parentNode as XElement)
-      .filter((s) => child(s, 'symbol'));
-    for (const state of states) {
-      let holder = state.parentNode as XElement;
-      while (holder !== workflow && WRAPPERS.has(holder.localName)) holder = holder.parentNode as XElement;
-      let path = byPath.get(holder);
-      if (!path) {
-        const name = child(holder, 'label')?.textContent?.trim() || `${holder.localName}[${byPath.size + 1}]`;
-        byPath.set(holder, (path = { path: name, label: name, states: [] }));
-      }
-      path.states.push({ symbol: child(state, 'symbol')!.textContent!.trim(), ordinal: Number(child(state, 'ordinal')!.textContent) });
-    }
+  interface Frame {
+    local: string;
+    text: string;
+    children: Map<string, string>;
+    workflow: boolean;
   }
-  const paths = [...byPath.values()];
+  const stack: Frame[] = [];
+  const byHolder = new Map<Frame, WorkflowPath>();
+  let currentState: string | null = null;
+  runSax(xml, {
+    opentag: (tag) => {
+      const local = tag.local ?? tag.name.replace(/^.*:/, '');
+      stack.push({ local, text: '', children: new Map(), workflow: stack.length === 1 && local === 'workflow' });
+    },
+    text: (text) => {
+      if (stack.length) stack[stack.length - 1].text += text;
+    },
+    cdata: (text) => {
+      if (stack.length) stack[stack.length - 1].text += text;
+    },
+    closetag: () => {
+      const frame = stack.pop()!;
+      const parent = stack[stack.length - 1];
+      if (!parent) return;
+      if (!parent.children.has(frame.local)) parent.children.set(frame.local, frame.text.trim());
+      if (stack.length === 1 && frame.local === 'current-state') currentState = frame.text.trim() || null;
+      if (!stack[1]?.workflow || !frame.children.has('ordinal') || !frame.children.has('symbol')) return;
+      let at = stack.length - 1;
+      while (at > 1 && WRAPPERS.has(stack[at].local)) at--;
+      const holder = stack[at];
+      let path = byHolder.get(holder);
+      if (!path) {
+        const name = holder.children.get('label') || `${holder.local}[${byHolder.size + 1}]`;
+        byHolder.set(holder, (path = { path: name, label: name, states: [] }));
+      }
+      path.states.push({ symbol: frame.children.get('symbol')!, ordinal: Number(frame.children.get('ordinal')) });
+    },
+  });
+  const paths = [...byHolder.values()];
   for (const p of paths) p.states.sort((a, b) => a.ordinal - b.ordinal);
-  return { currentState: current, paths };
+  return { currentState, paths };
 }
 
 /** Where `current` can go next: every state right after it, grouped by symbol across paths. */
