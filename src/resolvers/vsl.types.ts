@@ -13,7 +13,10 @@ export class SettlementType {
   @Field(() => GraphQLJSONObject, { description: 'decision, settleable; on DENY current_state, allowed_transitions, workflow, hint.' })
   governance!: Record<string, unknown>;
   @Field(() => GraphQLJSONObject) verification!: Record<string, unknown>;
-  @Field(() => GraphQLJSONObject, { description: 'charged, balance (USD strings), charged_credits, balance_credits.' }) wallet!: Record<string, unknown>;
+  @Field(() => GraphQLJSONObject, { description: 'charged, balance (USD strings), charged_credits, balance_credits.' }) wallet!: Record<
+    string,
+    unknown
+  >;
 }
 
 @ObjectType('SettlementStatus', { description: 'A Receipt with its triggers: who has triggered and who is awaited.' })
