@@ -8,6 +8,7 @@ import { registerSigningCommands } from './cli/signing.cli';
 import { registerStorageCommands } from './cli/storage.cli';
 import { registerVaasCommands } from './cli/vaas.cli';
 import { registerUserCommands } from './cli/users.cli';
+import { registerVslCommands } from './cli/vsl.cli';
 import { output, withServices } from './cli-support';
 import { loadSettings } from './config';
 import { openDatabase } from './db/connect';
@@ -78,6 +79,7 @@ export function buildCli(): Command {
   registerSigningCommands(program);
   registerVaasCommands(program);
   registerStorageCommands(program);
+  registerVslCommands(program);
 
   return program;
 }

@@ -21,6 +21,11 @@ export interface Settings {
   requestHoldTtlSeconds: number;
   /** Validation as a service: credits per validation and per signature, and how long a package is offered. */
   vaas: { validationCredits: number; signatureCredits: number; packageTtlSeconds: number };
+  /** The Verifiable Settlement Layer (src/vsl): VSL_RECEIPT_CREDITS per Receipt issued; party key documents are
+   * fetched over HTTPS within VSL_PARTY_KEY_TIMEOUT_MS and VSL_PARTY_KEY_MAX_BYTES, never from a private or
+   * loopback address unless its URL starts with a VSL_PARTY_KEY_ALLOW prefix; VSL_PARTY_KEY_CA (a PEM file) adds
+   * certificate authorities trusted for those fetches. */
+  vsl: { receiptCredits: number; partyKeyAllow: string[]; partyKeyCaFile: string | null; partyKeyTimeoutMs: number; partyKeyMaxBytes: number };
   maxUploadBytes: number;
   storageDir: string;
   /** STORAGE_URL: `postgres:` (blobs in the database, shared by every node) or `file:[<dir>]` (STORAGE_DIR). */
@@ -165,6 +170,13 @@ export function loadSettings(env: Env = process.env): Settings {
       validationCredits: int(env, 'VAAS_VALIDATION_CREDITS', 1),
       signatureCredits: int(env, 'VAAS_SIGNATURE_CREDITS', 5),
       packageTtlSeconds: int(env, 'VAAS_PACKAGE_TTL_SECONDS', 86_400),
+    },
+    vsl: {
+      receiptCredits: int(env, 'VSL_RECEIPT_CREDITS', 1),
+      partyKeyAllow: list(env, 'VSL_PARTY_KEY_ALLOW', []),
+      partyKeyCaFile: env.VSL_PARTY_KEY_CA ? path.resolve(root, env.VSL_PARTY_KEY_CA) : null,
+      partyKeyTimeoutMs: int(env, 'VSL_PARTY_KEY_TIMEOUT_MS', 5000),
+      partyKeyMaxBytes: int(env, 'VSL_PARTY_KEY_MAX_BYTES', 65_536),
     },
     maxUploadBytes: int(env, 'MAX_UPLOAD_BYTES', 20 * 1024 * 1024),
     storageDir: path.resolve(root, env.STORAGE_DIR || '.data/storage'),

@@ -32,6 +32,7 @@ import { createVaasService } from './services/vaas.services';
 import type { VaasService } from './services/vaas.service';
 import { CpuPool } from './workers/pool';
 import { applyLimits } from './workers/thread-setup';
+import { createVslService, type VslService } from './vsl';
 
 /** Every service, built once per process from its collaborators (constructor injection, no globals). */
 export interface Services {
@@ -74,6 +75,8 @@ export interface Services {
   vaas: VaasService;
   /** Interface B: the generated application's API. */
   app: AppServices;
+  /** The Verifiable Settlement Layer: settle, trigger, Receipts and the issuer's P-256 keys. */
+  vsl: VslService;
   /** The worker-thread pool for CPU-bound work. */
   cpu: CpuPool;
 }
@@ -120,6 +123,7 @@ export function createServices(args: {
     storage: app.storage,
     schemaSets: app.schemas,
   });
+  const vsl = createVslService({ settings, db, clock, links, logger, cpu, hosting: schemas, packages, ledger, schemaSets: app.schemas });
   return {
     settings,
     db,
@@ -150,6 +154,7 @@ export function createServices(args: {
     signing,
     vaas,
     app,
+    vsl,
     cpu,
     dcat: new DcatService(db),
   };

@@ -4,6 +4,7 @@ export type JsonSchema = { [keyword: string]: unknown };
 
 export const str = (extra: JsonSchema = {}): JsonSchema => ({ type: 'string', ...extra });
 export const int = (extra: JsonSchema = {}): JsonSchema => ({ type: 'integer', ...extra });
+export const num = (extra: JsonSchema = {}): JsonSchema => ({ type: 'number', ...extra });
 export const bool: JsonSchema = { type: 'boolean' };
 export const dateTime: JsonSchema = { type: 'string', format: 'date-time' };
 export const anyJson: JsonSchema = {};

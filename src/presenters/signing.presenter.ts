@@ -43,8 +43,6 @@ export function renderJwk(key: SigningKeyView) {
 /** SubjectPublicKeyInfo PEM, what `openssl pkeyutl -verify -pubin` reads. */
 export const renderPem = (key: SigningKeyView) => ed25519PublicKey(key.x).export({ type: 'spki', format: 'pem' }) as string;
 
-export const renderJwkSet = (keys: SigningKeyView[]) => ({ keys: keys.map(renderJwk) });
-
 export function renderSignature(signature: SignatureView) {
   return {
     algorithm: signature.algorithm,

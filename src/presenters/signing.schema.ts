@@ -1,4 +1,4 @@
-import { arr, nullable, obj, str } from '../lib/json-schema';
+import { nullable, obj, str } from '../lib/json-schema';
 
 /** renderJwk's body. */
 export const jwkSchema = obj({
@@ -11,5 +11,3 @@ export const jwkSchema = obj({
   created_at: str(),
   retired_at: nullable(str()),
 });
-/** renderJwkSet's body. */
-export const jwkSetSchema = obj({ keys: arr(jwkSchema) });

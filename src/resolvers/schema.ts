@@ -15,6 +15,7 @@ import { GenerationResolver } from './generation.resolver';
 import { ProjectsResolver } from './projects.resolver';
 import { UnitsResolver } from './units.resolver';
 import { VaasResolver } from './vaas.resolver';
+import { VslResolver } from './vsl.resolver';
 
 export const RESOLVERS: NonEmptyArray<new () => object> = [
   AuthResolver,
@@ -28,6 +29,7 @@ export const RESOLVERS: NonEmptyArray<new () => object> = [
   DraftsResolver,
   UnitsResolver,
   VaasResolver,
+  VslResolver,
 ];
 
 /** Same rule as REST: the services' authorize(); it throws the typed error the client sees. */

@@ -11,6 +11,7 @@ import { projectsRoutes } from './studio/projects.routes';
 import { signingRoutes } from './studio/signing.routes';
 import { vaasRoutes } from './studio/vaas.routes';
 import { dcatRoutes } from './studio/dcat.routes';
+import { vslRoutes } from './studio/vsl.routes';
 import type { AnyRoute, AppApiRoute, StudioRoute } from './route-table';
 
 /** Every REST-compat route of Interface A. */
@@ -27,6 +28,7 @@ export const STUDIO_ROUTES: StudioRoute[] = [
   ...draftsRoutes,
   ...vaasRoutes,
   ...dcatRoutes,
+  ...vslRoutes,
 ];
 
 /** Every route of Interface B (the generated application's API; ROLE=app serves these alone). */

@@ -57,6 +57,7 @@ describe('the public signing keys', () => {
 
     expect(set.status).toBe(200);
     expect(body).toEqual({
+      issuer: new URL(app.url).host,
       keys: [
         {
           kty: 'OKP',
@@ -68,6 +69,8 @@ describe('the public signing keys', () => {
           created_at: expect.any(String),
           retired_at: null,
         },
+        // The settlement issuer's P-256 key (vsl.md §3): sdcreceipt's fields and an EC JWK, skipped by `vaas verify`.
+        expect.objectContaining({ kty: 'EC', crv: 'P-256', alg: 'ES256', kid: 'sdcstudio-signing-key-v1', public_key_pem: expect.any(String) }),
       ],
     });
     expect(current.status).toBe(200);
@@ -159,6 +162,7 @@ describe('a signed StatePopulation instance', () => {
     expect((await cliVerify(newFile)).json).toMatchObject({ valid: true, key_id: newKid });
     expect(await recipeVerify(newFile)).toEqual({ code: 0, line: 'Signature Verified Successfully' });
     const set = await (await publicGet('/.well-known/sdcstudio-signing-keys.json')).json();
-    expect(set.keys.map((k: { kid: string }) => k.kid)).toEqual([newKid, kid]);
+    // The Ed25519 keys (newest first), then the settlement issuer's P-256 key, untouched by this rotation.
+    expect(set.keys.map((k: { kid: string }) => k.kid)).toEqual([newKid, kid, 'sdcstudio-signing-key-v1']);
   });
 });

@@ -19,6 +19,7 @@ import { ledgerSweepMarks } from './0020-ledger-sweep-marks';
 import { units } from './0021-units';
 import { jobEventsRetention } from './0022-job-events-retention';
 import { unitsLibrary } from './0023-units-library';
+import { vsl } from './0024-vsl';
 import type { Migration } from './migration';
 
 /** Applied in order; never edit one that has shipped, add the next number. 0004 and 0005 belong to the
@@ -45,4 +46,5 @@ export const MIGRATIONS: Migration[] = [
   units,
   jobEventsRetention,
   unitsLibrary,
+  vsl,
 ];

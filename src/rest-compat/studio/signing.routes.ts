@@ -1,24 +1,35 @@
 import { parseSigningKeyQuery } from '../../parsers/signing.parser';
-import { renderJwk, renderJwkSet, renderPem } from '../../presenters/signing.presenter';
+import { renderJwk, renderPem } from '../../presenters/signing.presenter';
+import { keyDocumentSchema, renderKeyDocument } from '../../vsl';
 import { route } from '../route-table';
-import { jwkSchema, jwkSetSchema } from '../../presenters/signing.schema';
+import { jwkSchema } from '../../presenters/signing.schema';
 import { str } from '../../lib/json-schema';
 
 /** Public keys change only on rotation; a short cache keeps verifiers from asking on every instance. */
 const CACHE = { 'Cache-Control': 'public, max-age=300' };
 
-/** The studio's public signing keys, for anyone verifying a signed instance: no credentials needed. */
+/** The studio's public signing keys, for anyone verifying a signed instance or a settlement Receipt: no
+ * credentials needed. One document serves both (vsl.md §3). */
 export const signingRoutes = [
   route({
     method: 'get',
     path: '/.well-known/sdcstudio-signing-keys.json',
     requirement: 'public',
     doc: {
-      summary: "The studio's public signing keys (JWK set)",
+      summary: "The studio's public signing keys (JWK set and sdcreceipt key document)",
       tag: 'Signing',
-      responses: { 200: { description: 'Every signing key, current and retired.', schema: jwkSetSchema } },
+      responses: {
+        200: {
+          description:
+            'Every signing key, current and retired: the Ed25519 JWKs of XML signatures, then the P-256 keys of settlement Receipts (key_id, alg ES256, public_key_pem, status, not_before, not_after, and their EC JWK fields).',
+          schema: keyDocumentSchema,
+        },
+      },
     },
-    handle: async (ctx) => ({ status: 200, body: renderJwkSet(await ctx.services.signing.keys()), headers: CACHE }),
+    handle: async ({ services }) => {
+      const [xmlKeys, receiptKeys] = await Promise.all([services.signing.keys(), services.vsl.issuerKeys()]);
+      return { status: 200, body: renderKeyDocument(new URL(services.links.base).host, xmlKeys, receiptKeys), headers: CACHE };
+    },
   }),
   route({
     method: 'get',

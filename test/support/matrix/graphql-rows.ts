@@ -15,6 +15,7 @@ import {
 } from 'graphql';
 import type { Requirement } from '../../../src/services/auth.service';
 import { DRAFTS_GRAPHQL_SCENARIOS } from './drafts-rows';
+import { vslGraphqlScenarios } from './vsl-rows';
 import { graphqlExtensions } from '../graphql-errors';
 import type { Expected } from './oracle';
 import { draftHidden, foreign, keyFor, notFound, userOf, type CellContext } from './studio-rows';
@@ -344,4 +345,5 @@ export const GRAPHQL_SCENARIOS: Record<string, GraphQLScenario> = {
     expect: () => data(any(Array)),
   },
   ...DRAFTS_GRAPHQL_SCENARIOS,
+  ...vslGraphqlScenarios(asGraphQL),
 };

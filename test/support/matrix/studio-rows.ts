@@ -3,6 +3,7 @@ import type { CallerSpec } from './callers';
 import type { Expected } from './oracle';
 import type { Payload } from './transport';
 import { DRAFTS_SCENARIOS } from './drafts-rows';
+import { VSL_SCENARIOS } from './vsl-rows';
 import { nextName, type World } from './world';
 
 /** What a cell knows while it is built: its caller, whether the oracle lets it through, the fixtures. */
@@ -209,7 +210,14 @@ export const STUDIO_SCENARIOS: Record<string, StudioScenario> = {
   },
   'GET /.well-known/sdcstudio-signing-keys.json': {
     requirement: 'public',
-    expect: () => ok(200, { keys: [has({ kty: 'OKP', crv: 'Ed25519', use: 'sig', alg: 'EdDSA', retired_at: null })] }),
+    expect: () =>
+      ok(200, {
+        issuer: any(String),
+        keys: [
+          has({ kty: 'OKP', crv: 'Ed25519', use: 'sig', alg: 'EdDSA', retired_at: null }),
+          has({ kty: 'EC', crv: 'P-256', alg: 'ES256', status: 'active' }),
+        ],
+      }),
   },
   'GET /.well-known/sdc-signing-key': {
     requirement: 'public',
@@ -286,4 +294,5 @@ export const STUDIO_SCENARIOS: Record<string, StudioScenario> = {
       body: { error: 'Package not found (packages expire; validate again with package=true).', error_type: 'not_found' },
     }),
   },
+  ...VSL_SCENARIOS,
 };
