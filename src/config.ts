@@ -81,6 +81,8 @@ export interface Settings {
   maxConcurrentRequestsPerCaller: number;
   /** Database connections one GraphQL operation may hold at once. */
   graphqlMaxDbConnections: number;
+  /** Database connections the GraphQL fields of one caller (all its requests and socket operations) hold at once. */
+  dbConnectionsPerCaller: number;
   /** `/metrics` (README: Metrics): off, open, or only with METRICS_TOKEN as a Bearer token. */
   metrics: 'off' | 'on' | 'token';
   metricsToken: string | null;
@@ -90,6 +92,8 @@ export interface WebSocketSettings {
   /** Origins besides the service's own whose pages may open a socket that uses the session cookie. */
   allowedOrigins: string[];
   maxSubscriptionsPerSocket: number;
+  /** Subscriptions one user may have open across all its sockets and keys. */
+  maxSubscriptionsPerUser: number;
   maxSocketsPerCredential: number;
   maxSocketsPerAddress: number;
   maxMessageBytes: number;
@@ -194,6 +198,7 @@ export function loadSettings(env: Env = process.env): Settings {
     websocket: {
       allowedOrigins: list(env, 'WS_ALLOWED_ORIGINS', []).map((origin) => origin.replace(/\/+$/, '').toLowerCase()),
       maxSubscriptionsPerSocket: int(env, 'WS_MAX_SUBSCRIPTIONS_PER_SOCKET', 100),
+      maxSubscriptionsPerUser: int(env, 'WS_MAX_SUBSCRIPTIONS_PER_USER', 200),
       maxSocketsPerCredential: int(env, 'WS_MAX_SOCKETS_PER_CREDENTIAL', 20),
       maxSocketsPerAddress: int(env, 'WS_MAX_SOCKETS_PER_ADDRESS', 100),
       maxMessageBytes: int(env, 'WS_MAX_MESSAGE_BYTES', 1024 * 1024),
@@ -238,6 +243,7 @@ export function loadSettings(env: Env = process.env): Settings {
     sparqlMaxRows: int(env, 'SPARQL_MAX_ROWS', 10_000),
     maxConcurrentRequestsPerCaller: int(env, 'MAX_CONCURRENT_REQUESTS_PER_CALLER', 32),
     graphqlMaxDbConnections: int(env, 'GRAPHQL_MAX_DB_CONNECTIONS', 2),
+    dbConnectionsPerCaller: int(env, 'DB_CONNECTIONS_PER_CALLER', 4),
     metrics: metricsMode(env),
     metricsToken: env.METRICS_TOKEN || null,
   };

@@ -14,9 +14,17 @@ import { SESSION_COOKIE } from './session-cookies';
 export const TOO_MANY = CloseCode.TooManyInitialisationRequests;
 const KEEP_ALIVE_MS = 12_000;
 
-/** What every graphql-ws callback of this service sees in `ctx.extra`; `credentials` is set once the
- * connection is accepted. */
-export type SocketExtra = { socket: WebSocket; request: http.IncomingMessage; credentials?: Credentials };
+/** What every graphql-ws callback of this service sees in `ctx.extra`; `credentials`, the caller it counts
+ * against, its user and the budget slots its operations hold (by operation id) are set once the connection is
+ * accepted. */
+export type SocketExtra = {
+  socket: WebSocket;
+  request: http.IncomingMessage;
+  credentials?: Credentials;
+  callerId?: string;
+  userId?: number;
+  held?: Map<string, () => void>;
+};
 
 /** The credentials a socket presents: an `Authorization` entry of `connection_init` (any case; GraphiQL sends
  * its headers pane there) wins over the session cookie of the upgrade request. */

@@ -24,6 +24,7 @@ beforeAll(async () => {
     websocket: {
       allowedOrigins: ['https://studio.example'],
       maxSubscriptionsPerSocket: 5,
+      maxSubscriptionsPerUser: 200,
       maxSocketsPerCredential: 4,
       maxSocketsPerAddress: 30,
       maxMessageBytes: 64 * 1024,
