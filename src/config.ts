@@ -219,6 +219,7 @@ export function loadSettings(env: Env = process.env): Settings {
       threads: int(env, 'CPU_POOL_THREADS', 0),
       taskBudgetMs: int(env, 'CPU_TASK_BUDGET_MS', 10_000),
       maxQueue: int(env, 'CPU_POOL_MAX_QUEUE', 64),
+      maxQueuePerCaller: int(env, 'CPU_POOL_MAX_QUEUE_PER_CALLER', 8),
       maxMemoryMb: int(env, 'CPU_TASK_MAX_MEMORY_MB', 512),
       thread: {
         xml: {

@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { sha256Hex } from '../lib/crypto';
 import { Semaphore } from '../lib/semaphore';
+import { runAsCpuCaller } from '../workers/pool';
 import { SESSION_COOKIE } from './session-cookies';
 
 /** Requests in progress per caller (API key, session or address): past the cap a caller is refused at once, so
@@ -124,23 +125,26 @@ function credentialOf(req: Request): string | undefined {
 /** The credential of a request as `CallerBudgets.remember` takes it. */
 export const presentedCredential = credentialOf;
 
-/** Holds a slot of the request's caller until its response ends; false (and `refuse` has answered 429 in the
- * route's contract shape) when the caller has none left. */
-export function holdSlot(budgets: CallerBudgets, req: Request, res: Response, refuse: (req: Request, res: Response) => void): boolean {
-  const release = budgets.inFlight.acquire(budgets.callerOf(req));
+/** Holds a slot of the request's caller until its response ends and returns that caller (CPU tasks of the
+ * request queue in its lane: run the rest of the request in runAsCpuCaller); null (and `refuse` has answered 429
+ * in the route's contract shape) when the caller has none left. */
+export function holdSlot(budgets: CallerBudgets, req: Request, res: Response, refuse: (req: Request, res: Response) => void): string | null {
+  const caller = budgets.callerOf(req);
+  const release = budgets.inFlight.acquire(caller);
   if (!release) {
     res.setHeader('Retry-After', '1');
     refuse(req, res);
-    return false;
+    return null;
   }
   // 'close' follows 'finish', and also ends a response whose client went away.
   res.on('close', release);
-  return true;
+  return caller;
 }
 
 /** The same as Express middleware. */
 export function limitConcurrency(budgets: CallerBudgets, refuse: (req: Request, res: Response) => void) {
   return (req: Request, res: Response, next: NextFunction): void => {
-    if (holdSlot(budgets, req, res, refuse)) next();
+    const caller = holdSlot(budgets, req, res, refuse);
+    if (caller !== null) runAsCpuCaller(caller, next);
   };
 }

@@ -6,6 +6,7 @@ import { constantTimeEqual } from '../lib/crypto';
 import { parseCookies } from '../lib/cookies';
 import type { Logger } from '../lib/logger';
 import type { Caller, Credentials } from '../services/auth.service';
+import { runAsCpuCaller } from '../workers/pool';
 import { SESSION_COOKIE } from './session-cookies';
 
 /** Close code of every limit (sockets per address or credential, subscriptions per socket, message rate):
@@ -93,6 +94,7 @@ export function serveGraphqlSockets(
     }, KEEP_ALIVE_MS);
     let windowStart = Date.now();
     let inWindow = 0;
+    const extra: SocketExtra = { socket, request };
     const closed = server.opened(
       {
         protocol: socket.protocol,
@@ -111,13 +113,15 @@ export function serveGraphqlSockets(
             if (++inWindow > limits.maxMessagesPerSecond) {
               return socket.close(TOO_MANY, `Too many messages: at most ${limits.maxMessagesPerSecond} a second`);
             }
-            handle(data.toString('utf8')).catch((error: unknown) => {
+            // CPU tasks of an operation wait in its caller's lane of the pool's fair queue.
+            const caller = extra.callerId ?? `address:${address}`;
+            runAsCpuCaller(caller, () => handle(data.toString('utf8'))).catch((error: unknown) => {
               logger.error({ err: error }, 'graphql-ws message failed');
               socket.close(CloseCode.InternalServerError, 'Internal server error');
             });
           }),
       },
-      { socket, request },
+      extra,
     );
     socket.once('close', (code, reason) => {
       clearInterval(pings);

@@ -2,6 +2,7 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import type { Services } from '../container';
 import { indexRoute, type IndexedHandler } from '../http/base-app';
 import { callerBudgetsOf, callerIdOf, holdSlot, presentedCredential, type CallerBudgets } from '../http/concurrency';
+import { runAsCpuCaller } from '../workers/pool';
 import { sendJson } from '../http/json-response';
 import type { RouteIndex } from '../http/route-index';
 import { sendAppApiError, sendStudioError } from '../http/errors';
@@ -75,13 +76,14 @@ function mountAppApi(router: Router, index: RouteIndex<IndexedHandler>, services
   for (const def of routes) {
     const operation = `${def.method} ${def.path}`;
     indexRoute(router, index, def.method, def.path, async (req, res) => {
-      if (!holdSlot(limiter, req, res, refuse)) return;
+      if (holdSlot(limiter, req, res, refuse) === null) return;
       try {
         const caller = await services.app.keys.authenticate(req.headers['x-api-key']);
         limiter.remember(presentedCredential(req), callerIdOf(caller));
         const unstorable = unstorableField(req, undefined);
         if (unstorable) throw appUnstorableText(unstorable);
-        send(res, await def.handle(contextOf(req, res, services, caller, operation)));
+        // CPU tasks of the request wait in its key's lane of the pool's fair queue.
+        send(res, await runAsCpuCaller(callerIdOf(caller), () => def.handle(contextOf(req, res, services, caller, operation))));
       } catch (error) {
         sendAppApiError(error, req, res, services.logger);
       }
@@ -117,7 +119,8 @@ function mountStudio(router: Router, index: RouteIndex<IndexedHandler>, services
     // A GET has no body to read, a raw route reads its own.
     const parsesJson = !def.raw && def.method !== 'get';
     indexRoute(router, index, def.method, def.path, async (req, res) => {
-      if (!holdSlot(limiter, req, res, refuse)) return;
+      const slot = holdSlot(limiter, req, res, refuse);
+      if (slot === null) return;
       try {
         // Authentication runs before the body is read: an anonymous caller gets 401 whatever it sends.
         const caller: Caller | null = await services.auth.authenticate(credentialsOf(req));
@@ -126,12 +129,15 @@ function mountStudio(router: Router, index: RouteIndex<IndexedHandler>, services
           unsafe: !SAFE_METHODS.has(req.method),
           token: req.headers['x-csrftoken'] as string | undefined,
         });
-        if (parsesJson) await readJson(req, res);
-        const unstorable = unstorableField(req, def.raw ? undefined : req.body);
-        if (unstorable) throw studioUnstorableText(unstorable);
-        const ctx = contextOf(req, res, services, caller, operation);
-        const run = () => def.handle(ctx);
-        send(res, def.idempotent && !def.raw ? await ctx.idempotently({ params: ctx.params, query: ctx.query, body: ctx.body }, run) : await run());
+        // CPU tasks of the request (a large JSON body included) wait in its caller's lane of the pool's fair queue.
+        await runAsCpuCaller(caller ? callerIdOf(caller) : slot, async () => {
+          if (parsesJson) await readJson(req, res);
+          const unstorable = unstorableField(req, def.raw ? undefined : req.body);
+          if (unstorable) throw studioUnstorableText(unstorable);
+          const ctx = contextOf(req, res, services, caller, operation);
+          const run = () => def.handle(ctx);
+          send(res, def.idempotent && !def.raw ? await ctx.idempotently({ params: ctx.params, query: ctx.query, body: ctx.body }, run) : await run());
+        });
       } catch (error) {
         sendStudioError(error, req, res, services.logger);
       }
