@@ -83,6 +83,9 @@ export interface Settings {
   graphqlMaxDbConnections: number;
   /** Database connections the GraphQL fields of one caller (all its requests and socket operations) hold at once. */
   dbConnectionsPerCaller: number;
+  /** What checking one uploaded ZIP may inflate, nested archives included, and how long it may take. */
+  zipMaxInflatedBytes: number;
+  zipMaxInflateMs: number;
   /** `/metrics` (README: Metrics): off, open, or only with METRICS_TOKEN as a Bearer token. */
   metrics: 'off' | 'on' | 'token';
   metricsToken: string | null;
@@ -245,6 +248,8 @@ export function loadSettings(env: Env = process.env): Settings {
     maxConcurrentRequestsPerCaller: int(env, 'MAX_CONCURRENT_REQUESTS_PER_CALLER', 32),
     graphqlMaxDbConnections: int(env, 'GRAPHQL_MAX_DB_CONNECTIONS', 2),
     dbConnectionsPerCaller: int(env, 'DB_CONNECTIONS_PER_CALLER', 4),
+    zipMaxInflatedBytes: int(env, 'ZIP_MAX_INFLATED_BYTES', 256 * 1024 * 1024),
+    zipMaxInflateMs: int(env, 'ZIP_MAX_INFLATE_MS', 10_000),
     metrics: metricsMode(env),
     metricsToken: env.METRICS_TOKEN || null,
   };
