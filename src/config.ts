@@ -20,7 +20,7 @@ export interface Settings {
   /** REQUEST_HOLD_TTL_SECONDS: a request-scoped hold (VaaS) still open after this is released by the sweep. */
   requestHoldTtlSeconds: number;
   /** Validation as a service: credits per validation and per signature, and how long a package is offered. */
-  vaas: { validationCredits: number; signatureCredits: number; packageTtlSeconds: number };
+  vaas: { validationCredits: number; signatureCredits: number; packageTtlSeconds: number; packageQuotaBytes: number };
   maxUploadBytes: number;
   storageDir: string;
   /** STORAGE_URL: `postgres:` (blobs in the database, shared by every node) or `file:[<dir>]` (STORAGE_DIR). */
@@ -172,6 +172,7 @@ export function loadSettings(env: Env = process.env): Settings {
       validationCredits: int(env, 'VAAS_VALIDATION_CREDITS', 1),
       signatureCredits: int(env, 'VAAS_SIGNATURE_CREDITS', 5),
       packageTtlSeconds: int(env, 'VAAS_PACKAGE_TTL_SECONDS', 86_400),
+      packageQuotaBytes: int(env, 'VAAS_PACKAGE_QUOTA_BYTES', 256 * 1024 * 1024),
     },
     maxUploadBytes: int(env, 'MAX_UPLOAD_BYTES', 20 * 1024 * 1024),
     storageDir: path.resolve(root, env.STORAGE_DIR || '.data/storage'),
