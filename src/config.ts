@@ -101,6 +101,8 @@ export interface WebSocketSettings {
   maxSocketsPerAddress: number;
   maxMessageBytes: number;
   maxMessagesPerSecond: number;
+  /** Messages per second one caller may send over all its sockets together. */
+  maxMessagesPerSecondPerCaller: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -207,6 +209,7 @@ export function loadSettings(env: Env = process.env): Settings {
       maxSocketsPerAddress: int(env, 'WS_MAX_SOCKETS_PER_ADDRESS', 100),
       maxMessageBytes: int(env, 'WS_MAX_MESSAGE_BYTES', 1024 * 1024),
       maxMessagesPerSecond: int(env, 'WS_MAX_MESSAGES_PER_SECOND', 200),
+      maxMessagesPerSecondPerCaller: int(env, 'WS_MAX_MESSAGES_PER_SECOND_PER_CALLER', 200),
     },
     triplestore: {
       url: env.TRIPLESTORE_URL || null,

@@ -78,6 +78,13 @@ export function serveGraphqlSockets(
   const wsServer = new WebSocketServer({ server: httpServer, path: '/graphql', maxPayload: limits.maxMessageBytes, handleProtocols });
   const server = makeServer(options);
   const perAddress = new Map<string, number>();
+  /** Messages of each caller in the current second, over all its sockets (WS_MAX_MESSAGES_PER_SECOND_PER_CALLER). */
+  const perCaller = new Map<string, { windowStart: number; count: number }>();
+  const callerSweep = setInterval(() => {
+    const now = Date.now();
+    for (const [caller, window] of perCaller) if (now - window.windowStart >= 1000) perCaller.delete(caller);
+  }, 5_000);
+  callerSweep.unref();
   wsServer.on('connection', (socket, request) => {
     const address = request.socket.remoteAddress ?? 'unknown';
     perAddress.set(address, (perAddress.get(address) ?? 0) + 1);
@@ -113,6 +120,14 @@ export function serveGraphqlSockets(
             if (++inWindow > limits.maxMessagesPerSecond) {
               return socket.close(TOO_MANY, `Too many messages: at most ${limits.maxMessagesPerSecond} a second`);
             }
+            if (extra.callerId !== undefined) {
+              let window = perCaller.get(extra.callerId);
+              if (!window || now - window.windowStart >= 1000) perCaller.set(extra.callerId, (window = { windowStart: now, count: 0 }));
+              if (++window.count > limits.maxMessagesPerSecondPerCaller) {
+                const max = limits.maxMessagesPerSecondPerCaller;
+                return socket.close(TOO_MANY, `Too many messages from one caller: at most ${max} a second over all its sockets`);
+              }
+            }
             // CPU tasks of an operation wait in its caller's lane of the pool's fair queue.
             const caller = extra.callerId ?? `address:${address}`;
             runAsCpuCaller(caller, () => handle(data.toString('utf8'))).catch((error: unknown) => {
@@ -137,6 +152,7 @@ export function serveGraphqlSockets(
   });
   return {
     dispose: async () => {
+      clearInterval(callerSweep);
       for (const client of wsServer.clients) client.close(1001, 'Going away');
       wsServer.removeAllListeners();
       await new Promise<void>((resolve, reject) => wsServer.close((error) => (error ? reject(error) : resolve())));

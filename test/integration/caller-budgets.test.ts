@@ -25,6 +25,7 @@ beforeAll(async () => {
       maxSocketsPerAddress: 50,
       maxMessageBytes: 64 * 1024,
       maxMessagesPerSecond: 100,
+      maxMessagesPerSecondPerCaller: 1000,
     },
   });
 }, 120_000);

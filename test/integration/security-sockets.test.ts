@@ -29,6 +29,7 @@ beforeAll(async () => {
       maxSocketsPerAddress: 30,
       maxMessageBytes: 64 * 1024,
       maxMessagesPerSecond: 50,
+      maxMessagesPerSecondPerCaller: 1000,
     },
   });
 }, 120_000);
