@@ -20,7 +20,7 @@ export interface Settings {
   /** REQUEST_HOLD_TTL_SECONDS: a request-scoped hold (VaaS) still open after this is released by the sweep. */
   requestHoldTtlSeconds: number;
   /** Validation as a service: credits per validation and per signature, and how long a package is offered. */
-  vaas: { validationCredits: number; signatureCredits: number; packageTtlSeconds: number };
+  vaas: { validationCredits: number; signatureCredits: number; packageTtlSeconds: number; packageQuotaBytes: number };
   /** The Verifiable Settlement Layer (src/vsl): VSL_RECEIPT_CREDITS per Receipt issued; party key documents are
    * fetched over HTTPS within VSL_PARTY_KEY_TIMEOUT_MS and VSL_PARTY_KEY_MAX_BYTES, never from a private or
    * loopback address unless its URL starts with a VSL_PARTY_KEY_ALLOW prefix; VSL_PARTY_KEY_CA (a PEM file) adds
@@ -86,6 +86,11 @@ export interface Settings {
   maxConcurrentRequestsPerCaller: number;
   /** Database connections one GraphQL operation may hold at once. */
   graphqlMaxDbConnections: number;
+  /** Database connections the GraphQL fields of one caller (all its requests and socket operations) hold at once. */
+  dbConnectionsPerCaller: number;
+  /** What checking one uploaded ZIP may inflate, nested archives included, and how long it may take. */
+  zipMaxInflatedBytes: number;
+  zipMaxInflateMs: number;
   /** `/metrics` (README: Metrics): off, open, or only with METRICS_TOKEN as a Bearer token. */
   metrics: 'off' | 'on' | 'token';
   metricsToken: string | null;
@@ -95,10 +100,14 @@ export interface WebSocketSettings {
   /** Origins besides the service's own whose pages may open a socket that uses the session cookie. */
   allowedOrigins: string[];
   maxSubscriptionsPerSocket: number;
+  /** Subscriptions one user may have open across all its sockets and keys. */
+  maxSubscriptionsPerUser: number;
   maxSocketsPerCredential: number;
   maxSocketsPerAddress: number;
   maxMessageBytes: number;
   maxMessagesPerSecond: number;
+  /** Messages per second one caller may send over all its sockets together. */
+  maxMessagesPerSecondPerCaller: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -170,6 +179,7 @@ export function loadSettings(env: Env = process.env): Settings {
       validationCredits: int(env, 'VAAS_VALIDATION_CREDITS', 1),
       signatureCredits: int(env, 'VAAS_SIGNATURE_CREDITS', 5),
       packageTtlSeconds: int(env, 'VAAS_PACKAGE_TTL_SECONDS', 86_400),
+      packageQuotaBytes: int(env, 'VAAS_PACKAGE_QUOTA_BYTES', 256 * 1024 * 1024),
     },
     vsl: {
       receiptCredits: int(env, 'VSL_RECEIPT_CREDITS', 1),
@@ -206,10 +216,12 @@ export function loadSettings(env: Env = process.env): Settings {
     websocket: {
       allowedOrigins: list(env, 'WS_ALLOWED_ORIGINS', []).map((origin) => origin.replace(/\/+$/, '').toLowerCase()),
       maxSubscriptionsPerSocket: int(env, 'WS_MAX_SUBSCRIPTIONS_PER_SOCKET', 100),
+      maxSubscriptionsPerUser: int(env, 'WS_MAX_SUBSCRIPTIONS_PER_USER', 200),
       maxSocketsPerCredential: int(env, 'WS_MAX_SOCKETS_PER_CREDENTIAL', 20),
       maxSocketsPerAddress: int(env, 'WS_MAX_SOCKETS_PER_ADDRESS', 100),
       maxMessageBytes: int(env, 'WS_MAX_MESSAGE_BYTES', 1024 * 1024),
       maxMessagesPerSecond: int(env, 'WS_MAX_MESSAGES_PER_SECOND', 200),
+      maxMessagesPerSecondPerCaller: int(env, 'WS_MAX_MESSAGES_PER_SECOND_PER_CALLER', 200),
     },
     triplestore: {
       url: env.TRIPLESTORE_URL || null,
@@ -226,6 +238,7 @@ export function loadSettings(env: Env = process.env): Settings {
       threads: int(env, 'CPU_POOL_THREADS', 0),
       taskBudgetMs: int(env, 'CPU_TASK_BUDGET_MS', 10_000),
       maxQueue: int(env, 'CPU_POOL_MAX_QUEUE', 64),
+      maxQueuePerCaller: int(env, 'CPU_POOL_MAX_QUEUE_PER_CALLER', 8),
       maxMemoryMb: int(env, 'CPU_TASK_MAX_MEMORY_MB', 512),
       thread: {
         xml: {
@@ -250,6 +263,9 @@ export function loadSettings(env: Env = process.env): Settings {
     sparqlMaxRows: int(env, 'SPARQL_MAX_ROWS', 10_000),
     maxConcurrentRequestsPerCaller: int(env, 'MAX_CONCURRENT_REQUESTS_PER_CALLER', 32),
     graphqlMaxDbConnections: int(env, 'GRAPHQL_MAX_DB_CONNECTIONS', 2),
+    dbConnectionsPerCaller: int(env, 'DB_CONNECTIONS_PER_CALLER', 4),
+    zipMaxInflatedBytes: int(env, 'ZIP_MAX_INFLATED_BYTES', 256 * 1024 * 1024),
+    zipMaxInflateMs: int(env, 'ZIP_MAX_INFLATE_MS', 10_000),
     metrics: metricsMode(env),
     metricsToken: env.METRICS_TOKEN || null,
   };

@@ -5,7 +5,7 @@ import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHt
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { type Request, type Response } from 'express';
-import { GraphQLError, type GraphQLSchema } from 'graphql';
+import { getOperationAST, GraphQLError, OperationTypeNode, type GraphQLSchema } from 'graphql';
 import { graphqlUploadExpress } from 'graphql-upload-ts';
 import type { Services } from './container';
 import { createBaseApp, listen } from './http/base-app';
@@ -13,11 +13,11 @@ import { graphiqlRouter } from './http/graphiql';
 import { subscriptionsOverHttpRefused } from './http/subscription-over-http';
 import { graphqlRequestGuard, graphqlTransportErrors } from './resolvers/graphql-guards';
 import { strictUtf8 } from './http/json-body';
-import { asDomainError } from './lib/errors';
+import { asDomainError, DomainError } from './lib/errors';
 import type { GraphQLContext } from './resolvers/context';
 import { limitRootFieldConcurrency } from './resolvers/db-slots';
 import { Semaphore } from './lib/semaphore';
-import { ConcurrencyLimiter, limitConcurrency } from './http/concurrency';
+import { callerBudgetsOf, callerIdOf, limitConcurrency, presentedCredential, type CallerBudgets } from './http/concurrency';
 import { buildAdminRouter } from './rest-compat/admin/admin.routes';
 import { accountPages } from './account';
 import { formatGraphQLError } from './resolvers/errors';
@@ -105,7 +105,9 @@ export async function startHttpServer(services: Services, options: { port: numbe
     maxRootFields: services.settings.graphqlMaxRootFields,
   };
   const exposure = { suggestions: services.settings.graphqlSuggestions, introspection: services.settings.graphqlIntrospection };
-  const wsCleanup = serveGraphqlOverWebSocket(services, httpServer, schema, limits, exposure);
+  // One set of caller budgets for REST, GraphQL over HTTP and GraphQL over WebSocket.
+  const budgets = callerBudgetsOf(services.settings);
+  const wsCleanup = serveGraphqlOverWebSocket(services, httpServer, schema, limits, exposure, budgets);
   const apollo = new ApolloServer<GraphQLContext>({
     schema,
     csrfPrevention: true,
@@ -130,26 +132,20 @@ export async function startHttpServer(services: Services, options: { port: numbe
   app.use(accountPages(services));
   app.use(openApiRouter(ROUTES, { serverUrl: services.settings.publicBaseUrl, appOnly: false }));
   app.use(landingRouter(services.settings));
-  app.use(buildRestRouter(services, ROUTES, routes));
+  app.use(buildRestRouter(services, ROUTES, routes, budgets));
   app.use(graphiqlRouter());
   app.use(
     '/graphql',
     graphqlUploadExpress({ maxFileSize: services.settings.maxUploadBytes + 1, maxFiles: 50 }),
-    limitConcurrency(new ConcurrencyLimiter(services.settings.maxConcurrentRequestsPerCaller), refuseGraphql),
+    limitConcurrency(budgets, refuseGraphql),
     express.json({ limit: '1mb', verify: strictUtf8 }),
     graphqlRequestGuard(limits, formatError),
     expressMiddleware(apollo, {
       context: async ({ req, res }: { req: Request; res: Response }) => {
         const { caller, authError } = await graphqlCaller(services, credentialsOf(req));
-        return {
-          services,
-          caller,
-          authError,
-          loaders: createLoaders(services),
-          req,
-          res,
-          dbSlots: new Semaphore(services.settings.graphqlMaxDbConnections),
-        };
+        if (caller) budgets.remember(presentedCredential(req), callerIdOf(caller));
+        const callerId = caller ? callerIdOf(caller) : budgets.callerOf(req);
+        return { services, caller, authError, loaders: createLoaders(services), req, res, dbSlots: dbSlotsOf(services, budgets, callerId) };
       },
     }),
     graphqlTransportErrors,
@@ -173,6 +169,19 @@ export async function startHttpServer(services: Services, options: { port: numbe
   };
 }
 
+/** The database slots of one GraphQL operation: GRAPHQL_MAX_DB_CONNECTIONS of its own, inside the caller's
+ * DB_CONNECTIONS_PER_CALLER shared with all its other requests and socket operations. */
+function dbSlotsOf(services: Services, budgets: CallerBudgets, callerId: string): NonNullable<GraphQLContext['dbSlots']> {
+  const own = new Semaphore(services.settings.graphqlMaxDbConnections);
+  return { run: (work) => own.run(() => budgets.withDbShare(callerId, work)) };
+}
+
+/** A socket operation past MAX_CONCURRENT_REQUESTS_PER_CALLER: the REST 429's error, the socket stays open. */
+function tooManyInFlight(max: number): GraphQLError {
+  const message = `Too many requests in progress for this caller: at most ${max} at once (MAX_CONCURRENT_REQUESTS_PER_CALLER).`;
+  return new GraphQLError(message, { originalError: new DomainError(429, 'too_many_requests', message, { retry_after_seconds: 1 }) });
+}
+
 /** GraphQL over WebSocket (graphql-ws) on /graphql. The caller comes from `connection_init`'s Authorization or
  * the upgrade's session cookie (a foreign origin needs the CSRF token too); its socket closes with 4401 once that
  * credential stops working, and with 4429 past a limit (README: Security). */
@@ -182,6 +191,7 @@ function serveGraphqlOverWebSocket(
   schema: GraphQLSchema,
   limits: QueryLimits,
   exposure: SchemaExposure,
+  budgets: CallerBudgets,
 ): { dispose: () => Promise<void> } {
   const { settings, logger } = services;
   const formatError = formatGraphQLError(logger);
@@ -201,11 +211,35 @@ function serveGraphqlOverWebSocket(
         const args = guarded(ctx, id, payload);
         if (Array.isArray(args)) return args;
         const callerOf = async () => (await graphqlCaller(services, ctx.extra.credentials ?? {})).caller;
-        return socketReadLimit(services, args, callerOf, ctx.extra.request.socket.remoteAddress ?? 'unknown');
+        const limited = await socketReadLimit(services, args, callerOf, ctx.extra.request.socket.remoteAddress ?? 'unknown');
+        if (Array.isArray(limited)) return limited;
+        // A query or mutation holds one of the caller's in-flight slots, as over HTTP; a subscription one of its
+        // user's subscriptions, across every socket and key. Both are released by onComplete or onClose.
+        const { callerId, userId, held } = ctx.extra;
+        if (callerId === undefined || userId === undefined || !held) return limited;
+        if (getOperationAST(limited.document, limited.operationName)?.operation === OperationTypeNode.SUBSCRIPTION) {
+          const release = budgets.acquireSubscription(userId);
+          if (!release) {
+            const max = settings.websocket.maxSubscriptionsPerUser;
+            ctx.extra.socket.close(TOO_MANY, `Too many subscriptions for one user: at most ${max} (WS_MAX_SUBSCRIPTIONS_PER_USER)`);
+            return [new GraphQLError(`Too many subscriptions for one user: at most ${max}.`, { extensions: { code: 'TOO_MANY_SUBSCRIPTIONS' } })];
+          }
+          held.set(id, release);
+        } else {
+          const release = budgets.inFlight.acquire(callerId);
+          if (!release) return [tooManyInFlight(budgets.inFlight.maxPerCaller)];
+          held.set(id, release);
+        }
+        return limited;
       },
       context: async (ctx) => {
         const { caller, authError } = await graphqlCaller(services, ctx.extra.credentials ?? {});
-        return { services, caller, authError, loaders: createLoaders(services) };
+        const callerId = ctx.extra.callerId ?? `address:${ctx.extra.request.socket.remoteAddress ?? 'unknown'}`;
+        return { services, caller, authError, loaders: createLoaders(services), dbSlots: dbSlotsOf(services, budgets, callerId) };
+      },
+      onComplete: (ctx, id) => {
+        ctx.extra.held?.get(id)?.();
+        ctx.extra.held?.delete(id);
       },
       // Subscription errors carry the same extensions.code as HTTP GraphQL errors.
       onError: (_ctx, _id, _payload, errors) => errors.map((error) => formatError(error.toJSON(), error)),
@@ -227,9 +261,17 @@ function serveGraphqlOverWebSocket(
           return false;
         }
         ctx.extra.credentials = credentials;
+        ctx.extra.callerId = callerIdOf(caller);
+        ctx.extra.userId = caller.user.id;
+        ctx.extra.held = new Map();
+        budgets.remember(credentials.authorization ?? credentials.sessionToken, ctx.extra.callerId);
         return true;
       },
-      onClose: (ctx) => sockets.untrack(ctx.extra.socket),
+      onClose: (ctx) => {
+        sockets.untrack(ctx.extra.socket);
+        for (const release of ctx.extra.held?.values() ?? []) release();
+        ctx.extra.held?.clear();
+      },
     },
     settings.websocket,
     logger,

@@ -5,6 +5,7 @@ import express, { type Express, type Request, type RequestHandler, type Response
 import { answerClientError } from './client-errors';
 import { sendJson } from './json-response';
 import { RouteIndex, type IndexHit, type Method } from './route-index';
+import { setSecurityHeaders } from './security-headers';
 import type { Services } from '../container';
 import { pendingMigrations } from '../db/migrate';
 import { parseCookies } from '../lib/cookies';
@@ -126,6 +127,7 @@ export function createBaseApp(services: Services): BaseApp {
   const begin = requestLifecycle(services.logger, mountMetrics(app, services));
   const httpServer = http.createServer(expressShapedMessages(app), (req, res) => {
     begin(req, res);
+    setSecurityHeaders(res);
     const hit = routes.find(req.method!, req.url!);
     if (hit === null) return void app(req, res);
     enterIndexed(req as Request, res as Response, hit);

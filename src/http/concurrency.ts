@@ -1,4 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
+import { sha256Hex } from '../lib/crypto';
+import { Semaphore } from '../lib/semaphore';
+import { runAsCpuCaller } from '../workers/pool';
 import { SESSION_COOKIE } from './session-cookies';
 
 /** Requests in progress per caller (API key, session or address): past the cap a caller is refused at once, so
@@ -24,30 +27,124 @@ export class ConcurrencyLimiter {
   }
 }
 
-/** Who a request counts against: its API key or credential when it presents one, else its address. */
-function callerOf(req: Request): string {
-  const credential = req.headers['x-api-key'] ?? req.headers.authorization ?? (req.cookies as Record<string, string> | undefined)?.[SESSION_COOKIE];
-  if (typeof credential === 'string' && credential !== '') return `credential:${credential.slice(0, 200)}`;
-  return `address:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`;
+/** The budgets of each caller, one set per process shared by every transport (REST, GraphQL over HTTP and over
+ * WebSocket): requests or operations in progress, database connections its GraphQL fields hold at once, and,
+ * per user, subscriptions open across all its sockets and keys. A caller is a verified credential (studio key,
+ * session, app key) or, without one, the client address: a credential counts as its own caller only once it has
+ * authenticated, so a made-up `Authorization` per request is the address it comes from. */
+export interface CallerBudgetSettings {
+  maxConcurrentRequestsPerCaller: number;
+  dbConnectionsPerCaller: number;
+  maxSubscriptionsPerUser: number;
 }
 
-/** Holds a slot of the request's caller until its response ends; false (and `refuse` has answered 429 in the
- * route's contract shape) when the caller has none left. */
-export function holdSlot(limiter: ConcurrencyLimiter, req: Request, res: Response, refuse: (req: Request, res: Response) => void): boolean {
-  const release = limiter.acquire(callerOf(req));
+/** Verified credentials remembered (by hash) to key their callers; the oldest are forgotten past this many. */
+const KNOWN_CREDENTIALS = 10_000;
+
+export class CallerBudgets {
+  readonly inFlight: ConcurrencyLimiter;
+  private readonly known = new Map<string, string>();
+  private readonly dbShares = new Map<string, { slots: Semaphore; users: number }>();
+  private readonly subscriptions = new Map<number, number>();
+
+  constructor(readonly settings: CallerBudgetSettings) {
+    this.inFlight = new ConcurrencyLimiter(settings.maxConcurrentRequestsPerCaller);
+  }
+
+  /** Records that `credential` authenticated as `caller` (see callerIdOf). */
+  remember(credential: string | undefined, caller: string): void {
+    if (!credential) return;
+    const hash = sha256Hex(credential);
+    if (this.known.get(hash) === caller) return;
+    this.known.delete(hash);
+    this.known.set(hash, caller);
+    if (this.known.size > KNOWN_CREDENTIALS) this.known.delete(this.known.keys().next().value!);
+  }
+
+  /** Who a request counts against: the caller its credential authenticated as before, else its address. */
+  callerOf(req: Request): string {
+    const credential = credentialOf(req);
+    const known = credential === undefined ? undefined : this.known.get(sha256Hex(credential));
+    return known ?? `address:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`;
+  }
+
+  /** Runs `work` in one of the caller's database-connection slots (DB_CONNECTIONS_PER_CALLER), shared by all its
+   * requests and socket operations; the others wait their turn. */
+  async withDbShare<T>(caller: string, work: () => Promise<T> | T): Promise<T> {
+    let share = this.dbShares.get(caller);
+    if (!share) this.dbShares.set(caller, (share = { slots: new Semaphore(this.settings.dbConnectionsPerCaller), users: 0 }));
+    share.users++;
+    try {
+      return await share.slots.run(work);
+    } finally {
+      if (--share.users === 0) this.dbShares.delete(caller);
+    }
+  }
+
+  /** A release function, or null when the user already has WS_MAX_SUBSCRIPTIONS_PER_USER subscriptions open. */
+  acquireSubscription(userId: number): (() => void) | null {
+    const open = this.subscriptions.get(userId) ?? 0;
+    if (open >= this.settings.maxSubscriptionsPerUser) return null;
+    this.subscriptions.set(userId, open + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.subscriptions.get(userId) ?? 1) - 1;
+      if (left <= 0) this.subscriptions.delete(userId);
+      else this.subscriptions.set(userId, left);
+    };
+  }
+}
+
+/** The budgets of the settings (README: Configuration). */
+export function callerBudgetsOf(settings: {
+  maxConcurrentRequestsPerCaller: number;
+  dbConnectionsPerCaller: number;
+  websocket: { maxSubscriptionsPerUser: number };
+}): CallerBudgets {
+  return new CallerBudgets({
+    maxConcurrentRequestsPerCaller: settings.maxConcurrentRequestsPerCaller,
+    dbConnectionsPerCaller: settings.dbConnectionsPerCaller,
+    maxSubscriptionsPerUser: settings.websocket.maxSubscriptionsPerUser,
+  });
+}
+
+/** The caller a verified studio caller or app key counts as. */
+export function callerIdOf(caller: { via: 'key'; key: { id: number } } | { via: 'session'; session: { id: number } } | { keyId: number }): string {
+  if ('keyId' in caller) return `app-key:${caller.keyId}`;
+  return caller.via === 'key' ? `key:${caller.key.id}` : `session:${caller.session.id}`;
+}
+
+/** The credential a request presents, in the order authentication reads it. */
+function credentialOf(req: Request): string | undefined {
+  const credential = req.headers['x-api-key'] ?? req.headers.authorization ?? (req.cookies as Record<string, string> | undefined)?.[SESSION_COOKIE];
+  return typeof credential === 'string' && credential !== '' && credential.length <= 1024 ? credential : undefined;
+}
+
+/** The credential of a request as `CallerBudgets.remember` takes it. */
+export const presentedCredential = credentialOf;
+
+/** Holds a slot of the request's caller until its response ends and returns that caller (CPU tasks of the
+ * request queue in its lane: run the rest of the request in runAsCpuCaller); null (and `refuse` has answered 429
+ * in the route's contract shape) when the caller has none left. */
+export function holdSlot(budgets: CallerBudgets, req: Request, res: Response, refuse: (req: Request, res: Response) => void): string | null {
+  const caller = budgets.callerOf(req);
+  const release = budgets.inFlight.acquire(caller);
   if (!release) {
     res.setHeader('Retry-After', '1');
     refuse(req, res);
-    return false;
+    return null;
   }
   // 'close' follows 'finish', and also ends a response whose client went away.
   res.on('close', release);
-  return true;
+  return caller;
 }
 
 /** The same as Express middleware. */
-export function limitConcurrency(limiter: ConcurrencyLimiter, refuse: (req: Request, res: Response) => void) {
+export function limitConcurrency(budgets: CallerBudgets, refuse: (req: Request, res: Response) => void) {
   return (req: Request, res: Response, next: NextFunction): void => {
-    if (holdSlot(limiter, req, res, refuse)) next();
+    const caller = holdSlot(budgets, req, res, refuse);
+    if (caller !== null) runAsCpuCaller(caller, next);
   };
 }

@@ -6,6 +6,7 @@ import { constantTimeEqual } from '../lib/crypto';
 import { parseCookies } from '../lib/cookies';
 import type { Logger } from '../lib/logger';
 import type { Caller, Credentials } from '../services/auth.service';
+import { runAsCpuCaller } from '../workers/pool';
 import { SESSION_COOKIE } from './session-cookies';
 
 /** Close code of every limit (sockets per address or credential, subscriptions per socket, message rate):
@@ -14,9 +15,17 @@ import { SESSION_COOKIE } from './session-cookies';
 export const TOO_MANY = CloseCode.TooManyInitialisationRequests;
 const KEEP_ALIVE_MS = 12_000;
 
-/** What every graphql-ws callback of this service sees in `ctx.extra`; `credentials` is set once the
- * connection is accepted. */
-export type SocketExtra = { socket: WebSocket; request: http.IncomingMessage; credentials?: Credentials };
+/** What every graphql-ws callback of this service sees in `ctx.extra`; `credentials`, the caller it counts
+ * against, its user and the budget slots its operations hold (by operation id) are set once the connection is
+ * accepted. */
+export type SocketExtra = {
+  socket: WebSocket;
+  request: http.IncomingMessage;
+  credentials?: Credentials;
+  callerId?: string;
+  userId?: number;
+  held?: Map<string, () => void>;
+};
 
 /** The credentials a socket presents: an `Authorization` entry of `connection_init` (any case; GraphiQL sends
  * its headers pane there) wins over the session cookie of the upgrade request. */
@@ -69,6 +78,13 @@ export function serveGraphqlSockets(
   const wsServer = new WebSocketServer({ server: httpServer, path: '/graphql', maxPayload: limits.maxMessageBytes, handleProtocols });
   const server = makeServer(options);
   const perAddress = new Map<string, number>();
+  /** Messages of each caller in the current second, over all its sockets (WS_MAX_MESSAGES_PER_SECOND_PER_CALLER). */
+  const perCaller = new Map<string, { windowStart: number; count: number }>();
+  const callerSweep = setInterval(() => {
+    const now = Date.now();
+    for (const [caller, window] of perCaller) if (now - window.windowStart >= 1000) perCaller.delete(caller);
+  }, 5_000);
+  callerSweep.unref();
   wsServer.on('connection', (socket, request) => {
     const address = request.socket.remoteAddress ?? 'unknown';
     perAddress.set(address, (perAddress.get(address) ?? 0) + 1);
@@ -85,6 +101,7 @@ export function serveGraphqlSockets(
     }, KEEP_ALIVE_MS);
     let windowStart = Date.now();
     let inWindow = 0;
+    const extra: SocketExtra = { socket, request };
     const closed = server.opened(
       {
         protocol: socket.protocol,
@@ -103,13 +120,23 @@ export function serveGraphqlSockets(
             if (++inWindow > limits.maxMessagesPerSecond) {
               return socket.close(TOO_MANY, `Too many messages: at most ${limits.maxMessagesPerSecond} a second`);
             }
-            handle(data.toString('utf8')).catch((error: unknown) => {
+            if (extra.callerId !== undefined) {
+              let window = perCaller.get(extra.callerId);
+              if (!window || now - window.windowStart >= 1000) perCaller.set(extra.callerId, (window = { windowStart: now, count: 0 }));
+              if (++window.count > limits.maxMessagesPerSecondPerCaller) {
+                const max = limits.maxMessagesPerSecondPerCaller;
+                return socket.close(TOO_MANY, `Too many messages from one caller: at most ${max} a second over all its sockets`);
+              }
+            }
+            // CPU tasks of an operation wait in its caller's lane of the pool's fair queue.
+            const caller = extra.callerId ?? `address:${address}`;
+            runAsCpuCaller(caller, () => handle(data.toString('utf8'))).catch((error: unknown) => {
               logger.error({ err: error }, 'graphql-ws message failed');
               socket.close(CloseCode.InternalServerError, 'Internal server error');
             });
           }),
       },
-      { socket, request },
+      extra,
     );
     socket.once('close', (code, reason) => {
       clearInterval(pings);
@@ -125,6 +152,7 @@ export function serveGraphqlSockets(
   });
   return {
     dispose: async () => {
+      clearInterval(callerSweep);
       for (const client of wsServer.clients) client.close(1001, 'Going away');
       wsServer.removeAllListeners();
       await new Promise<void>((resolve, reject) => wsServer.close((error) => (error ? reject(error) : resolve())));

@@ -6,13 +6,13 @@ import type { Caller } from '../services/auth.service';
 import { jobVisibleTo, type JobEvent } from '../services/jobs.service';
 import { encodeJobCursor, type JobCursor } from './job-cursor';
 
-type Feed = Pick<Services, 'events' | 'jobs' | 'links' | 'clock'>;
+type Feed = Pick<Services, 'events' | 'jobs' | 'links' | 'clock' | 'ledger'>;
 type Step = Pick<JobEventRow, 'seq' | 'status' | 'step'> & { at: Date | string };
 
 /** One event of a job as subscribers see it: the job with the status and step of event `seq`. Its result and
  * error are shown from its final event on (before that, they belong to a later state). In myJobs, `cursor` is
  * where the stream stands once this item is received. */
-export type JobStep = JobFields & { id: number; seq: number; cursor?: string };
+export type JobStep = JobFields & { id: number; seq: number; costCredits: number; cursor?: string };
 
 /** What to stream: one job (from its current event, or from the event after `afterSeq`), or all of yours (from
  * now, or from where a cursor says an earlier stream stood). */
@@ -24,6 +24,36 @@ export type JobWatch = { ctId: string; afterSeq: number | null } | { ctId: null;
 const RESUME_MARGIN_MS = 60_000;
 
 const isFinal = (status: string) => status === 'completed' || status === 'failed';
+
+/** How long a job read for one event stays shared after it answered (subscribers of one user receive an event
+ * within moments of each other). */
+const SHARED_READ_MS = 5_000;
+const sharedReads = new WeakMap<object, Map<string, Promise<{ job: Job; costCredits: number }>>>();
+
+/** The job and its cost as of event `seq`: read once (the row and the ledger) for every subscriber that received
+ * the event, however many sockets and keys its user has open; the feed fans out the view, not the query. Every
+ * such subscriber may see the job (the event passed its filter), so the first one's read serves all. */
+function jobAt(services: Feed, caller: Caller, ctId: string, seq: number): Promise<{ job: Job; costCredits: number }> {
+  let reads = sharedReads.get(services.jobs);
+  if (!reads) sharedReads.set(services.jobs, (reads = new Map<string, Promise<{ job: Job; costCredits: number }>>()));
+  const key = `${ctId}@${seq}`;
+  const known = reads.get(key);
+  if (known) return known;
+  const read = (async () => {
+    const job = await services.jobs.getFor(caller, ctId);
+    const costs = await services.ledger.jobCosts([job.id]);
+    return { job, costCredits: costs.get(job.id) ?? 0 };
+  })();
+  reads.set(key, read);
+  const forget = () => {
+    if (reads.get(key) === read) reads.delete(key);
+  };
+  read.then(
+    () => setTimeout(forget, SHARED_READ_MS).unref(),
+    () => forget(),
+  );
+  return read;
+}
 
 /** Streams the caller's job events (migration 0016), each once and in order per job: every status and step, even
  * those a fast job passes in the same instant. The event NOTIFY carries the next number, so a subscriber reads the
@@ -70,11 +100,12 @@ async function* jobStream(
     const since = idleAt - RESUME_MARGIN_MS;
     return encodeJobCursor({ since, seqs: new Map([...shown].filter(([target]) => (shownAt.get(target) ?? -Infinity) >= since)) });
   };
-  const stepOf = (job: Job, event: Step): JobStep => {
+  const stepOf = (job: Job, costCredits: number, event: Step): JobStep => {
     const fields = jobFields(job, services.links);
     const final = isFinal(event.status);
     return {
       ...fields,
+      costCredits,
       id: job.id,
       seq: event.seq,
       status: event.status,
@@ -88,8 +119,8 @@ async function* jobStream(
   const catchUp = async (target: string): Promise<JobStep[]> => {
     const events = await services.jobs.eventsAfter(target, shown.get(target) ?? 0);
     if (!events.length) return [];
-    const job = await services.jobs.getFor(caller, target);
-    return events.map((event) => stepOf(job, event));
+    const { job, costCredits } = await jobAt(services, caller, target, events[events.length - 1].seq);
+    return events.map((event) => stepOf(job, costCredits, event));
   };
   try {
     let pending: JobStep[] = [];
@@ -152,6 +183,7 @@ async function* jobStream(
     const known = shown.get(item.ctId) ?? 0;
     if (item.seq <= known) return [];
     if (item.seq > known + 1) return catchUp(item.ctId);
-    return [stepOf(await services.jobs.getFor(caller, item.ctId), item)];
+    const { job, costCredits } = await jobAt(services, caller, item.ctId, item.seq);
+    return [stepOf(job, costCredits, item)];
   }
 }

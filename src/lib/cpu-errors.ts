@@ -12,9 +12,13 @@ export class CpuBudgetExceeded extends Error {
   }
 }
 
-/** Every pool thread is busy and the queue (CPU_POOL_MAX_QUEUE) is full. */
+/** Every pool thread is busy and the queue (CPU_POOL_MAX_QUEUE) is full, or (`ownQueue`) this caller already
+ * has CPU_POOL_MAX_QUEUE_PER_CALLER tasks waiting. */
 export class CpuPoolBusy extends Error {
-  constructor(readonly retryAfterSeconds: number) {
+  constructor(
+    readonly retryAfterSeconds: number,
+    readonly ownQueue = false,
+  ) {
     super('The processing pool is full');
     this.name = 'CpuPoolBusy';
   }
@@ -33,6 +37,8 @@ export class RetryLaterError extends AppGeneralError {
   }
 }
 
+const OWN_QUEUE_FULL = 'Too many of your tasks are waiting for a processing thread (CPU_POOL_MAX_QUEUE_PER_CALLER); retry shortly.';
+
 /** The pool's refusals in Interface B's general format; any other error passes through unchanged. */
 export function asAppApiError(error: unknown): unknown {
   if (error instanceof CpuBudgetExceeded) {
@@ -44,6 +50,9 @@ export function asAppApiError(error: unknown): unknown {
         request: [`${error.task} must finish within ${error.budgetMs} ms`],
       },
     );
+  }
+  if (error instanceof CpuPoolBusy && error.ownQueue) {
+    return new RetryLaterError(429, 'TOO_MANY_REQUESTS', OWN_QUEUE_FULL, error.retryAfterSeconds);
   }
   if (error instanceof CpuPoolBusy) {
     return new RetryLaterError(503, 'SERVICE_BUSY', 'Every processing thread is busy; retry shortly.', error.retryAfterSeconds);
@@ -57,6 +66,9 @@ export function asStudioError(error: unknown): unknown {
     return new DomainError(422, 'processing_budget_exceeded', `Processing took longer than the ${error.budgetMs} ms budget (CPU_TASK_BUDGET_MS).`, {
       budget_ms: error.budgetMs,
     });
+  }
+  if (error instanceof CpuPoolBusy && error.ownQueue) {
+    return new DomainError(429, 'too_many_requests', OWN_QUEUE_FULL, { retry_after_seconds: error.retryAfterSeconds });
   }
   if (error instanceof CpuPoolBusy) {
     return new DomainError(429, 'service_busy', 'Every processing thread is busy; retry shortly.', { retry_after_seconds: error.retryAfterSeconds });

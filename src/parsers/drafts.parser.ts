@@ -180,7 +180,8 @@ export function parseEntryFields(raw: unknown): EntryFields {
 /** @alias A cluster's own fields are an entry's. */
 export const parseClusterFields = parseEntryFields;
 
-/** Children come from the type fields (`xdstring: [...]`, …), `components` and `clusters`, in body order. */
+/** Children come from the type fields (`xdstring: [...]`, …), `components` and `clusters`, in body order; each
+ * ct_id at most once, as a tree holds each child once (a repeated child would multiply every view of the model). */
 export function parseNewCluster(raw: unknown): NewClusterDraft {
   const body = asBody(raw);
   const children: ClusterChildDraft[] = [];
@@ -194,6 +195,12 @@ export function parseNewCluster(raw: unknown): NewClusterDraft {
     }
   }
   if (children.length > MAX_REFS) throw invalid('clusters', `A cluster may hold at most ${MAX_REFS} children.`);
+  const seen = new Set<string>();
+  for (const child of children) {
+    const field = child.kind === 'cluster' ? 'clusters' : (child.dataType?.toLowerCase() ?? 'components');
+    if (seen.has(child.ctId)) throw invalid(field, `${child.ctId} is listed more than once; a cluster holds each child once.`);
+    seen.add(child.ctId);
+  }
   return { ...parseClusterFields(body), label: requiredText(body.label, 'label', MAX_LABEL), projectCtId: projectOf(body), children };
 }
 

@@ -18,6 +18,9 @@ export interface NodeView {
   parentCluster: string | null;
   description: string | null;
   units: string | null;
+  /** A cluster met earlier in the tree (document order) is shown there once; here it is a reference: this flag,
+   * its own fields and no children. Always false for components. */
+  repeated: boolean;
   children: NodeView[];
 }
 
@@ -110,10 +113,15 @@ export function artifactUrls(dmCtId: string, links: Links): Record<ArtifactKey, 
 const reuseRef = (row: { project_name: string; label: string; ct_id: string; status: string }) =>
   `@${row.project_name}:${row.label}${row.status === 'draft' ? `#${row.ct_id}` : ''}`;
 
-function nodeView(node: TreeNode, parentCluster: string | null = null): NodeView {
+/** A tree view in which each cluster is expanded once: a cluster shared by several places (or listed twice by a
+ * model stored before repeats were refused) is a reference after its first place, so the view is never larger
+ * than the stored rows however the tree is shared. */
+function nodeView(node: TreeNode, parentCluster: string | null = null, expanded = new Set<string>()): NodeView {
   const place = { ctId: node.ctId, label: node.label, name: node.label, parentCluster, description: node.description };
-  if (node.kind === 'component') return { ...place, type: node.dataType, units: node.units, children: [] };
-  return { ...place, type: 'Cluster', units: null, children: node.children.map((child) => nodeView(child, node.ctId)) };
+  if (node.kind === 'component') return { ...place, type: node.dataType, units: node.units, repeated: false, children: [] };
+  if (expanded.has(node.ctId)) return { ...place, type: 'Cluster', units: null, repeated: true, children: [] };
+  expanded.add(node.ctId);
+  return { ...place, type: 'Cluster', units: null, repeated: false, children: node.children.map((child) => nodeView(child, node.ctId, expanded)) };
 }
 
 export function modelSummaryView(row: ModelSummaryRow, links: Links): ModelSummaryView {
@@ -195,6 +203,7 @@ export function renderNode(node: NodeView): Record<string, unknown> {
     parent_cluster: node.parentCluster,
     description: node.description,
     units: node.units,
+    ...(node.repeated ? { repeated: true } : {}),
     children: node.children.map(renderNode),
   };
 }

@@ -1,16 +1,21 @@
 import { anyJson, arr, bool, dateTime, int, nullable, obj, str, type JsonSchema } from '../lib/json-schema';
 
-/** renderNode's body (children are nodes again). */
-const nodeSchema = obj({
-  type: str(),
-  ct_id: str(),
-  label: str(),
-  name: str(),
-  parent_cluster: nullable(str()),
-  description: nullable(str()),
-  units: nullable(str()),
-  children: arr({ type: 'object' }),
-});
+/** renderNode's body (children are nodes again); `repeated: true` marks a cluster shown by reference, as it is
+ * expanded once, earlier in the tree. */
+const nodeSchema = obj(
+  {
+    type: str(),
+    ct_id: str(),
+    label: str(),
+    name: str(),
+    parent_cluster: nullable(str()),
+    description: nullable(str()),
+    units: nullable(str()),
+    repeated: bool,
+    children: arr({ type: 'object' }),
+  },
+  ['repeated'],
+);
 
 /** renderModelSummary's body. */
 export const modelSummarySchema = obj({

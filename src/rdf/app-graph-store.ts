@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { rows } from '../db/sql';
-import { SparqlThread, type SparqlBudget } from './sparql-thread';
+import { SparqlStoreReset, SparqlThread, type SparqlBudget } from './sparql-thread';
 
 type GraphSource = 'instance' | 'schema';
 
@@ -33,7 +33,7 @@ export class AppGraphStore {
   private watermark = 0;
   /** Revisions loaded above the watermark (a transaction may still commit a lower revision there). */
   private readonly loaded = new Map<string, number>();
-  private refreshing: Promise<void> | null = null;
+  private refreshing: Promise<number> | null = null;
 
   constructor(
     private readonly db: DataSource,
@@ -45,17 +45,26 @@ export class AppGraphStore {
     });
   }
 
-  async refresh(): Promise<void> {
+  /** Loads what changed; resolves with the store generation it is current for. */
+  async refresh(): Promise<number> {
     this.refreshing ??= this.loadChanges().finally(() => {
       this.refreshing = null;
     });
     return this.refreshing;
   }
 
-  /** Runs a read-only query over the union of all graphs; `resultsFormat` is a media type oxigraph serialises. */
+  /** Runs a read-only query over the union of all graphs; `resultsFormat` is a media type oxigraph serialises.
+   * The query runs only on the store its graphs were loaded into: if the thread was replaced meanwhile (another
+   * query past its budget), the store is reloaded once (within the budget) and the query runs then, else it
+   * fails with SparqlStoreReset (503) rather than answer from an empty store. */
   async query(sparql: string, resultsFormat: string): Promise<string> {
-    await this.refresh();
-    return this.store.query(sparql, resultsFormat);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.store.query(sparql, resultsFormat, await this.refresh());
+      } catch (error) {
+        if (!(error instanceof SparqlStoreReset) || attempt >= 2) throw error;
+      }
+    }
   }
 
   async close(): Promise<void> {
@@ -64,7 +73,11 @@ export class AppGraphStore {
 
   /** Revisions come from a sequence, so one can commit after a higher one was seen: rows written in the last
    * minute stay above the watermark and are rechecked on every refresh. */
-  private async loadChanges(): Promise<void> {
+  private async loadChanges(): Promise<number> {
+    const generation = this.store.generation;
+    const current = () => {
+      if (this.store.generation !== generation) throw new SparqlStoreReset();
+    };
     const changed = await rows<{ graph_uri: string; revision: string; settled: boolean }>(
       this.db,
       `SELECT graph_uri, revision, updated_at < clock_timestamp() - interval '${SETTLE_SECONDS} seconds' AS settled
@@ -79,14 +92,21 @@ export class AppGraphStore {
         'SELECT graph_uri, ntriples, revision FROM app_graphs WHERE graph_uri = ANY($1)',
         [batch],
       );
-      await this.store.load(graphs.map((row) => ({ graphUri: row.graph_uri, ntriples: row.ntriples })));
+      current();
+      await this.store.load(
+        graphs.map((row) => ({ graphUri: row.graph_uri, ntriples: row.ntriples })),
+        generation,
+      );
+      current();
       for (const row of graphs) this.loaded.set(row.graph_uri, Number(row.revision));
     }
+    current();
     for (const row of changed) {
       if (!row.settled) break;
       this.watermark = Number(row.revision);
       this.loaded.delete(row.graph_uri);
     }
+    return generation;
   }
 }
 

@@ -26,6 +26,15 @@ export class SparqlBudgetError extends Error {
 /** Thrown by a query the store refused (syntax, update, SERVICE). */
 class SparqlQueryError extends Error {}
 
+/** The store's thread was replaced (a query past its budget) after this request was queued, or reloading it took
+ * longer than the budget: the request did not run, as it would have seen an empty or partial store. */
+export class SparqlStoreReset extends Error {
+  constructor(message = 'The SPARQL store was reset while this request waited; it did not run.') {
+    super(message);
+    this.name = 'SparqlStoreReset';
+  }
+}
+
 function threadFile(): string {
   const dir = __filename.endsWith('.ts') ? path.resolve(__dirname, '../../dist/src/rdf') : __dirname;
   return path.join(dir, 'sparql.thread.js');
@@ -33,28 +42,44 @@ function threadFile(): string {
 
 /**
  * The embedded store in a worker thread of its own, one request at a time. Past its budget a query's thread is
- * terminated and replaced by an empty one; `onReset` tells the owner to load every graph again.
+ * terminated and replaced by an empty one; `onReset` tells the owner to load every graph again, and `generation`
+ * counts the replacements: a request made for an earlier generation is refused with SparqlStoreReset when its
+ * turn comes, so no query queued before a reset runs on the new, empty store.
  */
 export class SparqlThread {
   private worker: Worker | null = null;
   private nextId = 1;
   private readonly pending = new Map<number, { resolve: (reply: SparqlReply) => void; reject: (error: Error) => void }>();
   private queue: Promise<unknown> = Promise.resolve();
+  /** How many times the thread was replaced. */
+  generation = 0;
 
   constructor(
     private readonly budget: SparqlBudget,
     private readonly onReset: () => void,
   ) {}
 
-  load(graphs: Array<{ graphUri: string; ntriples: string }>): Promise<void> {
+  /** Loads graphs into the store of `generation`, within the query budget (SPARQL_TIMEOUT_MS): a reload that
+   * takes longer replaces the thread and fails with SparqlStoreReset. */
+  load(graphs: Array<{ graphUri: string; ntriples: string }>, generation = this.generation): Promise<void> {
     return this.serial(async () => {
-      const reply = await this.send({ type: 'load', id: this.nextId++, graphs }, null);
+      if (generation !== this.generation) throw new SparqlStoreReset();
+      let reply: SparqlReply;
+      try {
+        reply = await this.send({ type: 'load', id: this.nextId++, graphs }, this.budget.timeoutMs);
+      } catch (error) {
+        if (error instanceof SparqlBudgetError)
+          throw new SparqlStoreReset(`Reloading the SPARQL store took longer than ${this.budget.timeoutMs} ms.`);
+        throw error;
+      }
       if (!reply.ok) throw new Error(reply.message);
     });
   }
 
-  query(sparql: string, format: string): Promise<string> {
+  /** Runs a query on the store of `generation` (the one its graphs were loaded into). */
+  query(sparql: string, format: string, generation = this.generation): Promise<string> {
     return this.serial(async () => {
+      if (generation !== this.generation) throw new SparqlStoreReset();
       const { timeoutMs, maxRows } = this.budget;
       const reply = await this.send({ type: 'query', id: this.nextId++, sparql, format, maxRows }, timeoutMs);
       if (reply.ok) return reply.body;
@@ -92,10 +117,15 @@ export class SparqlThread {
     return worker;
   }
 
+  private reset(): void {
+    this.worker = null;
+    this.generation++;
+    this.onReset();
+  }
+
   private fail(worker: Worker, error: Error): void {
     if (this.worker !== worker) return;
-    this.worker = null;
-    this.onReset();
+    this.reset();
     for (const { reject } of this.pending.values()) reject(error);
     this.pending.clear();
   }
@@ -109,8 +139,7 @@ export class SparqlThread {
           ? null
           : setTimeout(() => {
               this.pending.delete(request.id);
-              this.worker = null;
-              this.onReset();
+              if (this.worker === worker) this.reset();
               void worker.terminate();
               reject(new SparqlBudgetError(`The query ran longer than ${timeoutMs} ms (SPARQL_TIMEOUT_MS).`, 'SPARQL_TIMEOUT_MS'));
             }, timeoutMs);

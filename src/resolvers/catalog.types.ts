@@ -90,6 +90,10 @@ export class CatalogNodeType implements NodeView {
   @Field(() => String, { nullable: true, description: 'The ct_id of the enclosing cluster; null for the root.' }) parentCluster!: string | null;
   @Field(() => String, { nullable: true }) description!: string | null;
   @Field(() => String, { nullable: true }) units!: string | null;
+  @Field({
+    description: 'True for a cluster already shown earlier in this tree: it is expanded once, there, and here has no children.',
+  })
+  repeated!: boolean;
   @Field(() => [CatalogNodeType]) children!: CatalogNodeType[];
 }
 

@@ -15,8 +15,9 @@ export interface GraphQLContext {
   authError?: Error | null;
   req?: Request;
   res?: Response;
-  /** Root fields of this operation in progress at once (GRAPHQL_MAX_DB_CONNECTIONS), see db-slots.ts. */
-  dbSlots?: Semaphore;
+  /** Root fields of this operation in progress at once (GRAPHQL_MAX_DB_CONNECTIONS, within the caller's
+   * DB_CONNECTIONS_PER_CALLER), see db-slots.ts. */
+  dbSlots?: Pick<Semaphore, 'run'>;
 }
 
 /** Declares what a field needs (same vocabulary as REST routes); enforced by the schema's authChecker. */

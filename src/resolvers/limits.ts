@@ -45,7 +45,13 @@ const costMessage = (limits: QueryLimits) =>
 const rootFieldsMessage = (limits: QueryLimits) =>
   `Query too complex: more than ${limits.maxRootFields} root fields (aliases counted; GRAPHQL_MAX_ROOT_FIELDS).`;
 
-/** Refuses operations deeper or larger than the limits, or with more root fields. Walks each operation with an
+/** Root fields that plan a whole model tree (up to 10,000 nodes) on the event loop: one per operation, so 50
+ * aliases of a large `estimate` cost what one does. */
+const PLANNING_FIELDS = new Set(['estimate', 'assemble']);
+const planningMessage = () =>
+  `Query too complex: at most one of ${[...PLANNING_FIELDS].join(', ')} per operation (aliases counted); send each in a request of its own.`;
+
+/** Refuses operations deeper or larger than the limits, or with more root fields, or more than one planning field. Walks each operation with an
  * explicit stack and stops at the first limit passed, so a fragment that spreads another thousands of times (or a
  * fragment cycle) costs at most `maxCost` steps. */
 export function queryLimitsRule(limits: QueryLimits): ValidationRule {
@@ -56,6 +62,7 @@ export function queryLimitsRule(limits: QueryLimits): ValidationRule {
       ];
       let cost = 0;
       let rootFields = 0;
+      let planning = 0;
       while (stack.length) {
         const { set, depth, introspection } = stack.pop()!;
         for (const selection of set.selections) {
@@ -66,6 +73,10 @@ export function queryLimitsRule(limits: QueryLimits): ValidationRule {
           if (selection.kind === Kind.FIELD) {
             if (depth === 0 && !introspection && ++rootFields > limits.maxRootFields) {
               context.reportError(tooComplex(rootFieldsMessage(limits), limits, [operation]));
+              return false;
+            }
+            if (depth === 0 && PLANNING_FIELDS.has(selection.name.value) && ++planning > 1) {
+              context.reportError(tooComplex(planningMessage(), limits, [selection]));
               return false;
             }
             const inIntrospection = introspection || selection.name.value.startsWith('__');

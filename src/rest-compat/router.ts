@@ -1,7 +1,8 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { Services } from '../container';
 import { indexRoute, type IndexedHandler } from '../http/base-app';
-import { ConcurrencyLimiter, holdSlot } from '../http/concurrency';
+import { callerBudgetsOf, callerIdOf, holdSlot, presentedCredential, type CallerBudgets } from '../http/concurrency';
+import { runAsCpuCaller } from '../workers/pool';
 import { sendJson } from '../http/json-response';
 import type { RouteIndex } from '../http/route-index';
 import { sendAppApiError, sendStudioError } from '../http/errors';
@@ -52,11 +53,15 @@ function contextOf<C extends Caller | AppCaller | null>(
  * handler runs (and before its body is read); errors render in the route's interface's shape. Interface B routes
  * come first, with their general-format 404 for an unknown method or sub-path under their prefixes.
  */
-export function buildRestRouter(services: Services, routes: AnyRoute[], index: RouteIndex<IndexedHandler>): Router {
+export function buildRestRouter(
+  services: Services,
+  routes: AnyRoute[],
+  index: RouteIndex<IndexedHandler>,
+  limiter: CallerBudgets = callerBudgetsOf(services.settings),
+): Router {
   const router = express.Router();
   const appApi = routes.filter(isAppApiRoute);
   const studio = routes.filter((r): r is StudioRoute => !isAppApiRoute(r));
-  const limiter = new ConcurrencyLimiter(services.settings.maxConcurrentRequestsPerCaller);
   if (appApi.length > 0) mountAppApi(router, index, services, appApi, limiter);
   if (studio.length > 0) mountStudio(router, index, services, studio, limiter);
   return router;
@@ -65,24 +70,20 @@ export function buildRestRouter(services: Services, routes: AnyRoute[], index: R
 const tooManyMessage = (limit: number) =>
   `Too many requests in progress for this caller: at most ${limit} at once (MAX_CONCURRENT_REQUESTS_PER_CALLER).`;
 
-function mountAppApi(
-  router: Router,
-  index: RouteIndex<IndexedHandler>,
-  services: Services,
-  routes: AppApiRoute[],
-  limiter: ConcurrencyLimiter,
-): void {
+function mountAppApi(router: Router, index: RouteIndex<IndexedHandler>, services: Services, routes: AppApiRoute[], limiter: CallerBudgets): void {
   const refuse = (req: Request, res: Response) =>
-    sendAppApiError(new RetryLaterError(429, 'TOO_MANY_REQUESTS', tooManyMessage(limiter.maxPerCaller), 1), req, res, services.logger);
+    sendAppApiError(new RetryLaterError(429, 'TOO_MANY_REQUESTS', tooManyMessage(limiter.inFlight.maxPerCaller), 1), req, res, services.logger);
   for (const def of routes) {
     const operation = `${def.method} ${def.path}`;
     indexRoute(router, index, def.method, def.path, async (req, res) => {
-      if (!holdSlot(limiter, req, res, refuse)) return;
+      if (holdSlot(limiter, req, res, refuse) === null) return;
       try {
         const caller = await services.app.keys.authenticate(req.headers['x-api-key']);
+        limiter.remember(presentedCredential(req), callerIdOf(caller));
         const unstorable = unstorableField(req, undefined);
         if (unstorable) throw appUnstorableText(unstorable);
-        send(res, await def.handle(contextOf(req, res, services, caller, operation)));
+        // CPU tasks of the request wait in its key's lane of the pool's fair queue.
+        send(res, await runAsCpuCaller(callerIdOf(caller), () => def.handle(contextOf(req, res, services, caller, operation))));
       } catch (error) {
         sendAppApiError(error, req, res, services.logger);
       }
@@ -98,16 +99,10 @@ function mountAppApi(
   });
 }
 
-function mountStudio(
-  router: Router,
-  index: RouteIndex<IndexedHandler>,
-  services: Services,
-  routes: StudioRoute[],
-  limiter: ConcurrencyLimiter,
-): void {
+function mountStudio(router: Router, index: RouteIndex<IndexedHandler>, services: Services, routes: StudioRoute[], limiter: CallerBudgets): void {
   const refuse = (req: Request, res: Response) =>
     sendStudioError(
-      new DomainError(429, 'too_many_requests', tooManyMessage(limiter.maxPerCaller), { retry_after_seconds: 1 }),
+      new DomainError(429, 'too_many_requests', tooManyMessage(limiter.inFlight.maxPerCaller), { retry_after_seconds: 1 }),
       req,
       res,
       services.logger,
@@ -124,20 +119,25 @@ function mountStudio(
     // A GET has no body to read, a raw route reads its own.
     const parsesJson = !def.raw && def.method !== 'get';
     indexRoute(router, index, def.method, def.path, async (req, res) => {
-      if (!holdSlot(limiter, req, res, refuse)) return;
+      const slot = holdSlot(limiter, req, res, refuse);
+      if (slot === null) return;
       try {
         // Authentication runs before the body is read: an anonymous caller gets 401 whatever it sends.
         const caller: Caller | null = await services.auth.authenticate(credentialsOf(req));
+        if (caller) limiter.remember(presentedCredential(req), callerIdOf(caller));
         services.auth.authorize(caller, def.requirement, {
           unsafe: !SAFE_METHODS.has(req.method),
           token: req.headers['x-csrftoken'] as string | undefined,
         });
-        if (parsesJson) await readJson(req, res);
-        const unstorable = unstorableField(req, def.raw ? undefined : req.body);
-        if (unstorable) throw studioUnstorableText(unstorable);
-        const ctx = contextOf(req, res, services, caller, operation);
-        const run = () => def.handle(ctx);
-        send(res, def.idempotent && !def.raw ? await ctx.idempotently({ params: ctx.params, query: ctx.query, body: ctx.body }, run) : await run());
+        // CPU tasks of the request (a large JSON body included) wait in its caller's lane of the pool's fair queue.
+        await runAsCpuCaller(caller ? callerIdOf(caller) : slot, async () => {
+          if (parsesJson) await readJson(req, res);
+          const unstorable = unstorableField(req, def.raw ? undefined : req.body);
+          if (unstorable) throw studioUnstorableText(unstorable);
+          const ctx = contextOf(req, res, services, caller, operation);
+          const run = () => def.handle(ctx);
+          send(res, def.idempotent && !def.raw ? await ctx.idempotently({ params: ctx.params, query: ctx.query, body: ctx.body }, run) : await run());
+        });
       } catch (error) {
         sendStudioError(error, req, res, services.logger);
       }

@@ -16,6 +16,7 @@ import { InstancesService } from './instances.service';
 import type { KeyCache } from './key-cache';
 import { SparqlService } from './sparql.service';
 import { UploadsService } from './uploads.service';
+import { ZIP_LIMITS } from '../storage/zip-inspector';
 import { InstanceStore } from './instance-store';
 import { ValidationService } from './validation.service';
 
@@ -59,7 +60,11 @@ export function createAppServices(args: {
     storage,
     storageEvents,
     schemas,
-    uploads: new UploadsService(db, files, storage, pool, triplestore, logger),
+    uploads: new UploadsService(db, files, storage, pool, triplestore, logger, {
+      ...ZIP_LIMITS,
+      maxTotalBytes: settings.zipMaxInflatedBytes,
+      maxMs: settings.zipMaxInflateMs,
+    }),
     validation: new ValidationService(new InstanceStore(db, queue), schemas, pool, triplestore !== null),
     instances: new InstancesService(db, queue, triplestore, clock, logger),
     graphs,

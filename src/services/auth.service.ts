@@ -5,7 +5,7 @@ import { rows } from '../db/sql';
 import type { ApiKey, Scope } from '../entities/api-key.entity';
 import { Session } from '../entities/session.entity';
 import { User } from '../entities/user.entity';
-import { constantTimeEqual, randomToken, sha256Hex, verifyPassword } from '../lib/crypto';
+import { constantTimeEqual, hashPassword, randomToken, sha256Hex, verifyPassword } from '../lib/crypto';
 import { DomainError, csrfFailed, forbidden, keyScope, sessionRequired, tooManyAttempts, unauthenticated } from '../lib/errors';
 import { userView, type SessionView } from '../presenters/user.presenter';
 import type { Clock } from './clock';
@@ -81,7 +81,9 @@ export class AuthService {
     const now = this.clock.now();
     const attemptId = await this.admitAttempt(account, address, now);
     const user = await this.db.manager.createQueryBuilder(User, 'u').where('lower(u.email) = lower(:account)', { account }).getOne();
-    const ok = user ? await verifyPassword(password, user.passwordHash) : false;
+    // An unknown email is checked against a dummy hash of the same cost, so the answer takes as long either way
+    // and its timing does not tell which emails have an account.
+    const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
     if (!user || !ok) throw new DomainError(400, 'invalid_credentials', 'Unable to sign in with the provided credentials.');
     await rows(this.db, 'UPDATE login_attempts SET succeeded = true WHERE id = $1', [attemptId]);
     await rows(this.db, 'DELETE FROM login_attempts WHERE lower(email) = $1 AND NOT succeeded', [account]);
@@ -207,4 +209,11 @@ function studioKey(row: StudioKeyRow): { user: User; key: ApiKey } {
     updatedAt: row.user_updated_at,
   });
   return { user, key };
+}
+
+/** A real scrypt hash (same parameters as every stored one) of a random password nobody knows, made once. */
+let dummyHash: Promise<string> | null = null;
+function dummyPasswordHash(): Promise<string> {
+  dummyHash ??= hashPassword(randomToken(32));
+  return dummyHash;
 }

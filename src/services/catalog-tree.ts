@@ -1,7 +1,9 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { treeRows, type TreeRow } from '../db/queries/catalog.sql';
+import { clusterShapes, treeRows, type TreeRow } from '../db/queries/catalog.sql';
 import { query } from '../db/sql';
 import { isDataType, type ClusterNode, type ComponentNode, type TreeNode } from '../domain/model-tree';
+import { badRequest } from '../lib/errors';
+import { MAX_TREE_NODES } from '../parsers/assembly.parser';
 
 type Slot = { clusterId: number } | { node: TreeNode };
 
@@ -57,4 +59,51 @@ function componentNode(
   if (ctId === null || label === null || !isDataType(dataType))
     throw new Error(`A tree place holds neither a cluster nor a valid component (${ctId})`);
   return { kind: 'component', ctId, label, dataType, description, units };
+}
+
+/** The expanded size (nodes once per place: the cluster itself, its components and, recursively, its child
+ * clusters as often as they are listed) of each cluster below `clusterIds`, counted on the distinct clusters
+ * from one query, never by expanding. Sizes stop growing past `cap` so shared subtrees cannot overflow. */
+export async function expandedSizes(on: EntityManager | DataSource, clusterIds: number[], cap = MAX_TREE_NODES + 1): Promise<Map<number, number>> {
+  const sizes = new Map<number, number>();
+  if (!clusterIds.length) return sizes;
+  const shapes = new Map((await query(on, clusterShapes(clusterIds))).map((r) => [Number(r.cluster_id), r]));
+  // Children exist before their parents, so the graph has no cycle; walk it without recursion.
+  for (const start of shapes.keys()) {
+    const stack = [start];
+    while (stack.length) {
+      const id = stack[stack.length - 1];
+      if (sizes.has(id)) {
+        stack.pop();
+        continue;
+      }
+      const shape = shapes.get(id)!;
+      const pending = shape.child_clusters.map(Number).filter((c) => !sizes.has(c));
+      if (pending.length) {
+        stack.push(...pending);
+        continue;
+      }
+      let size = 1 + shape.components;
+      for (const child of shape.child_clusters) size = Math.min(cap, size + sizes.get(Number(child))!);
+      sizes.set(id, size);
+      stack.pop();
+    }
+  }
+  return sizes;
+}
+
+/** The expanded size of a cluster holding `components` components and these child clusters (repeats counted). */
+export async function clusterTreeSize(on: EntityManager | DataSource, components: number, childClusterIds: number[]): Promise<number> {
+  const sizes = await expandedSizes(on, [...new Set(childClusterIds)]);
+  let size = 1 + components;
+  for (const id of childClusterIds) size += sizes.get(id) ?? 1;
+  return size;
+}
+
+/** The assembly bound on every model tree, checked when a cluster or a model is written: a tree of more than
+ * MAX_TREE_NODES nodes once expanded is refused with a 400 naming it (`what`) and the field. */
+export function assertTreeWithinBound(size: number, what: string, field: string): void {
+  if (size <= MAX_TREE_NODES) return;
+  const message = `${what} would expand to more than ${MAX_TREE_NODES} nodes (the bound on a model tree).`;
+  throw badRequest(message, { details: { [field]: [message] } });
 }

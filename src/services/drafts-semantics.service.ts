@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { reservedUriOf } from '../domain/well-known-prefixes';
 import * as q from '../db/queries/drafts.sql';
 import type { LinkTable } from '../db/queries/drafts.sql';
 import type { CountRow } from '../db/queries/catalog.sql';
@@ -54,9 +55,18 @@ export class DraftSemanticsService {
     return pageOf(this.db, q.namespacesPage(page.pageSize, offset(page)), page, namespaceView);
   }
 
-  /** 409 when the abbreviation is taken by another URI; the same pair again answers the existing namespace. */
+  /** 409 when the abbreviation is taken by another URI, or is a well-known prefix (foaf, prov, xsd, …) given
+   * another URI than its own; the same pair again answers the existing namespace. A well-known prefix with its
+   * own URI is shared: registered without an owner, so no first comer holds it. */
   async createNamespace(userId: number, input: NewNamespace): Promise<{ namespace: NamespaceView; created: boolean }> {
-    const inserted = await queryOne(this.db, q.insertNamespace(input.abbrev, input.uri, userId));
+    const reserved = reservedUriOf(input.abbrev);
+    if (reserved !== null && (reserved !== input.uri || input.abbrev !== input.abbrev.toLowerCase())) {
+      throw conflict('namespace_reserved', `The prefix ${input.abbrev} is reserved for ${reserved}.`, {
+        abbrev: input.abbrev.toLowerCase(),
+        uri: reserved,
+      });
+    }
+    const inserted = await queryOne(this.db, q.insertNamespace(input.abbrev, input.uri, reserved === null ? userId : null));
     if (inserted) return { namespace: namespaceView(inserted), created: true };
     const existing = (await queryOne(this.db, q.namespaceBy(input.abbrev)))!;
     if (existing.uri !== input.uri) {

@@ -18,6 +18,7 @@ import { PRICES } from './assembly.service';
 import type { Caller } from './auth.service';
 import type { CatalogService } from './catalog.service';
 import type { ClusterChildRef } from './catalog-mint.service';
+import { assertTreeWithinBound, clusterTreeSize, expandedSizes } from './catalog-tree';
 import type { Clock } from './clock';
 import { draftNotFound, immutable } from './drafts-components.service';
 import { ownProjectId, pageOf, setPredObjs } from './drafts-semantics.service';
@@ -79,6 +80,9 @@ export class DraftStructureService {
     return transactionRetried(this.db, async (manager) => {
       const projectId = await ownProjectId(manager, userId, input.projectCtId);
       const children = await this.children(manager, userId, input);
+      const childClusters = children.flatMap((c) => ('clusterId' in c ? [c.clusterId] : []));
+      const size = await clusterTreeSize(manager, children.length - childClusters.length, childClusters);
+      assertTreeWithinBound(size, `The cluster ${input.label}`, 'clusters');
       const charge = await this.charge(manager, caller, price, `draft cluster: ${input.label}`);
       const minted = await this.catalog.createCluster(manager, {
         label: input.label,
@@ -129,6 +133,8 @@ export class DraftStructureService {
       const rootCtId = typeof named === 'number' ? (await queryOne(manager, q.clusterCtId(named)))?.ct_id : named;
       const [root] = rootCtId ? await query(manager, q.usableChildren(userId, 'clusters', [rootCtId])) : [];
       if (!root) throw unknownChild('data', String(named), 'cluster');
+      const size = (await expandedSizes(manager, [Number(root.id)])).get(Number(root.id)) ?? 1;
+      assertTreeWithinBound(size, `The tree of cluster ${root.ct_id}`, 'data');
       const charge = await this.charge(manager, caller, price, `draft model: ${input.title}`);
       const minted = await this.catalog.createDataModel(manager, {
         title: input.title,

@@ -1,6 +1,7 @@
 import { AppGeneralError, invalidQuery } from '../lib/app-api-errors';
 import type { AppGraphStore } from '../rdf/app-graph-store';
-import { SparqlBudgetError } from '../rdf/sparql-thread';
+import { SparqlBudgetError, SparqlStoreReset } from '../rdf/sparql-thread';
+import { RetryLaterError } from '../lib/cpu-errors';
 
 const RESULT_FORMATS = ['application/sparql-results+json', 'application/sparql-results+xml', 'text/csv', 'text/tab-separated-values'];
 const GRAPH_FORMATS = ['text/turtle', 'application/n-triples', 'application/rdf+xml', 'application/n-quads'];
@@ -23,6 +24,9 @@ export class SparqlService {
     try {
       return { contentType, body: await this.graphs.query(sparql, contentType) };
     } catch (error) {
+      if (error instanceof SparqlStoreReset) {
+        throw new RetryLaterError(503, 'STORE_UNAVAILABLE', `The SPARQL store is being reloaded; retry shortly. ${error.message}`, 1);
+      }
       if (error instanceof SparqlBudgetError) {
         throw new AppGeneralError(422, 'QUERY_BUDGET_EXCEEDED', error.message, { query: [`must stay within ${error.limit}`] });
       }

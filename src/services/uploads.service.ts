@@ -9,7 +9,7 @@ import { readText, type Storage, type StoreArea, type StoredFile } from '../stor
 import { checkRdfFilename, checkSchemaFilename, isZipFilename, RDF_EXTENSIONS, schemaGraphUri, storedZipName } from '../storage/filenames';
 import { discardAll, readIncoming, type IncomingFile } from '../storage/incoming-file';
 import type { RdfFormat } from '../rdf/rdf-parse';
-import { inspectZip } from '../storage/zip-inspector';
+import { inspectZip, ZIP_LIMITS, type ZipLimits } from '../storage/zip-inspector';
 import { asAppApiError } from '../lib/cpu-errors';
 import type { CpuPool, TaskModule } from '../workers/pool';
 import type { SchemaGraphResult, SchemaGraphTask } from '../workers/rdf.task';
@@ -27,6 +27,7 @@ export class UploadsService {
     private readonly pool: CpuPool,
     private readonly triplestore: TriplestoreClient | null,
     private readonly logger: Logger,
+    private readonly zipLimits: ZipLimits = ZIP_LIMITS,
   ) {}
 
   /** upload/zip: a `.zip` whose every entry passes the integrity and expansion checks, stored under zip/. */
@@ -34,7 +35,7 @@ export class UploadsService {
     if (!file) throw fileRequired();
     try {
       if (!isZipFilename(file.filename)) throw invalidFileType(file.filename, ['.zip']);
-      await inspectZip(file.tempPath);
+      await inspectZip(file.tempPath, this.zipLimits);
       return await this.store(file, 'zip', storedZipName(file.filename));
     } finally {
       await this.files.discard(file.tempPath);

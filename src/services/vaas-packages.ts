@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { newId } from '../lib/ids';
 import { deletePackage, insertPackage, livePackage, takeExpiredPackages } from '../db/queries/vaas.sql';
-import { query, queryOne } from '../db/sql';
+import { query, queryOne, sql } from '../db/sql';
 import { DomainError } from '../lib/errors';
 import type { Links } from '../lib/links';
 import { zipFiles, type PackageFile } from '../packages/model-package';
@@ -21,6 +21,10 @@ export interface StoredVaasPackage {
   expiresAt: Date;
 }
 
+const lockUserPackages = (userId: number) => sql("SELECT pg_advisory_xact_lock(hashtext('vaas_packages'), $1::int)", [userId]);
+const livePackageBytes = (userId: number, now: Date) =>
+  sql<{ bytes: string }>('SELECT coalesce(sum(size), 0) AS bytes FROM vaas_packages WHERE user_id = $1 AND expires_at > $2', [userId, now]);
+
 const sha256 = (content: Buffer) => createHash('sha256').update(content).digest('hex');
 const bytes = (file: PackageFile) => (typeof file.content === 'string' ? Buffer.from(file.content, 'utf8') : file.content);
 
@@ -34,6 +38,16 @@ export async function packageZip(pkg: VaasPackageFiles): Promise<Buffer> {
   return zipFiles([...pkg.files, { name: 'manifest.json', content: `${JSON.stringify(manifest, null, 2)}\n` }]);
 }
 
+/** 507: the package would take the user's live packages past VAAS_PACKAGE_QUOTA_BYTES; nothing is charged. */
+const packageQuotaExceeded = (quota: number, held: number, size: number) =>
+  new DomainError(
+    507,
+    'storage_quota_exceeded',
+    `This package (${size} bytes) would take your stored VaaS packages past their quota of ${quota} bytes (VAAS_PACKAGE_QUOTA_BYTES); ` +
+      'packages expire after VAAS_PACKAGE_TTL_SECONDS, or validate without package=true.',
+    { quota_bytes: quota, used_bytes: held, package_bytes: size },
+  );
+
 /** Packages offered to their caller at /api/v1/vaas/packages/{id}/ until they expire (VAAS_PACKAGE_TTL_SECONDS). */
 const packageNotFound = () => new DomainError(404, 'not_found', 'Package not found (packages expire; validate again with package=true).');
 
@@ -44,6 +58,8 @@ export class VaasPackages {
     private readonly links: Links,
     private readonly storage: Storage,
     private readonly ttlSeconds: number,
+    /** Bytes of live packages one user may hold (VAAS_PACKAGE_QUOTA_BYTES). */
+    private readonly quotaBytes = 256 * 1024 * 1024,
   ) {}
 
   url(id: string): string {
@@ -57,19 +73,31 @@ export class VaasPackages {
     const storagePath = `vaas-${id}.zip`;
     const expiresAt = new Date(this.clock.now().getTime() + this.ttlSeconds * 1000);
     await this.storage.put('packages', storagePath, zip);
-    await query(
-      this.db,
-      insertPackage({
-        id,
-        user_id: userId,
-        dm_ct_id: dmCtId,
-        file_name: fileName,
-        storage_path: storagePath,
-        size: zip.length,
-        sha256: sha256(zip),
-        expires_at: expiresAt,
-      }),
-    );
+    // The user's live packages and this one within the quota, checked and recorded under a per-user lock so
+    // concurrent packages cannot pass it together; a refused package's file is removed and its request released.
+    const refused = await this.db.transaction(async (manager) => {
+      await query(manager, lockUserPackages(userId));
+      const held = Number((await queryOne(manager, livePackageBytes(userId, this.clock.now())))?.bytes ?? 0);
+      if (held + zip.length > this.quotaBytes) return held;
+      await query(
+        manager,
+        insertPackage({
+          id,
+          user_id: userId,
+          dm_ct_id: dmCtId,
+          file_name: fileName,
+          storage_path: storagePath,
+          size: zip.length,
+          sha256: sha256(zip),
+          expires_at: expiresAt,
+        }),
+      );
+      return null;
+    });
+    if (refused !== null) {
+      await this.storage.delete('packages', storagePath);
+      throw packageQuotaExceeded(this.quotaBytes, refused, zip.length);
+    }
     return { id, url: this.url(id), expiresAt };
   }
 

@@ -34,7 +34,7 @@ export function createVaasService(args: {
 }): VaasService {
   const { settings, db } = args;
   const schemas = new VaasSchemas(db, args.hosting, args.packages, args.schemaSets);
-  const packages = new VaasPackages(db, args.clock, args.links, args.storage, settings.vaas.packageTtlSeconds);
+  const packages = new VaasPackages(db, args.clock, args.links, args.storage, settings.vaas.packageTtlSeconds, settings.vaas.packageQuotaBytes);
   return new VaasService(args.cpu, schemas, args.ledger, args.signing, packages, args.links, args.clock, {
     validationCredits: settings.vaas.validationCredits,
     signatureCredits: settings.vaas.signatureCredits,

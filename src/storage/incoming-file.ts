@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileTooLarge } from '../lib/app-api-errors';
 import type { FileStore } from './file-store';
+import { storageUnavailable } from './storage';
 
 /** An uploaded file staged on disk: `filename` is the client's name, untrusted and never used as a path. */
 export interface IncomingFile {
@@ -14,14 +15,21 @@ export interface IncomingFile {
   size: number;
 }
 
-/** Streams an upload into the staging directory, refusing it (413) as soon as it passes `maxBytes`. */
+/** Streams an upload into the staging directory, refusing it (413) as soon as it passes `maxBytes`. A staging
+ * directory that cannot be created or written (permissions, a full disk) is `storage_unavailable` (503). */
 export async function receiveStream(
   store: FileStore,
   source: Readable,
   meta: { fieldName: string; filename: string },
   maxBytes: number,
 ): Promise<IncomingFile> {
-  const tempPath = await store.tempPath();
+  let tempPath: string;
+  try {
+    tempPath = await store.tempPath();
+  } catch (error) {
+    source.resume();
+    throw storageUnavailable(error);
+  }
   let size = 0;
   let tooLarge = false;
   source.on('data', (chunk: Buffer) => {
@@ -44,6 +52,7 @@ export async function receiveStream(
     if (!sink.closed) await once(sink, 'close').catch(() => undefined);
     await store.discard(tempPath);
     if (tooLarge || (error as { status?: number }).status === 413) throw fileTooLarge(maxBytes);
+    if (sink.errored) throw storageUnavailable(error);
     throw error;
   }
   // busboy marks a file cut at its limit as truncated (its 'limit' event may have fired before we listened).

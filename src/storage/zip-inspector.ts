@@ -4,10 +4,12 @@ import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { invalidZip } from '../lib/app-api-errors';
 
 /** Bounds on what an uploaded archive may expand to; passing any is a refusal, not a truncation. */
-const ZIP_LIMITS = {
+export const ZIP_LIMITS = {
   maxEntries: 10_000,
-  /** Uncompressed bytes over the archive and every archive nested in it. */
-  maxTotalBytes: 1024 * 1024 * 1024,
+  /** Uncompressed bytes over the archive and every archive nested in it (ZIP_MAX_INFLATED_BYTES). */
+  maxTotalBytes: 256 * 1024 * 1024,
+  /** Time the whole check (every entry inflated once) may take (ZIP_MAX_INFLATE_MS). */
+  maxMs: 10_000,
   /** Uncompressed/compressed of one entry, checked for entries above ratioFloorBytes. */
   maxRatio: 200,
   ratioFloorBytes: 1024 * 1024,
@@ -28,12 +30,15 @@ const UNICODE_PATH_FIELD = 0x7075;
 interface Budget {
   entries: number;
   bytes: number;
+  /** performance.now() past which the check stops. */
+  deadline: number;
+  maxMs: number;
 }
 
 /** Checks an archive entry by entry: structure, names that stay inside the extraction directory, CRC-32 and
  * declared sizes of every entry's data, and the expansion limits (nested archives included). Throws INVALID_ZIP. */
 export async function inspectZip(file: string, limits: ZipLimits = ZIP_LIMITS): Promise<ZipSummary> {
-  const budget: Budget = { entries: 0, bytes: 0 };
+  const budget: Budget = { entries: 0, bytes: 0, deadline: performance.now() + limits.maxMs, maxMs: limits.maxMs };
   const zip = await openZip((cb) => yauzl.open(file, OPTIONS, cb));
   await inspectArchive(zip, '', 0, budget, limits);
   return { entries: budget.entries, uncompressedBytes: budget.bytes };
@@ -93,7 +98,7 @@ async function inspectEntry(zip: ZipFile, entry: Entry, outer: string, depth: nu
   if (budget.entries > limits.maxEntries) throw invalidZip(`too many entries (the limit is ${limits.maxEntries})`);
   budget.bytes += entry.uncompressedSize;
   if (budget.bytes > limits.maxTotalBytes) {
-    throw invalidZip(`expands to more than ${limits.maxTotalBytes} bytes`, { entry: shown });
+    throw invalidZip(`expands to more than ${limits.maxTotalBytes} bytes (ZIP_MAX_INFLATED_BYTES)`, { entry: shown });
   }
   if (entry.uncompressedSize > limits.ratioFloorBytes && entry.uncompressedSize / Math.max(entry.compressedSize, 1) > limits.maxRatio) {
     throw invalidZip(`entry ${JSON.stringify(shown)} has a compression ratio above ${limits.maxRatio}:1 (zip bomb)`, { entry: shown });
@@ -104,7 +109,7 @@ async function inspectEntry(zip: ZipFile, entry: Entry, outer: string, depth: nu
   if (nested && depth >= limits.maxNesting) {
     throw invalidZip(`archives nested more than ${limits.maxNesting} levels deep`, { entry: shown });
   }
-  const data = await readChecked(zip, entry, shown, nested);
+  const data = await readChecked(zip, entry, shown, nested, budget);
   if (nested && data) {
     const inner = await openZip((cb) => yauzl.fromBuffer(data, OPTIONS, cb));
     await inspectArchive(inner, `${shown}!/`, depth + 1, budget, limits);
@@ -112,7 +117,7 @@ async function inspectEntry(zip: ZipFile, entry: Entry, outer: string, depth: nu
 }
 
 /** Reads the entry's data through, checking its CRC-32 (yauzl checks the size); keeps the bytes of a nested archive. */
-async function readChecked(zip: ZipFile, entry: Entry, shown: string, keep: boolean): Promise<Buffer | null> {
+async function readChecked(zip: ZipFile, entry: Entry, shown: string, keep: boolean, budget: Budget): Promise<Buffer | null> {
   let stream: Readable;
   try {
     stream = await zip.openReadStreamPromise(entry);
@@ -125,12 +130,23 @@ async function readChecked(zip: ZipFile, entry: Entry, shown: string, keep: bool
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       crc = crc32(chunk, crc);
       if (keep) chunks.push(chunk);
+      if (performance.now() > budget.deadline) throw new InflateBudget(budget.maxMs);
     }
   } catch (error) {
+    if (error instanceof InflateBudget) {
+      stream.destroy();
+      throw invalidZip(`took longer than ${error.maxMs} ms to check (ZIP_MAX_INFLATE_MS)`, { entry: shown });
+    }
     throw invalidZip(`entry ${JSON.stringify(shown)}: ${(error as Error).message}`, { entry: shown });
   }
   if (crc >>> 0 !== entry.crc32 >>> 0) throw invalidZip(`CRC-32 mismatch in entry ${JSON.stringify(shown)}`, { entry: shown });
   return keep ? Buffer.concat(chunks) : null;
+}
+
+class InflateBudget extends Error {
+  constructor(readonly maxMs: number) {
+    super(`inflating took longer than ${maxMs} ms`);
+  }
 }
 
 function entryName(entry: Entry): string {

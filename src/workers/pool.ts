@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import Piscina from 'piscina';
@@ -19,6 +20,8 @@ export interface CpuPoolSettings {
   threads: number;
   taskBudgetMs: number;
   maxQueue: number;
+  /** Tasks one caller may have waiting (CPU_POOL_MAX_QUEUE_PER_CALLER); more are refused with 429. */
+  maxQueuePerCaller: number;
   maxMemoryMb: number;
   thread: ThreadSettings;
 }
@@ -39,16 +42,35 @@ function taskFile(module: TaskModule): string {
   return path.join(dir, `${module}.task.js`);
 }
 
+/** The caller (src/http/concurrency.ts's caller id) a CPU task is queued for; work outside any request (jobs)
+ * shares one lane. Set by the HTTP and WebSocket edges around the work of each request or operation. */
+const cpuCaller = new AsyncLocalStorage<string>();
+const BACKGROUND = 'background';
+
+export function runAsCpuCaller<T>(caller: string, work: () => T): T {
+  return cpuCaller.run(caller, work);
+}
+
 /**
  * The worker-thread pool for CPU-bound work, so the event loop only routes, authenticates and talks to Postgres.
- * Each task has a time budget: past it the thread is terminated (piscina replaces it) and the caller gets
- * CpuBudgetExceeded; a full queue answers CpuPoolBusy at once instead of waiting.
+ * Tasks wait in a fair queue, one lane per caller served round-robin, so a caller flooding the pool waits behind
+ * its own tasks while another's next task is the next to run; a caller with CPU_POOL_MAX_QUEUE_PER_CALLER tasks
+ * waiting is refused (429), a full queue (CPU_POOL_MAX_QUEUE) too (503 / Interface A 429). Tasks go to the
+ * threads only when one is free, so a task's time budget starts when it starts: past it the thread is terminated
+ * (piscina replaces it) and the caller gets CpuBudgetExceeded.
  */
 export class CpuPool {
   /** Started on first use, so processes that never parse (CLI, most tests) start no threads. */
   private started: Piscina | null = null;
   readonly budgetMs: number;
   readonly threads: number;
+  /** Waiting tasks by caller; the lane of the caller served least recently goes next (round-robin). */
+  private readonly lanes = new Map<string, Array<() => void>>();
+  /** When each caller last had a task started (a serial number), tasks that never waited included. */
+  private readonly served = new Map<string, number>();
+  private serial = 0;
+  private waiting = 0;
+  private running = 0;
 
   constructor(private readonly settings: CpuPoolSettings) {
     this.threads = settings.threads > 0 ? settings.threads : Math.max(1, availableParallelism());
@@ -59,7 +81,8 @@ export class CpuPool {
     this.started ??= new Piscina({
       minThreads: this.threads,
       maxThreads: this.threads,
-      maxQueue: this.settings.maxQueue,
+      // Tasks wait in this class's fair queue and reach piscina only when a thread is free.
+      maxQueue: 'auto',
       idleTimeout: 60_000,
       workerData: this.settings.thread,
       resourceLimits: { maxOldGenerationSizeMb: this.settings.maxMemoryMb, maxYoungGenerationSizeMb: THREAD_YOUNG_GENERATION_MB },
@@ -69,7 +92,60 @@ export class CpuPool {
 
   /** Runs `name` of a task module within the budget; a domain error thrown in the thread is rethrown here. */
   async run<I, O>(module: TaskModule, name: string, input: I, budgetMs = this.budgetMs): Promise<O> {
-    if (this.piscina.queueSize >= this.piscina.options.maxQueue) throw new CpuPoolBusy(Math.max(1, Math.ceil(budgetMs / 1000)));
+    await this.turn(cpuCaller.getStore() ?? BACKGROUND, budgetMs);
+    try {
+      return await this.runNow<O>(module, name, input, budgetMs);
+    } finally {
+      this.running--;
+      this.dispatch();
+    }
+  }
+
+  /** Resolves when the caller's task may start (a thread is free and it is the caller's turn). */
+  private turn(caller: string, budgetMs: number): Promise<void> {
+    if (this.running < this.threads && this.waiting === 0) {
+      this.begin(caller);
+      return Promise.resolve();
+    }
+    const lane = this.lanes.get(caller);
+    const retryAfter = Math.max(1, Math.ceil(((lane?.length ?? 0) + 1) * (budgetMs / 1000 / this.threads)));
+    if (lane && lane.length >= this.settings.maxQueuePerCaller) return Promise.reject(new CpuPoolBusy(Math.min(retryAfter, 60), true));
+    if (this.waiting >= this.settings.maxQueue) return Promise.reject(new CpuPoolBusy(Math.max(1, Math.ceil(budgetMs / 1000))));
+    this.waiting++;
+    return new Promise<void>((resolve) => {
+      if (lane) lane.push(resolve);
+      else this.lanes.set(caller, [resolve]);
+    });
+  }
+
+  /** Starts waiting tasks while threads are free: each time the first task of the caller served least recently. */
+  private dispatch(): void {
+    while (this.running < this.threads && this.waiting > 0) {
+      let next: string | null = null;
+      for (const caller of this.lanes.keys()) {
+        if (next === null || (this.served.get(caller) ?? -1) < (this.served.get(next) ?? -1)) next = caller;
+      }
+      const lane = this.lanes.get(next!)!;
+      const start = lane.shift()!;
+      if (!lane.length) this.lanes.delete(next!);
+      this.waiting--;
+      this.begin(next!);
+      start();
+    }
+  }
+
+  private begin(caller: string): void {
+    this.running++;
+    this.served.delete(caller);
+    this.served.set(caller, ++this.serial);
+    // Forget the oldest callers with nothing waiting (the map is in serving order).
+    for (const old of this.served.keys()) {
+      if (this.served.size <= 1024) break;
+      if (!this.lanes.has(old)) this.served.delete(old);
+    }
+  }
+
+  private async runNow<O>(module: TaskModule, name: string, input: unknown, budgetMs: number): Promise<O> {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), budgetMs);
     try {
@@ -93,7 +169,7 @@ export class CpuPool {
   /** For /metrics: threads, waiting tasks, tasks done and utilisation (0..1); null until first used. */
   get stats(): { threads: number; queued: number; completed: number; utilization: number } | null {
     const pool = this.started;
-    return pool && { threads: pool.threads.length, queued: pool.queueSize, completed: pool.completed, utilization: pool.utilization };
+    return pool && { threads: pool.threads.length, queued: this.waiting + pool.queueSize, completed: pool.completed, utilization: pool.utilization };
   }
 
   async close(): Promise<void> {

@@ -25,10 +25,12 @@ beforeAll(async () => {
     websocket: {
       allowedOrigins: ['https://studio.example'],
       maxSubscriptionsPerSocket: 5,
+      maxSubscriptionsPerUser: 200,
       maxSocketsPerCredential: 4,
       maxSocketsPerAddress: 30,
       maxMessageBytes: 64 * 1024,
       maxMessagesPerSecond: 50,
+      maxMessagesPerSecondPerCaller: 1000,
     },
   });
 }, 120_000);

@@ -61,6 +61,25 @@ export const treeRows = (rootClusterId: number) =>
     [rootClusterId],
   );
 
+export interface ClusterShapeRow {
+  cluster_id: string;
+  components: number;
+  child_clusters: string[];
+}
+
+/** Every cluster below (and including) the clusters $1, each once, with its component count and its child
+ * clusters (repeats kept): enough to count a tree's expanded size without expanding it. */
+export const clusterShapes = (clusterIds: number[]) =>
+  sql<ClusterShapeRow>(
+    `WITH RECURSIVE tree(id) AS (
+         SELECT unnest($1::bigint[])
+         UNION SELECT cc.child_cluster_id FROM cluster_children cc JOIN tree t ON cc.cluster_id = t.id WHERE cc.child_cluster_id IS NOT NULL)
+     SELECT t.id AS cluster_id, count(cc.component_id)::int AS components,
+            coalesce(array_agg(cc.child_cluster_id) FILTER (WHERE cc.child_cluster_id IS NOT NULL), '{}') AS child_clusters
+       FROM tree t LEFT JOIN cluster_children cc ON cc.cluster_id = t.id GROUP BY t.id`,
+    [clusterIds],
+  );
+
 export const publishTreeComponents = (rootClusterId: number, now: Date) =>
   sql(
     `${CLUSTER_TREE} UPDATE components SET status = 'published', updated_at = $2

@@ -183,7 +183,7 @@ export const namespacesPage = (pageSize: number, offset: number) => ({
   page: sql<NamespaceRow>('SELECT id, abbrev, uri FROM namespaces ORDER BY id LIMIT $1 OFFSET $2', [pageSize, offset]),
 });
 
-export const insertNamespace = (abbrev: string, uri: string, ownerId: number) =>
+export const insertNamespace = (abbrev: string, uri: string, ownerId: number | null) =>
   sql<NamespaceRow>('INSERT INTO namespaces (abbrev, uri, owner_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING id, abbrev, uri', [
     abbrev,
     uri,
