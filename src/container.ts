@@ -19,7 +19,7 @@ import { systemClock, type Clock } from './services/clock';
 import { JobsService } from './services/jobs.service';
 import { KeyCache } from './services/key-cache';
 import { KeysService } from './services/keys.service';
-import { LedgerService } from './services/ledger.service';
+import { LedgerService } from './money';
 import { PackageService } from './services/package.service';
 import { PipelineService } from './services/pipeline.service';
 import { ProjectsService } from './services/projects.service';

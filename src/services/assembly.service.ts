@@ -5,7 +5,7 @@ import type { CatalogStatus } from '../entities/catalog-entry';
 import { DataSourceRecord } from '../entities/data-source.entity';
 import { conflict, DomainError, isDatabaseUnavailable, keyScope } from '../lib/errors';
 import type { Links } from '../lib/links';
-import { creditsToUsd } from '../lib/money';
+import { creditsToUsd, PRICES } from '../money';
 import { assemblyJobRequest, estimateId, type AssemblyRequest, type ClusterSpec } from '../parsers/assembly.parser';
 import {
   estimateView,
@@ -21,10 +21,10 @@ import type { Clock } from './clock';
 import type { JobsService } from './jobs.service';
 import type { BuiltModel, CatalogForAssembly, ModelBuilder } from './model-builder';
 import { transactionRetried } from '../db/transaction';
-import type { LedgerService } from './ledger.service';
+import type { LedgerService } from '../money';
 
-/** Prices in credits (1,000 per dollar): one rule for the estimate and both assembly paths. */
-export const PRICES = { model: 500, cluster: 100, component: 100, reuse: 0 } as const;
+/** The price table's home is src/money/prices.ts. */
+export { PRICES };
 
 export interface Plan extends Pricing {
   request: AssemblyRequest;

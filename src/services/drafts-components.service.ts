@@ -7,13 +7,13 @@ import { invalid, type PageRequest } from '../parsers/catalog.parser';
 import type { ComponentFields, DraftDataType, NewComponentDraft } from '../parsers/drafts.parser';
 import type { PageView } from '../presenters/catalog.presenter';
 import { componentDraftView, type ComponentDraftView, type ComponentMintView } from '../presenters/drafts.presenter';
-import { PRICES } from './assembly.service';
+import { PRICES } from '../money';
 import type { Caller } from './auth.service';
 import type { CatalogService } from './catalog.service';
 import type { Clock } from './clock';
 import { ownProjectId, pageOf, setPredObjs } from './drafts-semantics.service';
 import { unitsText } from './drafts-units-text';
-import type { LedgerService } from './ledger.service';
+import type { LedgerService } from '../money';
 
 /** Components of the drafts API: minting one is a charge (the assembly's component price, through the ledger, in
  * the transaction that creates it, so a refused charge creates nothing); reading and editing while a draft. */

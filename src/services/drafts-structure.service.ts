@@ -14,14 +14,14 @@ import {
   type ModelDraftView,
   type ModelMintView,
 } from '../presenters/drafts.presenter';
-import { PRICES } from './assembly.service';
+import { PRICES } from '../money';
 import type { Caller } from './auth.service';
 import type { CatalogService } from './catalog.service';
 import type { ClusterChildRef } from './catalog-mint.service';
 import type { Clock } from './clock';
 import { draftNotFound, immutable } from './drafts-components.service';
 import { ownProjectId, pageOf, setPredObjs } from './drafts-semantics.service';
-import type { LedgerService } from './ledger.service';
+import type { LedgerService } from '../money';
 
 /** Clusters and models of the drafts API: built from the caller's components and clusters (or published ones),
  * read and edited while drafts; publishing a model publishes its tree bottom-up, as the assembly pipeline does.

@@ -9,7 +9,7 @@ import type { Caller } from './auth.service';
 import type { CatalogService } from './catalog.service';
 import type { JobOutcome, JobsService } from './jobs.service';
 import { transactionRetried } from '../db/transaction';
-import type { LedgerService } from './ledger.service';
+import type { LedgerService } from '../money';
 import type { PackageService } from './package.service';
 
 /** Package and application generation, inside the request or as a job: the same checks, the same result. */

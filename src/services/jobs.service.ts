@@ -21,7 +21,7 @@ import { jobView, type JobView } from '../presenters/job.presenter';
 import type { TaskView } from '../presenters/task.presenter';
 import type { Caller } from './auth.service';
 import type { Clock } from './clock';
-import type { LedgerService } from './ledger.service';
+import type { LedgerService } from '../money';
 
 /** Postgres channel on which every job change is announced; gateways LISTEN and fan out to subscribers. */
 export const JOB_CHANNEL = 'sdc_job_events';

@@ -10,7 +10,7 @@ import type { Caller } from './auth.service';
 import type { CatalogForAssembly, ModelBuilder } from './model-builder';
 import type { JobOutcome, JobProgress, JobsService } from './jobs.service';
 import { transactionRetried } from '../db/transaction';
-import type { LedgerService } from './ledger.service';
+import type { LedgerService } from '../money';
 import { hideServerPaths } from '../lib/server-paths';
 
 /** What finishing a model needs: publishing its tree and building its package. */

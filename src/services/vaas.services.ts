@@ -6,7 +6,7 @@ import type { CpuPool } from '../workers/pool';
 import { ReferenceSchemaStore } from '../xml/reference-schemas';
 import { catalogResolver } from '../xml/schema';
 import type { Clock } from './clock';
-import type { LedgerService } from './ledger.service';
+import type { LedgerService } from '../money';
 import type { PackageService } from './package.service';
 import type { SchemaHostingService } from './schema-hosting.service';
 import type { Storage } from '../storage/storage';

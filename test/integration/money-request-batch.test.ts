@@ -1,4 +1,4 @@
-import type { RequestHoldRequest } from '../../src/services/ledger-request-holds';
+import type { RequestHoldRequest } from '../../src/money';
 import type { TestApp } from '../support/app';
 import { issueKey } from '../support/factories';
 import { statePopulationXml } from '../unit/xml/fixtures';

@@ -4,7 +4,7 @@ import { discardAll } from '../../storage/incoming-file';
 import { sha256Hex } from '../../lib/crypto';
 import { badRequest } from '../../lib/errors';
 import { parseAsyncFlag, parseGenerationRequest, type GenerationKind } from '../../parsers/generation.parser';
-import { chargeHeaders } from '../../lib/money';
+import { chargeHeaders } from '../../money';
 import { renderGeneration, type ChargeView } from '../../presenters/generation.presenter';
 import { renderJob } from '../../presenters/job.presenter';
 import type { Caller } from '../../services/auth.service';

@@ -1,14 +1,14 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { newId } from '../lib/ids';
-import * as q from '../db/queries/ledger.sql';
+import * as q from './ledger.sql';
 import { transactionRetried } from '../db/transaction';
 import { preparedIn } from '../db/prepared';
 import { query, queryOne } from '../db/sql';
 import { Wallet } from '../entities/wallet.entity';
 import { DomainError, notFound } from '../lib/errors';
-import type { Clock } from './clock';
+import type { Clock } from './types';
 import { GroupCommit, type Settled } from './group-commit';
-import { keyRevokedDuringRequest, requestHoldClosed } from './ledger-errors';
+import { keyRevokedDuringRequest, requestHoldClosed } from './errors';
 
 export interface RequestHoldRequest {
   userId: number;

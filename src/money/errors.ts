@@ -1,5 +1,5 @@
 import { DomainError } from '../lib/errors';
-import { creditsToUsd } from '../lib/money';
+import { creditsToUsd } from './units';
 
 /** The ledger's refusals, in the contract's shape (402 funds, 403 key limit or revoked key, 409 a closed hold). */
 

@@ -1,15 +1,14 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import * as q from '../db/queries/ledger.sql';
+import * as q from './ledger.sql';
 import { transactionRetried } from '../db/transaction';
 import { query, queryOne } from '../db/sql';
 import { Wallet } from '../entities/wallet.entity';
 import { badRequest, DomainError, notFound, pgCode, PG } from '../lib/errors';
 import type { AutoReloadUpdate } from '../parsers/wallet.parser';
-import { walletView, type WalletView } from '../presenters/wallet.presenter';
-import type { Caller } from './auth.service';
-import type { Clock } from './clock';
-import { holdClosed, insufficientFunds, keyRevoked, keySpendLimit } from './ledger-errors';
-import { RequestHolds, type RequestHoldRequest } from './ledger-request-holds';
+import { walletView, type WalletView } from './wallet-view';
+import type { Clock, Payer } from './types';
+import { holdClosed, insufficientFunds, keyRevoked, keySpendLimit } from './errors';
+import { RequestHolds, type RequestHoldRequest } from './request-holds';
 
 export interface ChargeRequest {
   userId: number;
@@ -36,7 +35,7 @@ export interface HoldRequest {
 }
 
 /** Every money movement: conditional UPDATEs of the wallet, then of the key (the lock order of
- * src/db/queries/ledger.sql.ts), and an append-only ledger row, in one transaction. `balance_credits` is the sum
+ * src/money/ledger.sql.ts), and an append-only ledger row, in one transaction. `balance_credits` is the sum
  * of credit, charge and refund rows; `held_credits` the sum of open holds. None can overdraw or pass a limit. */
 export class LedgerService {
   readonly requests: RequestHolds;
@@ -74,7 +73,7 @@ export class LedgerService {
   }
 
   /** For an inline charge: the key's limit first (403 even when the wallet could pay), then the available balance. */
-  async assertCanPay(caller: Pick<Caller, 'user' | 'via' | 'key'>, amount: number): Promise<void> {
+  async assertCanPay(caller: Payer, amount: number): Promise<void> {
     const key = caller.via === 'key' ? caller.key : null;
     if (key) await this.assertKeyCovers(this.db.manager, key.id, amount);
     const wallet = await this.wallet(caller.user.id);

@@ -1,0 +1,13 @@
+/**
+ * The money module's front door: the ledger (charges, job holds, refunds, credits), request holds and their group
+ * commit, the price table, wallet and key views, credit units and the ledger's refusals. Nothing outside
+ * src/money reaches behind this file.
+ */
+export { CREDITS_PER_DOLLAR, chargeHeaders, creditsToUsd } from './units';
+export { holdClosed, insufficientFunds, keyRevoked, keyRevokedDuringRequest, keySpendLimit, requestHoldClosed } from './errors';
+export { GroupCommit, type Settled } from './group-commit';
+export { LedgerService, type ChargeRequest, type ChargeResult, type HoldRequest } from './ledger.service';
+export { RequestHolds, type RequestCapture, type RequestHold, type RequestHoldRequest } from './request-holds';
+export { renderWallet, walletView, type AutoReloadView, type WalletView } from './wallet-view';
+export type { Clock, Payer } from './types';
+export { csvUploadPrice, PRICES } from './prices';
