@@ -9,8 +9,7 @@ import type { VaasOnceAnswer, VaasOnceTask, VaasRenderTask, VaasSignTask, VaasVa
 import { peekRootModel } from '../xml/root-peek';
 import type { Caller } from './auth.service';
 import type { Clock } from './clock';
-import type { RequestHold } from '../money';
-import type { LedgerService } from '../money';
+import type { RequestHold, LedgerService } from '../money';
 import type { SigningService } from './signing.service';
 import { packageZip, type StoredVaasPackage, type VaasPackages } from './vaas-packages';
 import type { VaasModel, VaasSchemas } from './vaas-schemas';
