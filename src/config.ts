@@ -19,6 +19,8 @@ export interface Settings {
   appDownloadCredits: number;
   /** REQUEST_HOLD_TTL_SECONDS: a request-scoped hold (VaaS) still open after this is released by the sweep. */
   requestHoldTtlSeconds: number;
+  /** IDEMPOTENCY_LEASE_SECONDS: an Idempotency-Key claimed this long ago with nothing committed may be taken over. */
+  idempotencyLeaseSeconds: number;
   /** Validation as a service: credits per validation and per signature, and how long a package is offered. */
   vaas: { validationCredits: number; signatureCredits: number; packageTtlSeconds: number };
   maxUploadBytes: number;
@@ -161,6 +163,7 @@ export function loadSettings(env: Env = process.env): Settings {
     cookieSecure: bool(env, 'COOKIE_SECURE', false),
     appDownloadCredits: int(env, 'APP_DOWNLOAD_CREDITS', 0),
     requestHoldTtlSeconds: int(env, 'REQUEST_HOLD_TTL_SECONDS', 600),
+    idempotencyLeaseSeconds: int(env, 'IDEMPOTENCY_LEASE_SECONDS', 120),
     vaas: {
       validationCredits: int(env, 'VAAS_VALIDATION_CREDITS', 1),
       signatureCredits: int(env, 'VAAS_SIGNATURE_CREDITS', 5),

@@ -99,7 +99,7 @@ export function createServices(args: {
   const builder = new ModelBuilder(catalog);
   const assembly = new AssemblyService(db, catalog, ledger, jobs, clock, links, builder);
   const pipeline = new PipelineService(db, jobs, assembly, builder, catalog, packages, ledger, links, logger);
-  const dataSources = new DataSourcesService(db, jobs, builder, pipeline, clock, cpu);
+  const dataSources = new DataSourcesService(db, jobs, builder, pipeline, clock, cpu, ledger);
   const generation = new GenerationService(db, catalog, packages, jobs, ledger, links, () => settings.appDownloadCredits);
   const schemas = new SchemaHostingService(db, schemaArchive, packages, links);
   const signing = new SigningService(db, clock);
@@ -122,7 +122,7 @@ export function createServices(args: {
     logger,
     clock,
     links,
-    idempotency: new IdempotencyStore(db),
+    idempotency: new IdempotencyStore(db, settings.idempotencyLeaseSeconds),
     queue,
     events: args.events ?? null,
     users: new UsersService(db, keyCache),

@@ -7,7 +7,20 @@ export { CREDITS_PER_DOLLAR, chargeHeaders, creditsToUsd } from './units';
 export { holdClosed, insufficientFunds, keyRevoked, keyRevokedDuringRequest, keySpendLimit, requestHoldClosed } from './errors';
 export { GroupCommit, type Settled } from './group-commit';
 export { LedgerService, type ChargeRequest, type ChargeResult, type HoldRequest } from './ledger.service';
-export { RequestHolds, type RequestCapture, type RequestHold, type RequestHoldRequest } from './request-holds';
+export { RequestHolds, type CaptureOutcome, type RequestCapture, type RequestHold, type RequestHoldRequest } from './request-holds';
 export { renderWallet, walletView, type AutoReloadView, type WalletView } from './wallet-view';
 export type { Clock, Payer } from './types';
 export { csvUploadPrice, PRICES } from './prices';
+export {
+  claimLost,
+  clearOutcome,
+  currentClaim,
+  decodeResult,
+  encodeResult,
+  recordOutcome,
+  replayOr,
+  withClaim,
+  type Claim,
+  type ClaimOutcome,
+  type Outcome,
+} from './claims';

@@ -113,9 +113,9 @@ export class LedgerService {
 
   /** Authorises a job's whole amount in the caller's transaction (the one that writes the job): the available
    * balance and the key's remaining limit shrink by it, so concurrent admissions cannot oversubscribe. */
-  async hold(request: HoldRequest, manager: EntityManager): Promise<void> {
+  async hold(request: HoldRequest, manager: EntityManager): Promise<{ balanceCredits: number }> {
     const { userId, amount, apiKeyId, jobId } = request;
-    if (amount === 0) return;
+    if (amount === 0) return { balanceCredits: (await this.wallet(userId, manager)).balanceCredits };
     if (apiKeyId) await this.assertKeyCovers(manager, apiKeyId, amount);
     const row = await queryOne(manager, q.holdWallet(userId, amount, this.clock.now()));
     if (!row) throw insufficientFunds(amount, await this.available(userId, manager));
@@ -130,6 +130,7 @@ export class LedgerService {
       jobId,
       balanceAfter: Number(row.balance_credits),
     });
+    return { balanceCredits: Number(row.balance_credits) };
   }
 
   /** Charges a job from its hold, never more than held, once (a retried step finds its charge). A job without a

@@ -9,6 +9,7 @@ import { DomainError, notFound } from '../lib/errors';
 import type { Clock } from './types';
 import { GroupCommit, type Settled } from './group-commit';
 import { keyRevokedDuringRequest, requestHoldClosed } from './errors';
+import { currentClaim, recordOutcome, type Claim, type Outcome } from './claims';
 
 export interface RequestHoldRequest {
   userId: number;
@@ -34,9 +35,12 @@ export interface RequestCapture {
 /** The ledger's refusal of a hold: 403 key limit (judged first), else 402 funds. */
 export type RefuseHold = (manager: EntityManager, request: RequestHoldRequest, walletRefused: boolean) => Promise<never>;
 
+/** What a capture writes on its request's Idempotency-Key claim, in the batch's transaction. */
+export type CaptureOutcome = (capture: RequestCapture) => Outcome<unknown>;
+
 type RequestOp =
   | { kind: 'hold'; token: string; request: RequestHoldRequest }
-  | { kind: 'capture'; token: string; amount: number; reason: string }
+  | { kind: 'capture'; token: string; amount: number; reason: string; claim: Claim | null; outcome?: CaptureOutcome }
   | { kind: 'release'; token: string; reason: string };
 /** A hold answers a RequestHold, a capture a RequestCapture, a release whether it closed the hold. */
 type RequestOutcome = RequestHold | RequestCapture | boolean;
@@ -80,12 +84,17 @@ export class RequestHolds {
 
   /** Charges min(`amount`, held) and closes the hold; a closed hold is not charged again (`alreadyClosed`), a
    * released one is 409. A key revoked since the hold: 403, nothing charged (release it). */
-  async capture(hold: RequestHold, amount: number, reason: string): Promise<RequestCapture> {
-    if (!hold.holdId) return { ledgerEntryId: null, balanceCredits: await this.balance(hold.userId), capturedCredits: 0, alreadyClosed: false };
+  async capture(hold: RequestHold, amount: number, reason: string, outcome?: CaptureOutcome): Promise<RequestCapture> {
+    const claim = currentClaim();
+    if (!hold.holdId) {
+      const free = { ledgerEntryId: null, balanceCredits: await this.balance(hold.userId), capturedCredits: 0, alreadyClosed: false };
+      if (outcome) await recordOutcome(this.db, outcome(free), claim);
+      return free;
+    }
     const token = hold.holdId;
     this.keySpendChanging(hold.userId);
     try {
-      return (await this.batches.submit(hold.userId, { kind: 'capture', token, amount, reason })) as RequestCapture;
+      return (await this.batches.submit(hold.userId, { kind: 'capture', token, amount, reason, claim, outcome })) as RequestCapture;
     } catch (error) {
       // Another process closed it meanwhile (the closing row's unique key refused ours).
       const closedBy = (await queryOne(this.db, q.requestHoldState(token)))?.closed_by;
@@ -133,6 +142,13 @@ export class RequestHolds {
         }
       }
       await batch.flush();
+      // A capture's claim outcome commits with it; a claim taken over fails the batch, then that member alone.
+      for (const [i, op] of ops.entries()) {
+        const settled = outcomes[i];
+        if (op.kind !== 'capture' || !op.outcome || !op.claim || !settled.ok) continue;
+        const capture = settled.value as RequestCapture;
+        if (!capture.alreadyClosed) await recordOutcome(manager, op.outcome(capture), op.claim);
+      }
       return outcomes;
     });
   }

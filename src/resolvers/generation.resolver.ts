@@ -78,8 +78,10 @@ export class GenerationResolver {
         idempotencyKey,
         { filename: staged.filename, sha256: sha256Hex(content) },
         async () => {
-          const { source, job } = await services.dataSources.accept(caller, { filename: staged.filename, contentType: '', content });
+          const { source, job, charge } = await services.dataSources.accept(caller, { filename: staged.filename, contentType: '', content });
           return {
+            estimatedCostCredits: charge.estimatedCostCredits,
+            columns: charge.columns,
             dataSource: { ctId: source.ctId, filename: source.filename, size: source.sizeBytes, created: source.createdAt },
             job: jobNode(job, services.links),
           };

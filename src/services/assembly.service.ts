@@ -5,13 +5,14 @@ import type { CatalogStatus } from '../entities/catalog-entry';
 import { DataSourceRecord } from '../entities/data-source.entity';
 import { conflict, DomainError, isDatabaseUnavailable, keyScope } from '../lib/errors';
 import type { Links } from '../lib/links';
-import { creditsToUsd, PRICES } from '../money';
+import { creditsToUsd, PRICES, recordOutcome } from '../money';
 import { assemblyJobRequest, estimateId, type AssemblyRequest, type ClusterSpec } from '../parsers/assembly.parser';
 import {
   estimateView,
   renderProblem,
   type AssemblyJobView,
   type EstimateView,
+  type BuiltModelView,
   type Pricing,
   type ProblemView,
   type ReuseView,
@@ -148,8 +149,10 @@ export class AssemblyService {
   }
 
   /** Reuse path, one transaction: charge, build under a savepoint and, when the build fails, roll back to it and
-   * append the refund. A crash anywhere leaves either nothing or a charge with its model or its refund. */
-  async assembleReuse(caller: Caller, plan: Plan): Promise<{ model: BuiltModel; balanceCredits: number }> {
+   * append the refund. A crash anywhere leaves either nothing or a charge with its model or its refund. The answer
+   * (the model as the catalog shows it, the balance) is read inside the transaction and recorded with an
+   * Idempotency-Key's claim, so nothing read after the commit can fail a request that was charged. */
+  async assembleReuse(caller: Caller, plan: Plan): Promise<BuiltModelView> {
     const reason = `assemble: ${plan.request.title}`;
     const outcome = await transactionRetried(this.db, async (manager) => {
       const charge = await this.ledger.charge(
@@ -157,25 +160,39 @@ export class AssemblyService {
         manager,
       );
       await rows(manager, 'SAVEPOINT assembly_build');
+      let model: BuiltModel;
       try {
-        const model = await this.builder.build(manager, plan.request, caller.user.id, { publish: plan.request.publish });
+        model = await this.builder.build(manager, plan.request, caller.user.id, { publish: plan.request.publish });
         await rows(manager, 'RELEASE SAVEPOINT assembly_build');
-        return { model, balanceCredits: charge.balanceCredits };
       } catch (error) {
         if (isDatabaseUnavailable(error)) throw error;
         await rows(manager, 'ROLLBACK TO SAVEPOINT assembly_build');
         if (charge.ledgerEntryId) await this.ledger.refund(charge.ledgerEntryId, `refund: build failed for ${plan.request.title}`, manager);
         return { failure: error };
       }
+      const view: BuiltModelView = {
+        mode: 'reuse',
+        model: await this.catalog.modelDetail(model.dmCtId, { userId: caller.user.id }, manager),
+        published: model.published,
+        generated: false,
+        modelUrl: this.links.model(model.dmCtId),
+        packageUrl: null,
+        finalizeError: null,
+        estimatedCostCredits: plan.totalCredits,
+        balanceCredits: charge.balanceCredits,
+      };
+      const resource = { type: 'model', id: model.dmCtId };
+      await recordOutcome(manager, { charged: plan.totalCredits, ledgerEntryId: charge.ledgerEntryId, resource, result: view });
+      return { view };
     });
     if ('failure' in outcome) throw buildFailed(outcome.failure);
-    return outcome;
+    return outcome.view;
   }
 
   /** Mixed path: the job, its queue message and a hold on the whole amount (key and wallet) in one transaction,
    * so concurrent admissions cannot promise the same credits twice; the run captures the hold. */
   async enqueueMixed(caller: Caller, plan: Plan): Promise<AssemblyJobView> {
-    const { job, dataSourceCtId } = await transactionRetried(this.db, async (manager) => {
+    return transactionRetried(this.db, async (manager) => {
       const json = JSON.stringify(plan.request);
       const source = await manager.save(
         manager.create(DataSourceRecord, {
@@ -196,25 +213,25 @@ export class AssemblyService {
         dataSourceCtId: source.ctId,
       });
       const apiKeyId = caller.key?.id ?? null;
-      await this.ledger.hold(
+      const held = await this.ledger.hold(
         { userId: caller.user.id, amount: plan.totalCredits, reason: `assemble: ${plan.request.title}`, apiKeyId, jobId: queued.id },
         manager,
       );
-      return { job: queued, dataSourceCtId: source.ctId };
+      const view: AssemblyJobView = {
+        mode: 'mixed',
+        jobCtId: queued.ctId,
+        jobUrl: this.links.job(queued.ctId),
+        taskId: queued.taskId,
+        dataSourceCtId: source.ctId,
+        status: queued.status,
+        newComponents: plan.mint.filter((m) => m.dataType !== 'Cluster').length,
+        estimatedCost: creditsToUsd(plan.totalCredits),
+        estimatedCostCredits: plan.totalCredits,
+        balanceCredits: held.balanceCredits,
+        job: queued,
+      };
+      await recordOutcome(manager, { charged: plan.totalCredits, ledgerEntryId: null, resource: { type: 'job', id: queued.ctId }, result: view });
+      return view;
     });
-    const wallet = await this.ledger.wallet(caller.user.id);
-    return {
-      mode: 'mixed',
-      jobCtId: job.ctId,
-      jobUrl: this.links.job(job.ctId),
-      taskId: job.taskId,
-      dataSourceCtId,
-      status: job.status,
-      newComponents: plan.mint.filter((m) => m.dataType !== 'Cluster').length,
-      estimatedCost: creditsToUsd(plan.totalCredits),
-      estimatedCostCredits: plan.totalCredits,
-      balanceCredits: wallet.balanceCredits,
-      job,
-    };
   }
 }

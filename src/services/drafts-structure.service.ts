@@ -21,7 +21,7 @@ import type { ClusterChildRef } from './catalog-mint.service';
 import type { Clock } from './clock';
 import { draftNotFound, immutable } from './drafts-components.service';
 import { ownProjectId, pageOf, setPredObjs } from './drafts-semantics.service';
-import type { LedgerService } from '../money';
+import { recordOutcome, replayOr, type LedgerService } from '../money';
 
 /** Clusters and models of the drafts API: built from the caller's components and clusters (or published ones),
  * read and edited while drafts; publishing a model publishes its tree bottom-up, as the assembly pipeline does.
@@ -76,22 +76,27 @@ export class DraftStructureService {
     assertCanSpend(caller);
     const userId = caller.user.id;
     const price = PRICES.cluster;
-    return transactionRetried(this.db, async (manager) => {
-      const projectId = await ownProjectId(manager, userId, input.projectCtId);
-      const children = await this.children(manager, userId, input);
-      const charge = await this.charge(manager, caller, price, `draft cluster: ${input.label}`);
-      const minted = await this.catalog.createCluster(manager, {
-        label: input.label,
-        description: input.description,
-        status: 'draft',
-        ownerId: userId,
-        projectId,
-        children,
-      });
-      if (input.predObjIds?.length) await setPredObjs(manager, 'cluster_pred_objs', minted.id, userId, input.predObjIds);
-      const cluster = await this.readCluster(manager, userId, minted.ctId);
-      return { cluster, estimatedCostCredits: price, balanceCredits: charge.balanceCredits };
-    });
+    return replayOr(() =>
+      transactionRetried(this.db, async (manager) => {
+        const projectId = await ownProjectId(manager, userId, input.projectCtId);
+        const children = await this.children(manager, userId, input);
+        const charge = await this.charge(manager, caller, price, `draft cluster: ${input.label}`);
+        const minted = await this.catalog.createCluster(manager, {
+          label: input.label,
+          description: input.description,
+          status: 'draft',
+          ownerId: userId,
+          projectId,
+          children,
+        });
+        if (input.predObjIds?.length) await setPredObjs(manager, 'cluster_pred_objs', minted.id, userId, input.predObjIds);
+        const cluster = await this.readCluster(manager, userId, minted.ctId);
+        const result = { cluster, estimatedCostCredits: price, balanceCredits: charge.balanceCredits };
+        const resource = { type: 'cluster', id: minted.ctId };
+        await recordOutcome(manager, { charged: price, ledgerEntryId: charge.ledgerEntryId, resource, result });
+        return result;
+      }),
+    );
   }
 
   getCluster(userId: number, ctId: string): Promise<ClusterDraftView> {
@@ -123,27 +128,32 @@ export class DraftStructureService {
     assertCanSpend(caller);
     const userId = caller.user.id;
     const price = PRICES.model;
-    return transactionRetried(this.db, async (manager) => {
-      const projectId = await ownProjectId(manager, userId, input.projectCtId);
-      const named = input.rootCluster;
-      const rootCtId = typeof named === 'number' ? (await queryOne(manager, q.clusterCtId(named)))?.ct_id : named;
-      const [root] = rootCtId ? await query(manager, q.usableChildren(userId, 'clusters', [rootCtId])) : [];
-      if (!root) throw unknownChild('data', String(named), 'cluster');
-      const charge = await this.charge(manager, caller, price, `draft model: ${input.title}`);
-      const minted = await this.catalog.createDataModel(manager, {
-        title: input.title,
-        description: input.description,
-        rootClusterId: Number(root.id),
-        published: false,
-        ownerId: userId,
-        projectId,
-      });
-      if (input.dublinCore) {
-        await queryOne(manager, q.updateEntry('data_models', minted.id, { dublin_core: JSON.stringify(input.dublinCore) }, this.clock.now()));
-      }
-      const model = await this.readModel(manager, userId, minted.ctId);
-      return { model, estimatedCostCredits: price, balanceCredits: charge.balanceCredits };
-    });
+    return replayOr(() =>
+      transactionRetried(this.db, async (manager) => {
+        const projectId = await ownProjectId(manager, userId, input.projectCtId);
+        const named = input.rootCluster;
+        const rootCtId = typeof named === 'number' ? (await queryOne(manager, q.clusterCtId(named)))?.ct_id : named;
+        const [root] = rootCtId ? await query(manager, q.usableChildren(userId, 'clusters', [rootCtId])) : [];
+        if (!root) throw unknownChild('data', String(named), 'cluster');
+        const charge = await this.charge(manager, caller, price, `draft model: ${input.title}`);
+        const minted = await this.catalog.createDataModel(manager, {
+          title: input.title,
+          description: input.description,
+          rootClusterId: Number(root.id),
+          published: false,
+          ownerId: userId,
+          projectId,
+        });
+        if (input.dublinCore) {
+          await queryOne(manager, q.updateEntry('data_models', minted.id, { dublin_core: JSON.stringify(input.dublinCore) }, this.clock.now()));
+        }
+        const model = await this.readModel(manager, userId, minted.ctId);
+        const result = { model, estimatedCostCredits: price, balanceCredits: charge.balanceCredits };
+        const resource = { type: 'model', id: minted.ctId };
+        await recordOutcome(manager, { charged: price, ledgerEntryId: charge.ledgerEntryId, resource, result });
+        return result;
+      }),
+    );
   }
 
   getModel(userId: number, ctId: string): Promise<ModelDraftView> {

@@ -18,6 +18,7 @@ import { apiKeyChanges } from './0019-api-key-changes';
 import { ledgerSweepMarks } from './0020-ledger-sweep-marks';
 import { units } from './0021-units';
 import { jobEventsRetention } from './0022-job-events-retention';
+import { idempotencyOutcomes } from './0023-idempotency-outcomes';
 import type { Migration } from './migration';
 
 /** Applied in order; never edit one that has shipped, add the next number. 0004 and 0005 belong to the
@@ -43,4 +44,5 @@ export const MIGRATIONS: Migration[] = [
   ledgerSweepMarks,
   units,
   jobEventsRetention,
+  idempotencyOutcomes,
 ];

@@ -67,13 +67,19 @@ export const generationRoutes = [
     path: '/api/v1/uploader/api/data-sources/',
     requirement: 'build',
     doc: {
-      summary: 'Upload a CSV data source (queues its processing)',
+      summary: 'Upload a CSV data source (charged: N columns × 100 + 500 credits, held now, captured by the job)',
       tag: 'Generation',
       requestBody: { contentType: 'multipart/form-data', schema: obj({ file: str({ contentMediaType: 'text/csv' }) }) },
       responses: {
         202: {
-          description: 'Stored and queued.',
-          schema: obj({ data_source: obj({ ct_id: str(), filename: str(), size: int(), created: str() }), data_source_ct_id: str(), job: jobSchema }),
+          description: 'Stored and queued, its price held (X-SDC cost headers); 402 insufficient_funds or 403 key_spend_limit before any work.',
+          schema: obj({
+            estimated_cost_credits: int(),
+            columns: int(),
+            data_source: obj({ ct_id: str(), filename: str(), size: int(), created: str() }),
+            data_source_ct_id: str(),
+            job: jobSchema,
+          }),
         },
       },
     },
@@ -90,10 +96,13 @@ export const generationRoutes = [
         const content = await readFile(file.tempPath);
         // A retried upload is the same file under the same name; the multipart boundary differs on every send.
         return await idempotently({ filename: file.filename, sha256: sha256Hex(content) }, async () => {
-          const { source, job } = await services.dataSources.accept(caller, { filename: file.filename, contentType: '', content });
+          const { source, job, charge } = await services.dataSources.accept(caller, { filename: file.filename, contentType: '', content });
           return {
             status: 202,
+            headers: chargeHeaders(charge.estimatedCostCredits, charge.balanceCredits),
             body: {
+              estimated_cost_credits: charge.estimatedCostCredits,
+              columns: charge.columns,
               data_source: { ct_id: source.ctId, filename: source.filename, size: source.sizeBytes, created: source.createdAt.toISOString() },
               data_source_ct_id: source.ctId,
               job: renderJob(await services.jobs.view(job)),
