@@ -8,7 +8,7 @@ import { finalJob } from '../support/wait';
 const cpu = loadSettings({}).cpu;
 
 async function upload(app: TestApp, content: string, filename = 'data.csv') {
-  const { client } = await signedIn(app.url, app.services);
+  const { client } = await signedIn(app.url, app.services, { credits: 100_000 });
   const form = new FormData();
   form.append('file', new Blob([content]), filename);
   const res = await client.post('/api/v1/uploader/api/data-sources/', form);

@@ -100,7 +100,7 @@ describe('job events: every step to every subscriber, in order, exactly once', (
   });
 
   it('a subscriber resuming with afterSeq gets exactly the steps after it; without it, the current state first', async () => {
-    const { client } = await signedIn(app.url, app.services);
+    const { client } = await signedIn(app.url, app.services, { credits: 100_000 });
     const key = await issueKey(client, { scopes: ['read', 'build'] });
     const ctId = await startUpload(client);
     expect((await finalJob(client, ctId)).status).toBe('completed');

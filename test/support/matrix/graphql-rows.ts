@@ -291,6 +291,7 @@ export const GRAPHQL_SCENARIOS: Record<string, GraphQLScenario> = {
   uploadDataSource: {
     requirement: 'build',
     args: () => ({ file: { name: 'matrix.csv', content: 'name,age\nAda,36\n' } }),
+    charges: () => 2 * 100 + 500,
     expect: () => data({ __typename: 'DataSourceUpload' }),
   },
   uploadZip: {
