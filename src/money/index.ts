@@ -10,7 +10,7 @@ export { LedgerService, type ChargeRequest, type ChargeResult, type HoldRequest 
 export { RequestHolds, type CaptureOutcome, type RequestCapture, type RequestHold, type RequestHoldRequest } from './request-holds';
 export { renderWallet, walletView, type AutoReloadView, type WalletView } from './wallet-view';
 export type { Clock, Payer } from './types';
-export { csvUploadPrice, PRICES } from './prices';
+export { CHARGES, csvUploadPrice, PRICES, type ChargeDoor } from './prices';
 export {
   claimLost,
   clearOutcome,

@@ -6,5 +6,11 @@
  */
 export const PRICES = { model: 500, cluster: 100, component: 100, reuse: 0 } as const;
 
+/** The doors that charge, as the REST route table and the GraphQL fields declare them (`charges:`): the edge asks
+ * a key for `spend` on every one of them, once, through AuthService.authorize. */
+export type ChargeDoor = 'assembly' | 'draft' | 'csv_upload' | 'app_download' | 'vaas';
+/** The authChecker's marker of a field that charges. */
+export const CHARGES = 'charges';
+
 /** A CSV upload mints a draft model with one new component per column: N × component + model. */
 export const csvUploadPrice = (columns: number): number => columns * PRICES.component + PRICES.model;

@@ -42,7 +42,7 @@ export class GenerationResolver {
     );
   }
 
-  @Requires('spend')
+  @Requires('spend', { charges: 'app_download' })
   @Mutation(() => GenerateResult, { description: 'Generates the application download of a published model; charges APP_DOWNLOAD_CREDITS.' })
   async generateApp(
     @Arg('dmCtId') dmCtId: string,
@@ -57,7 +57,7 @@ export class GenerationResolver {
     );
   }
 
-  @Requires('build')
+  @Requires('build', { charges: 'csv_upload' })
   @Mutation(() => DataSourceUploadType, {
     description: 'Uploads a CSV (GraphQL multipart request; send Apollo-Require-Preflight: true); an upload job proposes a draft model.',
   })

@@ -132,6 +132,7 @@ function mountStudio(
           unsafe: !SAFE_METHODS.has(req.method),
           token: req.headers['x-csrftoken'] as string | undefined,
         });
+        if (def.charges) services.auth.authorize(caller, 'spend');
         if (parsesJson) await readJson(req, res);
         const unstorable = unstorableField(req, def.raw ? undefined : req.body);
         if (unstorable) throw studioUnstorableText(unstorable);

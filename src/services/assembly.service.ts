@@ -3,7 +3,7 @@ import { newId } from '../lib/ids';
 import { rows } from '../db/sql';
 import type { CatalogStatus } from '../entities/catalog-entry';
 import { DataSourceRecord } from '../entities/data-source.entity';
-import { conflict, DomainError, isDatabaseUnavailable, keyScope } from '../lib/errors';
+import { conflict, DomainError, isDatabaseUnavailable } from '../lib/errors';
 import type { Links } from '../lib/links';
 import { creditsToUsd, PRICES, recordOutcome } from '../money';
 import { assemblyJobRequest, estimateId, type AssemblyRequest, type ClusterSpec } from '../parsers/assembly.parser';
@@ -125,8 +125,6 @@ export class AssemblyService {
    * retired (409) references. */
   async admit(caller: Caller, request: AssemblyRequest): Promise<Plan> {
     const plan = await this.plan(request, caller.user.id);
-    const key = caller.via === 'key' ? caller.key : null;
-    if (key && !key.scopes.includes('spend')) throw keyScope('spend', key.scopes);
     if (plan.request.estimateId && plan.request.estimateId !== plan.estimateId) {
       throw conflict('stale_estimate', 'The title or tree changed since the estimate; estimate again.', {
         estimate_id: plan.request.estimateId,

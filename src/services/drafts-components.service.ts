@@ -2,7 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import * as q from '../db/queries/drafts.sql';
 import { queryOne } from '../db/sql';
 import { transactionRetried } from '../db/transaction';
-import { conflict, DomainError, keyScope } from '../lib/errors';
+import { conflict, DomainError } from '../lib/errors';
 import { invalid, type PageRequest } from '../parsers/catalog.parser';
 import type { ComponentFields, DraftDataType, NewComponentDraft } from '../parsers/drafts.parser';
 import type { PageView } from '../presenters/catalog.presenter';
@@ -53,7 +53,6 @@ export class DraftComponentsService {
 
   /** Charges the component price and mints a draft, in one transaction: 402 (or the key's 403) creates nothing. */
   async create(caller: Caller, draft: NewComponentDraft): Promise<ComponentMintView> {
-    if (caller.via === 'key' && !caller.key.scopes.includes('spend')) throw keyScope('spend', caller.key.scopes);
     const userId = caller.user.id;
     const price = PRICES.component;
     return replayOr(() =>

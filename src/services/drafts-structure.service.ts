@@ -2,7 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import * as q from '../db/queries/drafts.sql';
 import { query, queryOne } from '../db/sql';
 import { transactionRetried } from '../db/transaction';
-import { DomainError, keyScope } from '../lib/errors';
+import { DomainError } from '../lib/errors';
 import type { PageRequest } from '../parsers/catalog.parser';
 import type { ClusterFields, ModelFields, NewClusterDraft, NewModelDraft } from '../parsers/drafts.parser';
 import type { PageView } from '../presenters/catalog.presenter';
@@ -73,7 +73,6 @@ export class DraftStructureService {
 
   /** Charges a new cluster's price and inserts it, in one transaction: 402 (or the key's 403) creates nothing. */
   async createCluster(caller: Caller, input: NewClusterDraft): Promise<ClusterMintView> {
-    assertCanSpend(caller);
     const userId = caller.user.id;
     const price = PRICES.cluster;
     return replayOr(() =>
@@ -125,7 +124,6 @@ export class DraftStructureService {
   /** A model from a root cluster of the caller's (or a published one) and its Dublin Core fields: the model price
    * alone, as the root cluster already exists (and was charged when it was created). */
   async createModel(caller: Caller, input: NewModelDraft): Promise<ModelMintView> {
-    assertCanSpend(caller);
     const userId = caller.user.id;
     const price = PRICES.model;
     return replayOr(() =>
@@ -210,8 +208,3 @@ const unknownChild = (field: string, ctId: string, kind: string) =>
   new DomainError(400, 'invalid_request', `No ${kind} of yours and no published ${kind} has ct_id ${ctId}.`, {
     details: { [field]: [`Unknown ${kind} ${ctId}.`] },
   });
-
-/** A key creating a charged entry needs `spend` as well as `build` (as minting a component and assembling do). */
-function assertCanSpend(caller: Caller): void {
-  if (caller.via === 'key' && !caller.key.scopes.includes('spend')) throw keyScope('spend', caller.key.scopes);
-}

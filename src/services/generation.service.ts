@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { Job } from '../entities/job.entity';
-import { conflict, forbidden, isDatabaseUnavailable, keyScope } from '../lib/errors';
+import { conflict, forbidden, isDatabaseUnavailable } from '../lib/errors';
 import type { Links } from '../lib/links';
 import type { AppProfile } from '../packages/app-compose';
 import type { GenerationKind, GenerationRequest } from '../parsers/generation.parser';
@@ -46,7 +46,6 @@ export class GenerationService {
         throw conflict('already_generated', 'This model’s package was generated already.', { package_url: existing, dm_ct_id: request.dmCtId });
       return;
     }
-    if (caller.key && !caller.key.scopes.includes('spend')) throw keyScope('spend', caller.key.scopes);
     await this.ledger.assertCanPay(caller, this.appDownloadCredits());
   }
 

@@ -206,7 +206,7 @@ describe('the job resource', () => {
 });
 
 describe('uploads', () => {
-  it('turns StatePopulation.csv into a draft model with inferred types, publishing and charging nothing', async () => {
+  it('turns StatePopulation.csv into a draft model with inferred types, publishing nothing, charging its mints', async () => {
     const { client, user } = await signedIn(app.url, app.services, { credits: 1000 });
     const form = new FormData();
     form.append('file', new Blob([await readFile(path.join(FIXTURES, 'sdc4/sources/StatePopulation.csv'))]), 'StatePopulation.csv');
@@ -226,8 +226,9 @@ describe('uploads', () => {
     ]);
     const [model] = await app.services.db.query('SELECT published FROM data_models WHERE ct_id = $1', [job.dm_ct_id]);
     expect(model.published).toBe(false);
-    expect(job.cost_credits).toBe(0);
-    expect((await client.get('/api/v1/wallet/')).body.balance_credits).toBe(1000);
+    // Four columns minted and a model: 4 × 100 + 500, the price of the assembly it is.
+    expect(job.cost_credits).toBe(900);
+    expect((await client.get('/api/v1/wallet/')).body.balance_credits).toBe(100);
   });
 
   it.each([

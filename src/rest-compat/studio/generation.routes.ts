@@ -53,6 +53,7 @@ export const generationRoutes = [
     method: 'post',
     path: '/api/v1/dmgen/dms/:ctId/generate_app/',
     requirement: 'spend',
+    charges: 'app_download',
     idempotent: true,
     handle: generate('generate_app'),
     doc: generateDoc(
@@ -66,6 +67,7 @@ export const generationRoutes = [
     method: 'post',
     path: '/api/v1/uploader/api/data-sources/',
     requirement: 'build',
+    charges: 'csv_upload',
     doc: {
       summary: 'Upload a CSV data source (charged: N columns × 100 + 500 credits, held now, captured by the job)',
       tag: 'Generation',

@@ -292,7 +292,7 @@ export const GRAPHQL_SCENARIOS: Record<string, GraphQLScenario> = {
     requirement: 'build',
     args: () => ({ file: { name: 'matrix.csv', content: 'name,age\nAda,36\n' } }),
     charges: () => 2 * 100 + 500,
-    expect: () => data({ __typename: 'DataSourceUpload' }),
+    expect: () => data({ __typename: 'DataSourceUpload', columns: 2, estimatedCostCredits: 2 * 100 + 500 }),
   },
   uploadZip: {
     requirement: 'app_key',
