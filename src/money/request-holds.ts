@@ -8,7 +8,8 @@ import { Wallet } from '../entities/wallet.entity';
 import { DomainError, notFound } from '../lib/errors';
 import type { Clock } from './types';
 import { GroupCommit, type Settled } from './group-commit';
-import { keyRevokedDuringRequest, requestHoldClosed } from './errors';
+import { keyRevoked, keyRevokedDuringRequest, refusalError, requestHoldClosed } from './errors';
+import { applied, decide, type Deltas, type KeyMoney } from './decide';
 import { currentClaim, recordOutcome, type Claim, type Outcome } from './claims';
 
 export interface RequestHoldRequest {
@@ -166,13 +167,6 @@ interface OpenHold {
   closedBy: 'capture' | 'release' | null;
 }
 
-interface KeyMoney {
-  limit: number | null;
-  spent: number;
-  held: number;
-  revoked: boolean;
-}
-
 type PendingEntry = q.RequestBatchWrite['entries'][number] & { onId?: (id: number) => void };
 
 /**
@@ -222,19 +216,20 @@ class WalletBatch {
     return this.capture(op.token, hold, op.amount, op.reason);
   }
 
-  /** As a lone hold: the wallet's available balance and the key's limit (403 judged before 402). */
+  /** As a lone hold: the wallet's available balance and the key's limit (403 judged before 402), decided by
+   * `decide` on the rows as the members before it left them. */
   private async hold(token: string, request: RequestHoldRequest, refuse: RefuseHold): Promise<RequestHold> {
     const { amount, apiKeyId } = request;
     const wallet = this.wallet;
     const key = apiKeyId === null ? null : this.keys.get(apiKeyId);
-    const walletRefused = !wallet || wallet.balance - wallet.held < amount;
-    const keyCovers = apiKeyId === null || (key && !key.revoked && (key.limit === null || key.spent + key.held + amount <= key.limit));
-    if (walletRefused || !keyCovers) {
+    // No wallet or no such key: the lone path's refusal (it reads the rows to say which).
+    if (!wallet || key === undefined) {
       await this.flush();
-      return refuse(this.manager, request, walletRefused);
+      return refuse(this.manager, request, !wallet);
     }
-    this.move(wallet, amount, 0);
-    if (key) this.moveKey(apiKeyId!, key, amount, 0);
+    const decision = decide(wallet, key, { kind: 'hold', amount });
+    if (decision.refused) throw refusalError(decision, amount, keyRevoked);
+    this.move(apiKeyId, key, decision);
     const idempotencyKey = q.requestHoldKeyOf(token);
     this.entries.push({ amount: -amount, kind: 'hold', reason: request.reason, idempotencyKey, apiKeyId, balanceAfter: wallet.balance });
     this.holds.set(token, { held: amount, apiKeyId, closedBy: null });
@@ -243,13 +238,13 @@ class WalletBatch {
 
   /** min(`amount`, held) moves from held to spent; a key revoked since the hold is never charged. */
   private capture(token: string, hold: OpenHold, amount: number, reason: string): RequestCapture {
-    const key = hold.apiKeyId === null ? null : this.keys.get(hold.apiKeyId);
-    if (hold.apiKeyId !== null && (!key || key.revoked)) throw keyRevokedDuringRequest();
+    const key = hold.apiKeyId === null ? null : (this.keys.get(hold.apiKeyId) ?? { limit: null, spent: 0, held: 0, revoked: true });
     const wallet = this.wallet!;
-    const captured = Math.min(amount, hold.held);
-    this.move(wallet, -hold.held, -captured);
-    if (key) this.moveKey(hold.apiKeyId!, key, -hold.held, captured);
+    const decision = decide(wallet, key, { kind: 'capture', held: hold.held, amount });
+    if (decision.refused) throw keyRevokedDuringRequest();
+    this.move(hold.apiKeyId, key, decision);
     hold.closedBy = 'capture';
+    const captured = decision.captured;
     const result: RequestCapture = { ledgerEntryId: null, balanceCredits: wallet.balance, capturedCredits: captured, alreadyClosed: false };
     const closing = { apiKeyId: hold.apiKeyId, idempotencyKey: q.requestHoldClosedKeyOf(token) };
     this.entries.push({ ...closing, amount: hold.held, kind: 'capture', reason: `capture: ${reason}`, balanceAfter: wallet.balance + captured });
@@ -262,9 +257,8 @@ class WalletBatch {
 
   private release(token: string, hold: OpenHold, reason: string): true {
     const wallet = this.wallet!;
-    this.move(wallet, -hold.held, 0);
-    const key = hold.apiKeyId === null ? undefined : this.keys.get(hold.apiKeyId);
-    if (hold.apiKeyId !== null) this.moveKey(hold.apiKeyId, key, -hold.held, 0);
+    const key = hold.apiKeyId === null ? null : (this.keys.get(hold.apiKeyId) ?? null);
+    this.move(hold.apiKeyId, key, decide(wallet, key, { kind: 'release', held: hold.held }) as Deltas);
     hold.closedBy = 'release';
     const idempotencyKey = q.requestHoldClosedKeyOf(token);
     this.entries.push({
@@ -278,23 +272,16 @@ class WalletBatch {
     return true;
   }
 
-  private move(wallet: { balance: number; held: number }, held: number, balance: number): void {
-    wallet.held += held;
-    wallet.balance += balance;
-    this.heldDelta += held;
-    this.balanceDelta += balance;
-  }
-
-  /** A key's held never goes below zero (as a lone release writes it). */
-  private moveKey(id: number, key: KeyMoney | undefined, held: number, spent: number): void {
-    if (key) {
-      key.held = Math.max(key.held + held, 0);
-      key.spent += spent;
-    }
-    const delta = this.keyDeltas.get(id) ?? { id, held: 0, spent: 0 };
-    delta.held += held;
-    delta.spent += spent;
-    this.keyDeltas.set(id, delta);
+  /** Applies a decision to the rows as this batch sees them and adds it to the deltas it will write. */
+  private move(keyId: number | null, key: KeyMoney | null, deltas: Deltas): void {
+    applied(this.wallet!, key, deltas);
+    this.heldDelta += deltas.wallet.held;
+    this.balanceDelta += deltas.wallet.balance;
+    if (keyId === null) return;
+    const delta = this.keyDeltas.get(keyId) ?? { id: keyId, held: 0, spent: 0 };
+    delta.held += deltas.key.held;
+    delta.spent += deltas.key.spent;
+    this.keyDeltas.set(keyId, delta);
   }
 
   /** Writes the movements decided so far in one statement. */
