@@ -6,7 +6,8 @@
 export { CREDITS_PER_DOLLAR, chargeHeaders, creditsToUsd } from './units';
 export { holdClosed, insufficientFunds, keyRevoked, keyRevokedDuringRequest, keySpendLimit, requestHoldClosed } from './errors';
 export { GroupCommit, type Settled } from './group-commit';
-export { LedgerService, type ChargeRequest, type ChargeResult, type HoldRequest } from './ledger.service';
+export { LedgerService, type ChargeRequest, type ChargeResult, type HoldRequest, type RequestChargeRequest } from './ledger.service';
+export { decide, type Decision, type Deltas, type Movement, type Refusal } from './decide';
 export { RequestHolds, type CaptureOutcome, type RequestCapture, type RequestHold, type RequestHoldRequest } from './request-holds';
 export { renderWallet, walletView, type AutoReloadView, type WalletView } from './wallet-view';
 export type { Clock, Payer } from './types';

@@ -8,6 +8,7 @@ import type { AutoReloadUpdate } from '../parsers/wallet.parser';
 import { walletView, type WalletView } from './wallet-view';
 import type { Clock, Payer } from './types';
 import { holdClosed, refusalError } from './errors';
+import { recordOutcome } from './claims';
 import { applied, decide, type Deltas, type KeyMoney, type Movement, type WalletMoney } from './decide';
 import { RequestHolds, type RequestHoldRequest } from './request-holds';
 
@@ -25,6 +26,16 @@ export interface ChargeResult {
   ledgerEntryId: number | null;
   balanceCredits: number;
   alreadyCharged: boolean;
+}
+
+/** A request's charge (`chargeRequest`): who pays, how much, why, what the request made and what it answers. */
+export interface RequestChargeRequest<T> {
+  userId: number;
+  apiKeyId: number | null;
+  amount: number;
+  reason: string;
+  resource: { type: string; id: string };
+  result: T;
 }
 
 export interface HoldRequest {
@@ -105,6 +116,20 @@ export class LedgerService {
       }
       throw error;
     }
+  }
+
+  /**
+   * Charge N credits for one request, with idempotency: in `manager`'s transaction (the one that makes the
+   * request's resource) charges `amount` (403 key revoked or limit, 402 funds, as every door) and writes the
+   * request's Idempotency-Key outcome (`resource`, `result`) with it, so a retry after a crash or a later error
+   * replays `result` instead of charging again. Wrap the whole operation in `replayOr` (the replay's entry). With no
+   * Idempotency-Key on the request it is a plain charge.
+   */
+  async chargeRequest<T>(request: RequestChargeRequest<T>, manager: EntityManager): Promise<ChargeResult> {
+    const { resource, result, ...charge } = request;
+    const paid = await this.charge(charge, manager);
+    await recordOutcome(manager, { charged: charge.amount, ledgerEntryId: paid.ledgerEntryId, resource, result });
+    return paid;
   }
 
   /** Authorises a job's whole amount in the caller's transaction (the one that writes the job): the available

@@ -194,10 +194,13 @@ describe('Idempotency-Key outcomes committed with the charge', () => {
       runs++;
       const replay = currentClaim()?.replay;
       if (replay) return { status: 200, body: decodeResult<{ ledger: number }>(replay.result) };
-      await app.services.db.transaction(async (manager) => {
-        const paid = await app.services.ledger.charge({ userId: user.id, amount: 7, reason: 'test charge', apiKeyId: null }, manager);
-        await recordOutcome(manager, { charged: 7, ledgerEntryId: paid.ledgerEntryId, resource: { type: 'test', id: 'x' }, result: { ledger: 7 } });
-      });
+      // The money module's API for "charge N credits for this request, with idempotency".
+      await app.services.db.transaction((manager) =>
+        app.services.ledger.chargeRequest(
+          { userId: user.id, apiKeyId: null, amount: 7, reason: 'test charge', resource: { type: 'test', id: 'x' }, result: { ledger: 7 } },
+          manager,
+        ),
+      );
       throw new Error('the pool timed out reading the wallet after the commit');
     };
     const answer = await app.services.idempotency.once(scope, 'fp', chargeThenFail);
