@@ -17,6 +17,7 @@ import {
   type ProblemView,
   type ReuseView,
 } from '../presenters/assembly.presenter';
+import type { ModelView } from '../presenters/catalog.presenter';
 import type { Caller } from './auth.service';
 import type { Clock } from './clock';
 import type { JobsService } from './jobs.service';
@@ -146,31 +147,38 @@ export class AssemblyService {
     return plan;
   }
 
-  /** Reuse path, one transaction: charge, build under a savepoint and, when the build fails, roll back to it and
-   * append the refund. A crash anywhere leaves either nothing or a charge with its model or its refund. The answer
-   * (the model as the catalog shows it, the balance) is read inside the transaction and recorded with an
-   * Idempotency-Key's claim, so nothing read after the commit can fail a request that was charged. */
+  /** Reuse path, one transaction: build under a savepoint and read the answer first, then charge (the wallet's
+   * lock is taken last, so concurrent builds of one wallet run in parallel and queue only for the charge and the
+   * commit); when the build failed, roll back to the savepoint and append the charge's refund. A crash anywhere
+   * leaves either nothing or a charge with its model or its refund; a 402 or 403 at the charge rolls the build
+   * back (the funds and the key's limit are checked before the build too, so that is rare). The answer (the model
+   * as the catalog shows it, the balance) is read inside the transaction and recorded with an Idempotency-Key's
+   * claim, so nothing read after the commit can fail a request that was charged. */
   async assembleReuse(caller: Caller, plan: Plan): Promise<BuiltModelView> {
     const reason = `assemble: ${plan.request.title}`;
+    const payer = { userId: caller.user.id, amount: plan.totalCredits, reason, apiKeyId: caller.key?.id ?? null };
+    await this.ledger.assertCanPay(caller, plan.totalCredits);
     const outcome = await transactionRetried(this.db, async (manager) => {
-      const charge = await this.ledger.charge(
-        { userId: caller.user.id, amount: plan.totalCredits, reason, apiKeyId: caller.key?.id ?? null },
-        manager,
-      );
       await rows(manager, 'SAVEPOINT assembly_build');
-      let model: BuiltModel;
+      let built: { model: BuiltModel; detail: ModelView } | { failure: unknown };
       try {
-        model = await this.builder.build(manager, plan.request, caller.user.id, { publish: plan.request.publish });
+        const model = await this.builder.build(manager, plan.request, caller.user.id, { publish: plan.request.publish });
+        built = { model, detail: await this.catalog.modelDetail(model.dmCtId, { userId: caller.user.id }, manager) };
         await rows(manager, 'RELEASE SAVEPOINT assembly_build');
       } catch (error) {
         if (isDatabaseUnavailable(error)) throw error;
         await rows(manager, 'ROLLBACK TO SAVEPOINT assembly_build');
-        if (charge.ledgerEntryId) await this.ledger.refund(charge.ledgerEntryId, `refund: build failed for ${plan.request.title}`, manager);
-        return { failure: error };
+        built = { failure: error };
       }
+      const charge = await this.ledger.charge(payer, manager);
+      if ('failure' in built) {
+        if (charge.ledgerEntryId) await this.ledger.refund(charge.ledgerEntryId, `refund: build failed for ${plan.request.title}`, manager);
+        return built;
+      }
+      const { model, detail } = built;
       const view: BuiltModelView = {
         mode: 'reuse',
-        model: await this.catalog.modelDetail(model.dmCtId, { userId: caller.user.id }, manager),
+        model: detail,
         published: model.published,
         generated: false,
         modelUrl: this.links.model(model.dmCtId),
