@@ -7,7 +7,7 @@ import { HttpClient } from '../support/http';
 import { libraryComponent } from '../support/catalog-factories';
 import { exitOf, startService } from '../support/process';
 import { FIXTURES, SDC4_REFERENCE_DIR, STATE_POPULATION_CT_ID, statePopulationXml } from '../unit/xml/fixtures';
-import { ASSEMBLE, jobsSettled, mixedBody, moneyState } from './money-helpers';
+import { ASSEMBLE, jobsSettled, mixedBody, moneyAudit, moneyState } from './money-helpers';
 
 /**
  * The service (ROLE=all, `node dist/src/main.js`) killed with SIGKILL at random moments while 20 requests of each
@@ -197,6 +197,7 @@ describe('SIGKILL during charging requests with Idempotency-Keys, then retries',
     );
     expect(charges).toMatchObject({ reuse: PER_DOOR, draft: PER_DOOR, completedNotChargedOnce: 0, failedCharged: 0 });
     if (charges.failures) console.log(`failed jobs (charges refunded): ${charges.failures}`);
+    expect(await moneyAudit(app.services.db)).toEqual([]);
     expect(killDelays).toHaveLength(KILLS);
   });
 });

@@ -2,7 +2,7 @@ import { signedIn } from '../support/factories';
 import { startTestApp, type TestApp } from '../support/app';
 import type { HttpClient } from '../support/http';
 import { finalJob } from '../support/wait';
-import { moneyState } from './money-helpers';
+import { moneyAudit, moneyState } from './money-helpers';
 
 /** Every door that makes a component, cluster or model exist goes through the price table: a CSV upload of N
  * columns is charged N × 100 + 500 credits, held on admission (402 before any work) and captured by its job. */
@@ -18,6 +18,8 @@ afterEach(async () => {
     expect([state.ledgerBalance, state.ledgerHeld]).toEqual([state.balance, state.held]);
   }
 });
+/** The money audit after every test (wallets = Σ ledger, holds, keys within limits). */
+afterEach(async () => expect(await moneyAudit(app.services.db)).toEqual([]));
 afterAll(() => app.close());
 
 const UPLOAD = '/api/v1/uploader/api/data-sources/';

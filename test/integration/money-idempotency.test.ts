@@ -3,7 +3,7 @@ import { signedIn } from '../support/factories';
 import { startTestApp, type TestApp } from '../support/app';
 import { fingerprintOf } from '../../src/http/idempotency';
 import { currentClaim, decodeResult, recordOutcome } from '../../src/money';
-import { ASSEMBLE, jobsSettled, mixedBody, mixedInput, moneyState } from './money-helpers';
+import { ASSEMBLE, jobsSettled, mixedBody, mixedInput, moneyAudit, moneyState } from './money-helpers';
 
 let app: TestApp;
 let reused: string;
@@ -11,6 +11,8 @@ beforeAll(async () => {
   app = await startTestApp();
   reused = (await libraryComponent(app.services, { label: 'Idempotent Reused' })).ctId;
 });
+/** The money audit after every test (wallets = Σ ledger, holds, keys within limits). */
+afterEach(async () => expect(await moneyAudit(app.services.db)).toEqual([]));
 afterAll(() => app.close());
 
 /** The fingerprint the REST router takes of a JSON POST without params or query. */

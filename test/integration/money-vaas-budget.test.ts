@@ -1,12 +1,14 @@
 import { loadSettings } from '../../src/config';
 import { statePopulationXml } from '../unit/xml/fixtures';
-import { moneyState, vaasMoneySuite } from './money-helpers';
+import { moneyAudit, moneyState, vaasMoneySuite } from './money-helpers';
 
 /** A VaaS request stopped by its CPU budget did work: it is charged its validation, so flooding the pool with
  * instances that run past the budget is never free (it used to release its hold). */
 
 const cpu = loadSettings({}).cpu;
 const suite = vaasMoneySuite({ cpu: { ...cpu, taskBudgetMs: 1 } });
+
+afterEach(async () => expect(await moneyAudit(suite.app().services.db)).toEqual([]));
 
 describe('VaaS past its CPU budget', () => {
   jest.setTimeout(120_000);
