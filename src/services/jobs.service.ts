@@ -82,6 +82,12 @@ export class JobsService {
     return (await this.views([job]))[0];
   }
 
+  /** A job just admitted (nothing captured yet, cost 0), without a read: the 202 of a charging request is built
+   * from what its transaction returned, so no read after its commit can fail it. */
+  admittedView(job: Job): JobView {
+    return jobView(job, 0, this.links);
+  }
+
   /** Writes the job row and its queue message in the caller's transaction: neither exists without the other. */
   async enqueue(
     manager: EntityManager,

@@ -33,7 +33,7 @@ const generate = (kind: GenerationKind) => async (ctx: RouteContext<Caller>) => 
   const request = parseGenerationRequest(kind, ctx.params.ctId, body.profile ?? ctx.query.profile);
   if (parseAsyncFlag(ctx.query.async, body.async)) {
     const { job: queued, charge } = await services.generation.enqueueCharged(caller, request);
-    const job = await services.jobs.view(queued);
+    const job = services.jobs.admittedView(queued);
     return { status: 202, headers: moneyHeaders(charge), body: { job_ct_id: job.ctId, job_url: job.url, task_id: job.taskId, job: renderJob(job) } };
   }
   const view = await services.generation.runInline(caller, request);
@@ -107,7 +107,7 @@ export const generationRoutes = [
               columns: charge.columns,
               data_source: { ct_id: source.ctId, filename: source.filename, size: source.sizeBytes, created: source.createdAt.toISOString() },
               data_source_ct_id: source.ctId,
-              job: renderJob(await services.jobs.view(job)),
+              job: renderJob(services.jobs.admittedView(job)),
             },
           };
         });
