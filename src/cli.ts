@@ -16,7 +16,7 @@ import { migrateDatabase } from './db/migrate';
 import { DomainError } from './lib/errors';
 import { createLogger } from './lib/logger';
 import { renderUser, userView } from './presenters/user.presenter';
-import { renderWallet, walletView } from './presenters/wallet.presenter';
+import { renderWallet, walletView } from './money';
 
 export function buildCli(): Command {
   const program = new Command('sdc-gateway').description('sdc-gateway administration').exitOverride();

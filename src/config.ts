@@ -19,6 +19,8 @@ export interface Settings {
   appDownloadCredits: number;
   /** REQUEST_HOLD_TTL_SECONDS: a request-scoped hold (VaaS) still open after this is released by the sweep. */
   requestHoldTtlSeconds: number;
+  /** IDEMPOTENCY_LEASE_SECONDS: an Idempotency-Key claimed this long ago with nothing committed may be taken over. */
+  idempotencyLeaseSeconds: number;
   /** Validation as a service: credits per validation and per signature, and how long a package is offered. */
   vaas: { validationCredits: number; signatureCredits: number; packageTtlSeconds: number; packageQuotaBytes: number };
   /** The Verifiable Settlement Layer (src/vsl): VSL_RECEIPT_CREDITS per Receipt issued; party key documents are
@@ -175,6 +177,7 @@ export function loadSettings(env: Env = process.env): Settings {
     cookieSecure: bool(env, 'COOKIE_SECURE', false),
     appDownloadCredits: int(env, 'APP_DOWNLOAD_CREDITS', 0),
     requestHoldTtlSeconds: int(env, 'REQUEST_HOLD_TTL_SECONDS', 600),
+    idempotencyLeaseSeconds: int(env, 'IDEMPOTENCY_LEASE_SECONDS', 120),
     vaas: {
       validationCredits: int(env, 'VAAS_VALIDATION_CREDITS', 1),
       signatureCredits: int(env, 'VAAS_SIGNATURE_CREDITS', 5),
@@ -238,7 +241,7 @@ export function loadSettings(env: Env = process.env): Settings {
       threads: int(env, 'CPU_POOL_THREADS', 0),
       taskBudgetMs: int(env, 'CPU_TASK_BUDGET_MS', 10_000),
       maxQueue: int(env, 'CPU_POOL_MAX_QUEUE', 64),
-      maxQueuePerCaller: int(env, 'CPU_POOL_MAX_QUEUE_PER_CALLER', 8),
+      maxQueuePerCaller: int(env, 'CPU_POOL_MAX_QUEUE_PER_CALLER', 32),
       maxMemoryMb: int(env, 'CPU_TASK_MAX_MEMORY_MB', 512),
       thread: {
         xml: {

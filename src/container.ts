@@ -20,7 +20,7 @@ import { systemClock, type Clock } from './services/clock';
 import { JobsService } from './services/jobs.service';
 import { KeyCache } from './services/key-cache';
 import { KeysService } from './services/keys.service';
-import { LedgerService } from './services/ledger.service';
+import { LedgerService } from './money';
 import { PackageService } from './services/package.service';
 import { PipelineService } from './services/pipeline.service';
 import { ProjectsService } from './services/projects.service';
@@ -105,7 +105,7 @@ export function createServices(args: {
   const builder = new ModelBuilder(catalog);
   const assembly = new AssemblyService(db, catalog, ledger, jobs, clock, links, builder);
   const pipeline = new PipelineService(db, jobs, assembly, builder, catalog, packages, ledger, links, logger);
-  const dataSources = new DataSourcesService(db, jobs, builder, pipeline, clock, cpu);
+  const dataSources = new DataSourcesService(db, jobs, builder, pipeline, clock, cpu, ledger);
   const generation = new GenerationService(db, catalog, packages, jobs, ledger, links, () => settings.appDownloadCredits);
   const schemas = new SchemaHostingService(db, schemaArchive, packages, links);
   const signing = new SigningService(db, clock);
@@ -130,7 +130,7 @@ export function createServices(args: {
     logger,
     clock,
     links,
-    idempotency: new IdempotencyStore(db),
+    idempotency: new IdempotencyStore(db, settings.idempotencyLeaseSeconds),
     queue,
     events: args.events ?? null,
     users: new UsersService(db, keyCache),

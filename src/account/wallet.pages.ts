@@ -1,6 +1,5 @@
-import { creditsToUsd } from '../lib/money';
+import { creditsToUsd, type WalletView } from '../money';
 import type { LedgerEntryView, LedgerPageView } from '../presenters/ledger-entry.presenter';
-import type { WalletView } from '../presenters/wallet.presenter';
 import { credits, csrfField, errorBox, escapeHtml, fieldErrors, invalidAttrs, layout, notice, when, type Viewer } from './layout';
 
 export interface WalletPageOptions {

@@ -27,7 +27,7 @@ export function checkCell(field: string): void {
 }
 
 /** RFC 4180 CSV: quoted fields, doubled quotes, CRLF or LF. Throws CsvError on an unterminated quote. */
-function parseCsv(text: string, maxRows = Infinity): string[][] {
+export function parseCsv(text: string, maxRows = Infinity): string[][] {
   const out: string[][] = [];
   let row: string[] = [];
   let field = '';

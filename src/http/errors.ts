@@ -3,7 +3,7 @@ import { AppError, AppGeneralError } from '../lib/app-api-errors';
 import { RetryLaterError } from '../lib/cpu-errors';
 import { DomainError, normaliseError, type RequestFault } from '../lib/errors';
 import type { Logger } from '../lib/logger';
-import { chargeHeaders } from '../lib/money';
+import { chargeHeaders } from '../money';
 
 /** Interface A's body: `{error, error_type, ...fields}`; unknown errors are logged and masked. */
 export function sendStudioError(error: unknown, req: Request, res: Response, logger: Logger): void {

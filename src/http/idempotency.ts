@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { one, rows } from '../db/sql';
 import { badRequest, conflict, DomainError } from '../lib/errors';
+import { newId } from '../lib/ids';
+import { withClaim, type Claim, type ClaimOutcome } from '../money';
 
 /** The request header of the IETF draft "The Idempotency-Key HTTP Header Field", as payment APIs use it. */
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
@@ -10,7 +12,8 @@ const MAX_KEY_LENGTH = 255;
 /** A duplicate waits this long for the first request to answer before it is told to retry (409). */
 const WAIT_MS = 60_000;
 const POLL_MS = 100;
-/** An answer never recorded after this long means its process died: a retry may run the request again. */
+/** A claim with nothing committed after this long means its process died: a retry may run the request again
+ * (IDEMPOTENCY_LEASE_SECONDS). */
 const LEASE_SECONDS = 120;
 
 /** A response as the first request answered it, replayed to every retry with the same key within 24 hours. */
@@ -32,6 +35,8 @@ interface KeyRow {
   fingerprint: string;
   status: number | null;
   response: StoredResponse | null;
+  claim_token: string | null;
+  outcome: ClaimOutcome | null;
   expired: boolean;
 }
 
@@ -68,70 +73,107 @@ export function fingerprintOf(value: unknown): string {
     .digest('hex');
 }
 
-/** Runs a request once per (user, key) within 24 hours. The first claims the key and records its answer; a retry
- * with the same request gets that answer without running it again, a different request 422, and a duplicate that
- * arrives while the first runs waits for it. A request that throws frees its key (an error is not an answer:
- * after topping up the wallet, the same key may pay). */
+/** Runs a request once per (user, key) within 24 hours. The first claims the key (with a token naming the attempt)
+ * and records its answer; a retry with the same request gets that answer without running it again, a different
+ * request 422, and a duplicate that arrives while the first runs waits for it. Money: the transaction that charges
+ * writes the claim's outcome (src/money/claims.ts), so an outcome exists exactly when money moved. A retry that
+ * finds an outcome but no answer (the first attempt crashed or failed after its commit) replays it; a request that
+ * throws frees its key only when nothing committed under it (after topping up the wallet, the same key may pay);
+ * a request that throws after its commit answers its outcome instead. A claim older than the lease with no outcome
+ * is taken over with a new token: the first attempt, if it still runs, can then no longer commit. */
 export class IdempotencyStore {
-  constructor(private readonly db: DataSource) {}
+  constructor(
+    private readonly db: DataSource,
+    private readonly leaseSeconds = LEASE_SECONDS,
+  ) {}
 
   async once(scope: IdempotencyScope, fingerprint: string, work: () => Promise<StoredResponse>): Promise<StoredResponse> {
-    const deadline = Date.now() + WAIT_MS;
+    const deadline = Date.now() + Math.min(WAIT_MS, this.leaseSeconds * 1000);
     const { userId, key, operation } = scope;
     while (Date.now() < deadline) {
-      if (await this.claim(scope, fingerprint)) return this.run(scope, work);
+      const token = await this.claim(scope, fingerprint);
+      if (token) return this.run(scope, { userId, key, token, replay: null }, work);
       const row = await one<KeyRow>(
         this.db,
-        `SELECT operation, fingerprint, status, response, claimed_at < now() - make_interval(secs => $3) AS expired
+        `SELECT operation, fingerprint, status, response, claim_token, outcome,
+                claimed_at < now() - make_interval(secs => $3) AS expired
            FROM idempotency_keys WHERE user_id = $1 AND key = $2`,
-        [userId, key, LEASE_SECONDS],
+        [userId, key, this.leaseSeconds],
       );
       if (!row) continue;
       if (row.operation !== operation || row.fingerprint !== fingerprint) throw keyReused();
-      if (row.status !== null && row.response) return { ...row.response, headers: { ...row.response.headers, [REPLAYED_HEADER]: 'true' } };
-      if (row.expired && (await this.takeOver(scope))) return this.run(scope, work);
+      if (row.status !== null && row.response) return replayed(row.response);
+      if (row.outcome) return this.run(scope, { userId, key, token: row.claim_token ?? '', replay: row.outcome }, work);
+      const taken = row.expired ? await this.takeOver(scope) : null;
+      if (taken) return this.run(scope, { userId, key, token: taken, replay: null }, work);
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
     throw keyInUse();
   }
 
-  private async claim(scope: IdempotencyScope, fingerprint: string): Promise<boolean> {
+  /** The claim's token, or null when the key is someone's already. */
+  private async claim(scope: IdempotencyScope, fingerprint: string): Promise<string | null> {
     await rows(this.db, `DELETE FROM idempotency_keys WHERE user_id = $1 AND key = $2 AND created_at < now() - interval '24 hours'`, [
       scope.userId,
       scope.key,
     ]);
+    const token = newId();
     const claimed = await rows(
       this.db,
-      `INSERT INTO idempotency_keys (user_id, key, operation, fingerprint) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING RETURNING key`,
-      [scope.userId, scope.key, scope.operation, fingerprint],
+      `INSERT INTO idempotency_keys (user_id, key, operation, fingerprint, claim_token) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT DO NOTHING RETURNING key`,
+      [scope.userId, scope.key, scope.operation, fingerprint, token],
     );
-    return claimed.length === 1;
+    return claimed.length === 1 ? token : null;
   }
 
-  private async takeOver(scope: IdempotencyScope): Promise<boolean> {
+  /** A claim past its lease with nothing committed gets a new token (the old attempt's commit is then refused). */
+  private async takeOver(scope: IdempotencyScope): Promise<string | null> {
+    const token = newId();
     const taken = await rows(
       this.db,
-      `UPDATE idempotency_keys SET claimed_at = clock_timestamp()
-        WHERE user_id = $1 AND key = $2 AND status IS NULL AND claimed_at < now() - make_interval(secs => $3) RETURNING key`,
-      [scope.userId, scope.key, LEASE_SECONDS],
+      `UPDATE idempotency_keys SET claimed_at = clock_timestamp(), claim_token = $4
+        WHERE user_id = $1 AND key = $2 AND status IS NULL AND outcome IS NULL AND claimed_at < now() - make_interval(secs => $3)
+        RETURNING key`,
+      [scope.userId, scope.key, this.leaseSeconds, token],
     );
-    return taken.length === 1;
+    return taken.length === 1 ? token : null;
   }
 
-  private async run(scope: IdempotencyScope, work: () => Promise<StoredResponse>): Promise<StoredResponse> {
+  private async run(scope: IdempotencyScope, claim: Claim, work: () => Promise<StoredResponse>): Promise<StoredResponse> {
     let response: StoredResponse;
     try {
-      response = await work();
+      response = await withClaim(claim, work);
     } catch (error) {
-      await rows(this.db, 'DELETE FROM idempotency_keys WHERE user_id = $1 AND key = $2 AND status IS NULL', [scope.userId, scope.key]);
-      throw error;
+      const committed = await this.committedOutcome(claim);
+      // Nothing committed under this attempt: the key is free again; else the commit stands and is answered.
+      if (!committed || claim.replay) throw error;
+      return this.run(scope, { ...claim, replay: committed }, work);
     }
-    await rows(this.db, 'UPDATE idempotency_keys SET status = $3, response = $4 WHERE user_id = $1 AND key = $2', [
-      scope.userId,
-      scope.key,
-      response.status,
-      JSON.stringify(response),
-    ]);
+    if (claim.replay) response = replayed(response);
+    await rows(
+      this.db,
+      'UPDATE idempotency_keys SET status = $3, response = $4 WHERE user_id = $1 AND key = $2 AND claim_token IS NOT DISTINCT FROM $5',
+      [scope.userId, scope.key, response.status, JSON.stringify(response), claim.token],
+    );
     return response;
   }
+
+  /** After a failed attempt: frees the key when nothing committed under it, else returns what did. */
+  private async committedOutcome(claim: Claim): Promise<ClaimOutcome | null> {
+    if (claim.replay) return claim.replay;
+    const freed = await rows(
+      this.db,
+      'DELETE FROM idempotency_keys WHERE user_id = $1 AND key = $2 AND claim_token = $3 AND status IS NULL AND outcome IS NULL RETURNING key',
+      [claim.userId, claim.key, claim.token],
+    ).catch(() => null);
+    if (freed === null || freed.length === 1) return null;
+    const row = await one<{ outcome: ClaimOutcome | null }>(this.db, 'SELECT outcome FROM idempotency_keys WHERE user_id = $1 AND key = $2', [
+      claim.userId,
+      claim.key,
+    ]).catch(() => undefined);
+    return row?.outcome ?? null;
+  }
 }
+
+const replayed = (response: StoredResponse): StoredResponse => ({ ...response, headers: { ...response.headers, [REPLAYED_HEADER]: 'true' } });

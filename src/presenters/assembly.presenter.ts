@@ -1,6 +1,6 @@
 import type { ApiKey } from '../entities/api-key.entity';
 import type { Job } from '../entities/job.entity';
-import { chargeHeaders, creditsToUsd } from '../lib/money';
+import { chargeHeaders, creditsToUsd } from '../money';
 import { renderModel, type ModelView } from './catalog.presenter';
 
 /** Assembly views (estimate, built model, queued job) and their REST renderings in the contract's snake_case. */

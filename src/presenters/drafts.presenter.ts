@@ -8,7 +8,7 @@ import type {
   PredObjRow,
 } from '../db/queries/drafts.sql';
 import type { CatalogStatus } from '../entities/catalog-entry';
-import { chargeHeaders } from '../lib/money';
+import { chargeHeaders } from '../money';
 import type { ComponentDetails, DublinCore, TemporalPart } from '../parsers/drafts.parser';
 import { TEMPORAL_PARTS } from '../parsers/drafts.parser';
 

@@ -1,4 +1,4 @@
-import { chargeHeaders } from '../lib/money';
+import { chargeHeaders } from '../money';
 import type { EvCorrection } from '../xml/ev';
 import type { XmlError } from '../xml/xml-errors';
 import { renderSignature, type SignatureView } from './signing.presenter';

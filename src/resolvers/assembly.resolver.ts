@@ -18,7 +18,7 @@ export class AssemblyResolver {
     return ctx.services.assembly.estimate(caller, input.toRequest());
   }
 
-  @Requires('build')
+  @Requires('build', { charges: 'assembly' })
   @Mutation(() => AssembleResult, { description: 'Builds a model: a BuiltModel when every leaf is reused, else an AssemblyJob (mixed).' })
   async assemble(
     @Arg('input', () => AssemblyInput) input: AssemblyInput,

@@ -6,7 +6,7 @@ import { parseProfileUpdate } from '../parsers/users.parser';
 import { parseAutoReloadFields } from '../parsers/wallet.parser';
 import { userView, type SessionView, type UserView } from '../presenters/user.presenter';
 import type { IssuedKeyView, KeyView, LegacyKeyView } from '../presenters/key.presenter';
-import type { WalletView } from '../presenters/wallet.presenter';
+import type { WalletView } from '../money';
 import type { Caller } from '../services/auth.service';
 import {
   ApiKeyType,

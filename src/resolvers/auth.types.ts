@@ -5,7 +5,7 @@ import type { CreateKeyFields } from '../parsers/keys.parser';
 import type { AutoReloadFields } from '../parsers/wallet.parser';
 import type { IssuedKeyView, KeyView } from '../presenters/key.presenter';
 import type { SessionView, UserView } from '../presenters/user.presenter';
-import type { AutoReloadView, WalletView } from '../presenters/wallet.presenter';
+import type { AutoReloadView, WalletView } from '../money';
 import { KeyStatusEnum, ScopeEnum } from './enums';
 
 @ObjectType('User')

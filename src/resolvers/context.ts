@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import { Authorized, createParameterDecorator } from 'type-graphql';
+import { CHARGES, type ChargeDoor } from '../money';
 import { unauthenticated } from '../lib/errors';
 import type { Services } from '../container';
 import type { Caller, Requirement } from '../services/auth.service';
@@ -20,8 +21,11 @@ export interface GraphQLContext {
   dbSlots?: Pick<Semaphore, 'run'>;
 }
 
-/** Declares what a field needs (same vocabulary as REST routes); enforced by the schema's authChecker. */
-export const Requires = (requirement: Requirement) => Authorized(requirement);
+/** Declares what a field needs (same vocabulary as REST routes); enforced by the schema's authChecker. A field
+ * that charges adds `{ charges: … }` (the price-table door, as the REST route table's `charges`): the authChecker
+ * then also asks `spend` of a key, the one place that is checked. */
+export const Requires = (requirement: Requirement, declared: { charges?: ChargeDoor } = {}) =>
+  Authorized(declared.charges ? [requirement, CHARGES] : requirement);
 
 /** The signed-in caller of a field whose `@Requires` is not public (the authChecker refused it otherwise). */
 export const CurrentCaller = () =>

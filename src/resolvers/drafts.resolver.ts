@@ -77,7 +77,7 @@ export class DraftsResolver {
     return services.drafts.components.get(caller.user.id, parseDraftDataType(dataType), ctId);
   }
 
-  @Requires('build')
+  @Requires('build', { charges: 'draft' })
   @Mutation(() => DraftComponentMintType, { description: 'Mints a draft component: charges the component price (a key needs spend too).' })
   async createDraftComponent(
     @Arg('input', () => DraftComponentInput) input: DraftComponentInput,
@@ -118,7 +118,7 @@ export class DraftsResolver {
     return services.drafts.structure.getCluster(caller.user.id, ctId);
   }
 
-  @Requires('build')
+  @Requires('build', { charges: 'draft' })
   @Mutation(() => DraftClusterType, { description: 'Creates a draft cluster: charges the cluster price (a key needs spend too).' })
   async createDraftCluster(
     @Arg('input', () => DraftClusterInput) input: DraftClusterInput,
@@ -165,7 +165,7 @@ export class DraftsResolver {
     return services.drafts.structure.getModel(caller.user.id, ctId);
   }
 
-  @Requires('build')
+  @Requires('build', { charges: 'draft' })
   @Mutation(() => DraftModelType, { description: 'Creates a draft data model on a root cluster: charges the model price (a key needs spend too).' })
   async createDraftModel(
     @Arg('input', () => DraftModelInput) input: DraftModelInput,

@@ -42,7 +42,7 @@ export class GenerationResolver {
     );
   }
 
-  @Requires('spend')
+  @Requires('spend', { charges: 'app_download' })
   @Mutation(() => GenerateResult, { description: 'Generates the application download of a published model; charges APP_DOWNLOAD_CREDITS.' })
   async generateApp(
     @Arg('dmCtId') dmCtId: string,
@@ -57,7 +57,7 @@ export class GenerationResolver {
     );
   }
 
-  @Requires('build')
+  @Requires('build', { charges: 'csv_upload' })
   @Mutation(() => DataSourceUploadType, {
     description: 'Uploads a CSV (GraphQL multipart request; send Apollo-Require-Preflight: true); an upload job proposes a draft model.',
   })
@@ -78,8 +78,10 @@ export class GenerationResolver {
         idempotencyKey,
         { filename: staged.filename, sha256: sha256Hex(content) },
         async () => {
-          const { source, job } = await services.dataSources.accept(caller, { filename: staged.filename, contentType: '', content });
+          const { source, job, charge } = await services.dataSources.accept(caller, { filename: staged.filename, contentType: '', content });
           return {
+            estimatedCostCredits: charge.estimatedCostCredits,
+            columns: charge.columns,
             dataSource: { ctId: source.ctId, filename: source.filename, size: source.sizeBytes, created: source.createdAt },
             job: jobNode(job, services.links),
           };

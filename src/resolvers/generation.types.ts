@@ -21,4 +21,7 @@ export class DataSourceType {
 export class DataSourceUploadType {
   @Field(() => DataSourceType) dataSource!: DataSourceType;
   @Field(() => JobType) job!: JobNode;
+  @Field(() => Int, { description: 'What the upload will be charged: its header columns × 100 + 500 credits (held now).' })
+  estimatedCostCredits!: number;
+  @Field(() => Int, { description: 'The header row’s columns: one component minted per column.' }) columns!: number;
 }

@@ -1,6 +1,7 @@
 import type { GraphQLSchema } from 'graphql';
 import { createPubSub } from '@graphql-yoga/subscription';
 import { buildSchema, type AuthChecker, type NonEmptyArray } from 'type-graphql';
+import { CHARGES } from '../money';
 import type { Requirement } from '../services/auth.service';
 import { APP_KEY } from '../services/app-keys.service';
 import { AppResolver, appCallerOf } from './app.resolver';
@@ -37,6 +38,7 @@ const authChecker: AuthChecker<GraphQLContext> = ({ context }, requirements) => 
   if (requirements[0] === APP_KEY) return appCallerOf(context).then(() => true);
   if (context.authError && requirements[0] !== 'public') throw context.authError;
   context.services.auth.authorize(context.caller, requirements[0] as Requirement);
+  if (requirements[1] === CHARGES) context.services.auth.authorize(context.caller, 'spend');
   return true;
 };
 

@@ -14,7 +14,7 @@ function run(ctx: GraphQLContext, caller: Caller, mutation: string, request: Vaa
 /** The REST validation-as-a-service calls as mutations: same checks, same charges (scope spend). */
 @Resolver()
 export class VaasResolver {
-  @Requires('spend')
+  @Requires('spend', { charges: 'vaas' })
   @Mutation(() => VaasResultType, { description: 'Validates an SDC4 instance against its model (VAAS_VALIDATION_CREDITS).' })
   async validateInstance(
     @Arg('xml') xml: string,
@@ -28,7 +28,7 @@ export class VaasResolver {
     return run(ctx, caller, 'validateInstance', request, xml, idempotencyKey);
   }
 
-  @Requires('spend')
+  @Requires('spend', { charges: 'vaas' })
   @Mutation(() => VaasResultType, { description: 'Validates and, when valid, signs an instance (VAAS_VALIDATION_CREDITS + VAAS_SIGNATURE_CREDITS).' })
   async signInstance(
     @Arg('xml') xml: string,

@@ -14,7 +14,7 @@ const statusNode = (view: ReceiptStatusView): SettlementStatusType => {
 /** The REST settlement calls as GraphQL fields: same parsers, same service, same charge. */
 @Resolver()
 export class VslResolver {
-  @Requires('spend')
+  @Requires('spend', { charges: 'settlement' })
   @Mutation(() => SettlementType, { description: 'Settles a transition and issues a signed Receipt (VSL_RECEIPT_CREDITS, PERMIT or DENY).' })
   async settle(
     @Arg('payload', { description: 'The SDC4 XML instance, as text.' }) payload: string,

@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import type { ChargeDoor } from '../money';
 import type { Services } from '../container';
 import type { Caller, Requirement } from '../services/auth.service';
 import type { APP_KEY, AppCaller } from '../services/app-keys.service';
@@ -78,6 +79,9 @@ export interface Route<R extends RouteRequirement = RouteRequirement> {
   raw?: boolean;
   /** A POST that charges or enqueues: a retry with the same Idempotency-Key answers the first response. */
   idempotent?: boolean;
+  /** The price-table door this route charges through (src/money/prices.ts): the edge asks a key for `spend` too,
+   * after `requirement`; services never check scopes. */
+  charges?: ChargeDoor;
   handle: (ctx: RouteContext<CallerFor<R>>) => Promise<RouteResult>;
   /** Its OpenAPI description; the response-validation check fails for a status a route does not document. */
   doc?: RouteDoc;

@@ -129,6 +129,7 @@ function mountStudio(router: Router, index: RouteIndex<IndexedHandler>, services
           unsafe: !SAFE_METHODS.has(req.method),
           token: req.headers['x-csrftoken'] as string | undefined,
         });
+        if (def.charges) services.auth.authorize(caller, 'spend');
         // CPU tasks of the request (a large JSON body included) wait in its caller's lane of the pool's fair queue.
         await runAsCpuCaller(caller ? callerIdOf(caller) : slot, async () => {
           if (parsesJson) await readJson(req, res);

@@ -3,28 +3,29 @@ import { newId } from '../lib/ids';
 import { rows } from '../db/sql';
 import type { CatalogStatus } from '../entities/catalog-entry';
 import { DataSourceRecord } from '../entities/data-source.entity';
-import { conflict, DomainError, isDatabaseUnavailable, keyScope } from '../lib/errors';
+import { conflict, DomainError, isDatabaseUnavailable } from '../lib/errors';
 import type { Links } from '../lib/links';
-import { creditsToUsd } from '../lib/money';
+import { creditsToUsd, PRICES, recordOutcome } from '../money';
 import { assemblyJobRequest, estimateId, type AssemblyRequest, type ClusterSpec } from '../parsers/assembly.parser';
 import {
   estimateView,
   renderProblem,
   type AssemblyJobView,
   type EstimateView,
+  type BuiltModelView,
   type Pricing,
   type ProblemView,
   type ReuseView,
 } from '../presenters/assembly.presenter';
+import type { ModelView } from '../presenters/catalog.presenter';
 import type { Caller } from './auth.service';
 import type { Clock } from './clock';
 import type { JobsService } from './jobs.service';
 import type { BuiltModel, CatalogForAssembly, ModelBuilder } from './model-builder';
 import { transactionRetried } from '../db/transaction';
-import type { LedgerService } from './ledger.service';
+import type { LedgerService } from '../money';
 
-/** Prices in credits (1,000 per dollar): one rule for the estimate and both assembly paths. */
-export const PRICES = { model: 500, cluster: 100, component: 100, reuse: 0 } as const;
+/** The price table's home is src/money/prices.ts. */
 
 export interface Plan extends Pricing {
   request: AssemblyRequest;
@@ -124,8 +125,6 @@ export class AssemblyService {
    * retired (409) references. */
   async admit(caller: Caller, request: AssemblyRequest): Promise<Plan> {
     const plan = await this.plan(request, caller.user.id);
-    const key = caller.via === 'key' ? caller.key : null;
-    if (key && !key.scopes.includes('spend')) throw keyScope('spend', key.scopes);
     if (plan.request.estimateId && plan.request.estimateId !== plan.estimateId) {
       throw conflict('stale_estimate', 'The title or tree changed since the estimate; estimate again.', {
         estimate_id: plan.request.estimateId,
@@ -147,35 +146,58 @@ export class AssemblyService {
     return plan;
   }
 
-  /** Reuse path, one transaction: charge, build under a savepoint and, when the build fails, roll back to it and
-   * append the refund. A crash anywhere leaves either nothing or a charge with its model or its refund. */
-  async assembleReuse(caller: Caller, plan: Plan): Promise<{ model: BuiltModel; balanceCredits: number }> {
+  /** Reuse path, one transaction: build under a savepoint and read the answer first, then charge (the wallet's
+   * lock is taken last, so concurrent builds of one wallet run in parallel and queue only for the charge and the
+   * commit); when the build failed, roll back to the savepoint and append the charge's refund. A crash anywhere
+   * leaves either nothing or a charge with its model or its refund; a 402 or 403 at the charge rolls the build
+   * back (the funds and the key's limit are checked before the build too, so that is rare). The answer (the model
+   * as the catalog shows it, the balance) is read inside the transaction and recorded with an Idempotency-Key's
+   * claim, so nothing read after the commit can fail a request that was charged. */
+  async assembleReuse(caller: Caller, plan: Plan): Promise<BuiltModelView> {
     const reason = `assemble: ${plan.request.title}`;
+    const payer = { userId: caller.user.id, amount: plan.totalCredits, reason, apiKeyId: caller.key?.id ?? null };
+    await this.ledger.assertCanPay(caller, plan.totalCredits);
     const outcome = await transactionRetried(this.db, async (manager) => {
-      const charge = await this.ledger.charge(
-        { userId: caller.user.id, amount: plan.totalCredits, reason, apiKeyId: caller.key?.id ?? null },
-        manager,
-      );
       await rows(manager, 'SAVEPOINT assembly_build');
+      let built: { model: BuiltModel; detail: ModelView } | { failure: unknown };
       try {
         const model = await this.builder.build(manager, plan.request, caller.user.id, { publish: plan.request.publish });
+        built = { model, detail: await this.catalog.modelDetail(model.dmCtId, { userId: caller.user.id }, manager) };
         await rows(manager, 'RELEASE SAVEPOINT assembly_build');
-        return { model, balanceCredits: charge.balanceCredits };
       } catch (error) {
         if (isDatabaseUnavailable(error)) throw error;
         await rows(manager, 'ROLLBACK TO SAVEPOINT assembly_build');
-        if (charge.ledgerEntryId) await this.ledger.refund(charge.ledgerEntryId, `refund: build failed for ${plan.request.title}`, manager);
-        return { failure: error };
+        built = { failure: error };
       }
+      const charge = await this.ledger.charge(payer, manager);
+      if ('failure' in built) {
+        if (charge.ledgerEntryId) await this.ledger.refund(charge.ledgerEntryId, `refund: build failed for ${plan.request.title}`, manager);
+        return built;
+      }
+      const { model, detail } = built;
+      const view: BuiltModelView = {
+        mode: 'reuse',
+        model: detail,
+        published: model.published,
+        generated: false,
+        modelUrl: this.links.model(model.dmCtId),
+        packageUrl: null,
+        finalizeError: null,
+        estimatedCostCredits: plan.totalCredits,
+        balanceCredits: charge.balanceCredits,
+      };
+      const resource = { type: 'model', id: model.dmCtId };
+      await recordOutcome(manager, { charged: plan.totalCredits, ledgerEntryId: charge.ledgerEntryId, resource, result: view });
+      return { view };
     });
     if ('failure' in outcome) throw buildFailed(outcome.failure);
-    return outcome;
+    return outcome.view;
   }
 
   /** Mixed path: the job, its queue message and a hold on the whole amount (key and wallet) in one transaction,
    * so concurrent admissions cannot promise the same credits twice; the run captures the hold. */
   async enqueueMixed(caller: Caller, plan: Plan): Promise<AssemblyJobView> {
-    const { job, dataSourceCtId } = await transactionRetried(this.db, async (manager) => {
+    return transactionRetried(this.db, async (manager) => {
       const json = JSON.stringify(plan.request);
       const source = await manager.save(
         manager.create(DataSourceRecord, {
@@ -196,25 +218,25 @@ export class AssemblyService {
         dataSourceCtId: source.ctId,
       });
       const apiKeyId = caller.key?.id ?? null;
-      await this.ledger.hold(
+      const held = await this.ledger.hold(
         { userId: caller.user.id, amount: plan.totalCredits, reason: `assemble: ${plan.request.title}`, apiKeyId, jobId: queued.id },
         manager,
       );
-      return { job: queued, dataSourceCtId: source.ctId };
+      const view: AssemblyJobView = {
+        mode: 'mixed',
+        jobCtId: queued.ctId,
+        jobUrl: this.links.job(queued.ctId),
+        taskId: queued.taskId,
+        dataSourceCtId: source.ctId,
+        status: queued.status,
+        newComponents: plan.mint.filter((m) => m.dataType !== 'Cluster').length,
+        estimatedCost: creditsToUsd(plan.totalCredits),
+        estimatedCostCredits: plan.totalCredits,
+        balanceCredits: held.balanceCredits,
+        job: queued,
+      };
+      await recordOutcome(manager, { charged: plan.totalCredits, ledgerEntryId: null, resource: { type: 'job', id: queued.ctId }, result: view });
+      return view;
     });
-    const wallet = await this.ledger.wallet(caller.user.id);
-    return {
-      mode: 'mixed',
-      jobCtId: job.ctId,
-      jobUrl: this.links.job(job.ctId),
-      taskId: job.taskId,
-      dataSourceCtId,
-      status: job.status,
-      newComponents: plan.mint.filter((m) => m.dataType !== 'Cluster').length,
-      estimatedCost: creditsToUsd(plan.totalCredits),
-      estimatedCostCredits: plan.totalCredits,
-      balanceCredits: wallet.balanceCredits,
-      job,
-    };
   }
 }

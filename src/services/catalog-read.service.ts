@@ -112,10 +112,11 @@ export class CatalogReader {
   }
 
   /** 404 for a draft that is not the viewer's, so its ct_id does not leak. */
-  async modelDetail(dmCtId: string, viewer: Viewer): Promise<ModelView> {
-    const row = await queryOne(this.db, visibleModelDetail(dmCtId, viewer.userId));
+  /** With `on`, read in that transaction (a charging one reads its answer before it commits). */
+  async modelDetail(dmCtId: string, viewer: Viewer, on: EntityManager | DataSource = this.db): Promise<ModelView> {
+    const row = await queryOne(on, visibleModelDetail(dmCtId, viewer.userId));
     if (!row) throw notFound('Data model');
-    return modelView(row, await loadClusterTree(this.db, Number(row.root_cluster_id)), this.links);
+    return modelView(row, await loadClusterTree(on, Number(row.root_cluster_id)), this.links);
   }
 
   /** The viewer's document of a model, with the same visibility rule as its detail. */

@@ -54,8 +54,8 @@ export class CatalogService {
     return this.reader.listModels(query, viewer);
   }
 
-  modelDetail(dmCtId: string, viewer: Viewer): Promise<ModelView> {
-    return this.reader.modelDetail(dmCtId, viewer);
+  modelDetail(dmCtId: string, viewer: Viewer, manager?: EntityManager): Promise<ModelView> {
+    return this.reader.modelDetail(dmCtId, viewer, manager);
   }
 
   findComponentsByCtIds(ctIds: string[], manager?: EntityManager): Promise<Map<string, ComponentRef>> {

@@ -6,7 +6,9 @@ import type { DataSource } from 'typeorm';
 import { newId } from '../lib/ids';
 import { contentPart, contentSize } from '../db/queries/data-sources.sql';
 import { queryOne } from '../db/sql';
-import { CsvError, type CsvModel } from '../domain/csv';
+import { CSV_LIMITS, CsvError, parseCsv, type CsvModel } from '../domain/csv';
+import { transactionRetried } from '../db/transaction';
+import { csvUploadPrice, recordOutcome, replayOr, type LedgerService } from '../money';
 import { CpuBudgetExceeded } from '../lib/cpu-errors';
 import type { CpuPool } from '../workers/pool';
 import type { CsvPart, CsvTaskResult } from '../workers/csv.task';
@@ -22,11 +24,44 @@ import type { PipelineService } from './pipeline.service';
 
 const CSV_TYPES = new Set(['text/csv', 'application/csv', 'text/plain', 'application/vnd.ms-excel', 'application/octet-stream', '']);
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+/** The first row's fields, counted on admission to price the upload: 400 when there is none or too many. */
+function headerColumns(content: Buffer): number {
+  let header: string[] | undefined;
+  try {
+    header = parseCsv(content.toString('utf8'), 1)[0];
+  } catch (error) {
+    if (!(error instanceof CsvError)) throw error;
+    throw badRequest(`The CSV's header row cannot be read: ${error.message}`, { details: { file: [error.message] } });
+  }
+  if (!header?.length) throw badRequest('The CSV has no header row.', { details: { file: ['No header row.'] } });
+  if (header.length > CSV_LIMITS.maxColumns) {
+    const message = `The CSV has more than ${CSV_LIMITS.maxColumns} columns (CSV_MAX_COLUMNS).`;
+    throw badRequest(message, { details: { file: [message] } });
+  }
+  return header.length;
+}
+
+export interface AcceptedUpload {
+  source: DataSourceRecord;
+  job: Job;
+  charge: UploadCharge;
+}
+
 /** Bytes of the stored CSV read from the database and handed to the parsing thread at a time. */
 const PART_BYTES = 1024 * 1024;
 
+/** What an upload will cost (N columns × component + model) and the balance beside its hold: the 202's estimate. */
+interface UploadCharge {
+  columns: number;
+  estimatedCostCredits: number;
+  balanceCredits: number;
+}
+
 /** Uploads of source files (CSV): a data source and an `upload` job that proposes a draft model for a person
- * to review. Publishes nothing, charges nothing. */
+ * to review. Publishes nothing. Money, as a mixed assembly: the upload mints one component per column and a model,
+ * priced by the price table (csvUploadPrice); the header's columns are counted on admission and their price held
+ * with the job (402 or the key's 403 before any work), the job captures the hold in the transaction that mints
+ * the draft, and a failed job's hold is released. */
 export class DataSourcesService {
   constructor(
     private readonly db: DataSource,
@@ -35,10 +70,15 @@ export class DataSourcesService {
     private readonly pipeline: PipelineService,
     private readonly clock: Clock,
     private readonly cpu: CpuPool,
+    private readonly ledger: LedgerService,
   ) {}
 
   /** Refuses at once what can be told at once (empty, binary, not UTF-8, not CSV); the rest is the job's. */
-  async accept(caller: Caller, file: { filename: string; contentType: string; content: Buffer }): Promise<{ source: DataSourceRecord; job: Job }> {
+  accept(caller: Caller, file: { filename: string; contentType: string; content: Buffer }): Promise<AcceptedUpload> {
+    return replayOr(() => this.admit(caller, file));
+  }
+
+  private async admit(caller: Caller, file: { filename: string; contentType: string; content: Buffer }): Promise<AcceptedUpload> {
     const extension = path.extname(file.filename).toLowerCase();
     if (extension !== '.csv' || !CSV_TYPES.has(file.contentType.split(';')[0].trim().toLowerCase())) {
       throw badRequest('Only CSV files (.csv) can be uploaded as data sources.', { details: { file: ['Not a CSV file.'] } });
@@ -50,7 +90,9 @@ export class DataSourcesService {
     } catch {
       throw badRequest('The file is not UTF-8 text.', { details: { file: ['Invalid UTF-8.'] } });
     }
-    return this.db.transaction(async (manager) => {
+    const columns = headerColumns(file.content);
+    const price = csvUploadPrice(columns);
+    return transactionRetried(this.db, async (manager) => {
       const source = await manager.save(
         manager.create(DataSourceRecord, {
           ctId: newId(),
@@ -69,7 +111,14 @@ export class DataSourcesService {
         request: { filename: source.filename },
         dataSourceCtId: source.ctId,
       });
-      return { source, job };
+      const reason = `csv upload: ${source.filename} (${columns} columns)`;
+      const held = await this.ledger.hold(
+        { userId: caller.user.id, amount: price, reason, apiKeyId: caller.key?.id ?? null, jobId: job.id },
+        manager,
+      );
+      const accepted: AcceptedUpload = { source, job, charge: { columns, estimatedCostCredits: price, balanceCredits: held.balanceCredits } };
+      await recordOutcome(manager, { charged: price, ledgerEntryId: null, resource: { type: 'job', id: job.ctId }, result: accepted });
+      return accepted;
     });
   }
 
@@ -110,7 +159,15 @@ export class DataSourcesService {
       generate: false,
       estimateId: null,
     };
-    const model = await this.db.transaction((m) => this.builder.build(m, request, job.userId, { publish: false, mintKeyPrefix: `job:${job.ctId}` }));
+    // Minted and charged in one transaction: nothing exists that is not paid for (the hold caps the charge).
+    const model = await transactionRetried(this.db, async (m) => {
+      const built = await this.builder.build(m, request, job.userId, { publish: false, mintKeyPrefix: `job:${job.ctId}` });
+      const reason = `csv upload: ${source.filename} (${columns.length} columns)`;
+      const amount = csvUploadPrice(columns.length);
+      const charge = { userId: job.userId, amount, reason, idempotencyKey: `job:${job.ctId}:charge`, apiKeyId: job.apiKeyId, jobId: job.id };
+      await this.ledger.capture(charge, m);
+      return built;
+    });
     await progress.step('finalizing', { dmCtId: model.dmCtId });
     const columnTypes = columns.map((c) => ({ label: c.label, data_type: c.dataType }));
     return { result: { ...this.pipeline.links(model.dmCtId, null), published: false, generated: false, columns: columnTypes } };

@@ -2,18 +2,18 @@ import type { DataSource, EntityManager } from 'typeorm';
 import * as q from '../db/queries/drafts.sql';
 import { queryOne } from '../db/sql';
 import { transactionRetried } from '../db/transaction';
-import { conflict, DomainError, keyScope } from '../lib/errors';
+import { conflict, DomainError } from '../lib/errors';
 import { invalid, type PageRequest } from '../parsers/catalog.parser';
 import { requireUnits, type ComponentFields, type DraftDataType, type NewComponentDraft } from '../parsers/drafts.parser';
 import type { PageView } from '../presenters/catalog.presenter';
 import { componentDraftView, type ComponentDraftView, type ComponentMintView } from '../presenters/drafts.presenter';
-import { PRICES } from './assembly.service';
+import { PRICES } from '../money';
 import type { Caller } from './auth.service';
 import type { CatalogService } from './catalog.service';
 import type { Clock } from './clock';
 import { ownProjectId, pageOf, setPredObjs } from './drafts-semantics.service';
 import { unitsText } from './drafts-units-text';
-import type { LedgerService } from './ledger.service';
+import { recordOutcome, replayOr, type LedgerService } from '../money';
 
 /** Components of the drafts API: minting one is a charge (the assembly's component price, through the ledger, in
  * the transaction that creates it, so a refused charge creates nothing); reading and editing while a draft. */
@@ -69,31 +69,35 @@ export class DraftComponentsService {
 
   /** Charges the component price and mints a draft, in one transaction: 402 (or the key's 403) creates nothing. */
   async create(caller: Caller, draft: NewComponentDraft): Promise<ComponentMintView> {
-    if (caller.via === 'key' && !caller.key.scopes.includes('spend')) throw keyScope('spend', caller.key.scopes);
     const userId = caller.user.id;
     const price = PRICES.component;
-    return transactionRetried(this.db, async (manager) => {
-      const projectId = await ownProjectId(manager, userId, draft.projectCtId);
-      const input = { ...draft, units: await unitsText(manager, userId, draft.units) };
-      const columns = componentColumns(input, { enums: [], enumDescr: {}, dataType: input.dataType });
-      const charge = await this.ledger.charge(
-        { userId, amount: price, reason: `mint ${input.dataType}: ${input.label}`, apiKeyId: caller.key?.id ?? null },
-        manager,
-      );
-      const minted = await this.catalog.createComponent(manager, {
-        label: input.label,
-        dataType: input.dataType,
-        description: input.description,
-        units: input.units,
-        status: 'draft',
-        ownerId: userId,
-        projectId,
-      });
-      if (Object.keys(columns).length) await queryOne(manager, q.updateEntry('components', minted.id, columns, this.clock.now()));
-      if (input.predObjIds?.length) await setPredObjs(manager, 'component_pred_objs', minted.id, userId, input.predObjIds);
-      const component = await this.read(manager, userId, input.dataType, minted.ctId);
-      return { component, estimatedCostCredits: price, balanceCredits: charge.balanceCredits };
-    });
+    return replayOr(() =>
+      transactionRetried(this.db, async (manager) => {
+        const projectId = await ownProjectId(manager, userId, draft.projectCtId);
+        const input = { ...draft, units: await unitsText(manager, userId, draft.units) };
+        const columns = componentColumns(input, { enums: [], enumDescr: {}, dataType: input.dataType });
+        const charge = await this.ledger.charge(
+          { userId, amount: price, reason: `mint ${input.dataType}: ${input.label}`, apiKeyId: caller.key?.id ?? null },
+          manager,
+        );
+        const minted = await this.catalog.createComponent(manager, {
+          label: input.label,
+          dataType: input.dataType,
+          description: input.description,
+          units: input.units,
+          status: 'draft',
+          ownerId: userId,
+          projectId,
+        });
+        if (Object.keys(columns).length) await queryOne(manager, q.updateEntry('components', minted.id, columns, this.clock.now()));
+        if (input.predObjIds?.length) await setPredObjs(manager, 'component_pred_objs', minted.id, userId, input.predObjIds);
+        const component = await this.read(manager, userId, input.dataType, minted.ctId);
+        const result = { component, estimatedCostCredits: price, balanceCredits: charge.balanceCredits };
+        const resource = { type: 'component', id: minted.ctId };
+        await recordOutcome(manager, { charged: price, ledgerEntryId: charge.ledgerEntryId, resource, result });
+        return result;
+      }),
+    );
   }
 
   async get(userId: number, dataType: DraftDataType, ctId: string): Promise<ComponentDraftView> {

@@ -2,7 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import * as q from '../db/queries/drafts.sql';
 import { query, queryOne } from '../db/sql';
 import { transactionRetried } from '../db/transaction';
-import { DomainError, keyScope } from '../lib/errors';
+import { DomainError } from '../lib/errors';
 import type { PageRequest } from '../parsers/catalog.parser';
 import type { ClusterFields, ModelFields, NewClusterDraft, NewModelDraft } from '../parsers/drafts.parser';
 import type { PageView } from '../presenters/catalog.presenter';
@@ -14,7 +14,7 @@ import {
   type ModelDraftView,
   type ModelMintView,
 } from '../presenters/drafts.presenter';
-import { PRICES } from './assembly.service';
+import { PRICES } from '../money';
 import type { Caller } from './auth.service';
 import type { CatalogService } from './catalog.service';
 import type { ClusterChildRef } from './catalog-mint.service';
@@ -22,7 +22,7 @@ import { assertTreeWithinBound, clusterTreeSize, expandedSizes } from './catalog
 import type { Clock } from './clock';
 import { draftNotFound, immutable } from './drafts-components.service';
 import { ownProjectId, pageOf, setPredObjs } from './drafts-semantics.service';
-import type { LedgerService } from './ledger.service';
+import { recordOutcome, replayOr, type LedgerService } from '../money';
 
 /** Clusters and models of the drafts API: built from the caller's components and clusters (or published ones),
  * read and edited while drafts; publishing a model publishes its tree bottom-up, as the assembly pipeline does.
@@ -74,28 +74,32 @@ export class DraftStructureService {
 
   /** Charges a new cluster's price and inserts it, in one transaction: 402 (or the key's 403) creates nothing. */
   async createCluster(caller: Caller, input: NewClusterDraft): Promise<ClusterMintView> {
-    assertCanSpend(caller);
     const userId = caller.user.id;
     const price = PRICES.cluster;
-    return transactionRetried(this.db, async (manager) => {
-      const projectId = await ownProjectId(manager, userId, input.projectCtId);
-      const children = await this.children(manager, userId, input);
-      const childClusters = children.flatMap((c) => ('clusterId' in c ? [c.clusterId] : []));
-      const size = await clusterTreeSize(manager, children.length - childClusters.length, childClusters);
-      assertTreeWithinBound(size, `The cluster ${input.label}`, 'clusters');
-      const charge = await this.charge(manager, caller, price, `draft cluster: ${input.label}`);
-      const minted = await this.catalog.createCluster(manager, {
-        label: input.label,
-        description: input.description,
-        status: 'draft',
-        ownerId: userId,
-        projectId,
-        children,
-      });
-      if (input.predObjIds?.length) await setPredObjs(manager, 'cluster_pred_objs', minted.id, userId, input.predObjIds);
-      const cluster = await this.readCluster(manager, userId, minted.ctId);
-      return { cluster, estimatedCostCredits: price, balanceCredits: charge.balanceCredits };
-    });
+    return replayOr(() =>
+      transactionRetried(this.db, async (manager) => {
+        const projectId = await ownProjectId(manager, userId, input.projectCtId);
+        const children = await this.children(manager, userId, input);
+        const childClusters = children.flatMap((c) => ('clusterId' in c ? [c.clusterId] : []));
+        const size = await clusterTreeSize(manager, children.length - childClusters.length, childClusters);
+        assertTreeWithinBound(size, `The cluster ${input.label}`, 'clusters');
+        const charge = await this.charge(manager, caller, price, `draft cluster: ${input.label}`);
+        const minted = await this.catalog.createCluster(manager, {
+          label: input.label,
+          description: input.description,
+          status: 'draft',
+          ownerId: userId,
+          projectId,
+          children,
+        });
+        if (input.predObjIds?.length) await setPredObjs(manager, 'cluster_pred_objs', minted.id, userId, input.predObjIds);
+        const cluster = await this.readCluster(manager, userId, minted.ctId);
+        const result = { cluster, estimatedCostCredits: price, balanceCredits: charge.balanceCredits };
+        const resource = { type: 'cluster', id: minted.ctId };
+        await recordOutcome(manager, { charged: price, ledgerEntryId: charge.ledgerEntryId, resource, result });
+        return result;
+      }),
+    );
   }
 
   getCluster(userId: number, ctId: string): Promise<ClusterDraftView> {
@@ -124,32 +128,36 @@ export class DraftStructureService {
   /** A model from a root cluster of the caller's (or a published one) and its Dublin Core fields: the model price
    * alone, as the root cluster already exists (and was charged when it was created). */
   async createModel(caller: Caller, input: NewModelDraft): Promise<ModelMintView> {
-    assertCanSpend(caller);
     const userId = caller.user.id;
     const price = PRICES.model;
-    return transactionRetried(this.db, async (manager) => {
-      const projectId = await ownProjectId(manager, userId, input.projectCtId);
-      const named = input.rootCluster;
-      const rootCtId = typeof named === 'number' ? (await queryOne(manager, q.clusterCtId(named)))?.ct_id : named;
-      const [root] = rootCtId ? await query(manager, q.usableChildren(userId, 'clusters', [rootCtId])) : [];
-      if (!root) throw unknownChild('data', String(named), 'cluster');
-      const size = (await expandedSizes(manager, [Number(root.id)])).get(Number(root.id)) ?? 1;
-      assertTreeWithinBound(size, `The tree of cluster ${root.ct_id}`, 'data');
-      const charge = await this.charge(manager, caller, price, `draft model: ${input.title}`);
-      const minted = await this.catalog.createDataModel(manager, {
-        title: input.title,
-        description: input.description,
-        rootClusterId: Number(root.id),
-        published: false,
-        ownerId: userId,
-        projectId,
-      });
-      if (input.dublinCore) {
-        await queryOne(manager, q.updateEntry('data_models', minted.id, { dublin_core: JSON.stringify(input.dublinCore) }, this.clock.now()));
-      }
-      const model = await this.readModel(manager, userId, minted.ctId);
-      return { model, estimatedCostCredits: price, balanceCredits: charge.balanceCredits };
-    });
+    return replayOr(() =>
+      transactionRetried(this.db, async (manager) => {
+        const projectId = await ownProjectId(manager, userId, input.projectCtId);
+        const named = input.rootCluster;
+        const rootCtId = typeof named === 'number' ? (await queryOne(manager, q.clusterCtId(named)))?.ct_id : named;
+        const [root] = rootCtId ? await query(manager, q.usableChildren(userId, 'clusters', [rootCtId])) : [];
+        if (!root) throw unknownChild('data', String(named), 'cluster');
+        const size = (await expandedSizes(manager, [Number(root.id)])).get(Number(root.id)) ?? 1;
+        assertTreeWithinBound(size, `The tree of cluster ${root.ct_id}`, 'data');
+        const charge = await this.charge(manager, caller, price, `draft model: ${input.title}`);
+        const minted = await this.catalog.createDataModel(manager, {
+          title: input.title,
+          description: input.description,
+          rootClusterId: Number(root.id),
+          published: false,
+          ownerId: userId,
+          projectId,
+        });
+        if (input.dublinCore) {
+          await queryOne(manager, q.updateEntry('data_models', minted.id, { dublin_core: JSON.stringify(input.dublinCore) }, this.clock.now()));
+        }
+        const model = await this.readModel(manager, userId, minted.ctId);
+        const result = { model, estimatedCostCredits: price, balanceCredits: charge.balanceCredits };
+        const resource = { type: 'model', id: minted.ctId };
+        await recordOutcome(manager, { charged: price, ledgerEntryId: charge.ledgerEntryId, resource, result });
+        return result;
+      }),
+    );
   }
 
   getModel(userId: number, ctId: string): Promise<ModelDraftView> {
@@ -206,8 +214,3 @@ const unknownChild = (field: string, ctId: string, kind: string) =>
   new DomainError(400, 'invalid_request', `No ${kind} of yours and no published ${kind} has ct_id ${ctId}.`, {
     details: { [field]: [`Unknown ${kind} ${ctId}.`] },
   });
-
-/** A key creating a charged entry needs `spend` as well as `build` (as minting a component and assembling do). */
-function assertCanSpend(caller: Caller): void {
-  if (caller.via === 'key' && !caller.key.scopes.includes('spend')) throw keyScope('spend', caller.key.scopes);
-}

@@ -5,7 +5,7 @@ import { DraftComponentsService } from './drafts-components.service';
 import { DraftSemanticsService } from './drafts-semantics.service';
 import { DraftStructureService } from './drafts-structure.service';
 import { DraftUnitsService } from './drafts-units.service';
-import type { LedgerService } from './ledger.service';
+import type { LedgerService } from '../money';
 
 /** The drafts API that modeling tools write with, by role: components (minting charges), clusters and models
  * (with publishing), the semantic links the package carries, and the Units components name. */

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { Job } from '../entities/job.entity';
-import { conflict, forbidden, isDatabaseUnavailable, keyScope } from '../lib/errors';
+import { conflict, forbidden, isDatabaseUnavailable } from '../lib/errors';
 import type { Links } from '../lib/links';
 import type { AppProfile } from '../packages/app-compose';
 import type { GenerationKind, GenerationRequest } from '../parsers/generation.parser';
@@ -9,7 +9,16 @@ import type { Caller } from './auth.service';
 import type { CatalogService } from './catalog.service';
 import type { JobOutcome, JobsService } from './jobs.service';
 import { transactionRetried } from '../db/transaction';
-import type { LedgerService } from './ledger.service';
+import {
+  clearOutcome,
+  currentClaim,
+  decodeResult,
+  recordOutcome,
+  replayOr,
+  type ChargeRequest,
+  type ChargeResult,
+  type LedgerService,
+} from '../money';
 import type { PackageService } from './package.service';
 
 /** Package and application generation, inside the request or as a job: the same checks, the same result. */
@@ -37,43 +46,53 @@ export class GenerationService {
         throw conflict('already_generated', 'This model’s package was generated already.', { package_url: existing, dm_ct_id: request.dmCtId });
       return;
     }
-    if (caller.key && !caller.key.scopes.includes('spend')) throw keyScope('spend', caller.key.scopes);
     await this.ledger.assertCanPay(caller, this.appDownloadCredits());
   }
 
   /** The job, its queue message and, for a paid application download, a hold on its price, in one transaction. */
   async enqueue(caller: Caller, request: GenerationRequest): Promise<Job> {
-    await this.admit(caller, request);
-    return transactionRetried(this.db, async (manager) => {
-      const job = await this.jobs.enqueue(manager, {
-        kind: request.kind,
-        userId: caller.user.id,
-        apiKeyId: caller.key?.id ?? null,
-        request: { dm_ct_id: request.dmCtId, profile: request.profile },
-        dmCtId: request.dmCtId,
+    return (await this.enqueueCharged(caller, request)).job;
+  }
+
+  /** enqueue, with what an application download will charge and the wallet's balance (from the hold), for the
+   * 202's headers; recorded with an Idempotency-Key's claim in the same transaction, and replayed from it. */
+  enqueueCharged(caller: Caller, request: GenerationRequest): Promise<{ job: Job; charge: ChargeView | null }> {
+    return replayOr(async () => {
+      await this.admit(caller, request);
+      return transactionRetried(this.db, async (manager) => {
+        const job = await this.jobs.enqueue(manager, {
+          kind: request.kind,
+          userId: caller.user.id,
+          apiKeyId: caller.key?.id ?? null,
+          request: { dm_ct_id: request.dmCtId, profile: request.profile },
+          dmCtId: request.dmCtId,
+        });
+        let charge: ChargeView | null = null;
+        if (request.kind === 'generate_app') {
+          const reason = `application download: ${request.dmCtId} (${request.profile})`;
+          const amount = this.appDownloadCredits();
+          const held = await this.ledger.hold({ userId: caller.user.id, amount, reason, apiKeyId: caller.key?.id ?? null, jobId: job.id }, manager);
+          charge = { estimatedCostCredits: amount, balanceCredits: held.balanceCredits };
+        }
+        const result = { job, charge };
+        await recordOutcome(manager, {
+          charged: charge?.estimatedCostCredits ?? 0,
+          ledgerEntryId: null,
+          resource: { type: 'job', id: job.ctId },
+          result,
+        });
+        return result;
       });
-      if (request.kind === 'generate_app') {
-        const reason = `application download: ${request.dmCtId} (${request.profile})`;
-        await this.ledger.hold(
-          { userId: caller.user.id, amount: this.appDownloadCredits(), reason, apiKeyId: caller.key?.id ?? null, jobId: job.id },
-          manager,
-        );
-      }
-      return job;
     });
   }
 
-  /** enqueue, with what an application download will charge and the wallet's balance, for the 202's headers. */
-  async enqueueCharged(caller: Caller, request: GenerationRequest): Promise<{ job: Job; charge: ChargeView | null }> {
-    const job = await this.enqueue(caller, request);
-    if (request.kind !== 'generate_app') return { job, charge: null };
-    const wallet = await this.ledger.wallet(caller.user.id);
-    return { job, charge: { estimatedCostCredits: this.appDownloadCredits(), balanceCredits: wallet.balanceCredits } };
-  }
-
+  /** Inside the request. A retry of a committed application download (its Idempotency-Key's outcome recorded with
+   * the charge) is not charged again: it generates what it paid for. */
   async runInline(caller: Caller, request: GenerationRequest): Promise<GenerationView> {
-    await this.admit(caller, request);
-    return this.generate(request, { userId: caller.user.id, apiKeyId: caller.key?.id ?? null, jobId: null, idempotencyKey: undefined });
+    const paid = currentClaim()?.replay;
+    if (!paid) await this.admit(caller, request);
+    const already = paid ? { ledgerEntryId: paid.ledgerEntryId, ...decodeResult<{ balanceCredits: number }>(paid.result) } : null;
+    return this.generate(request, { userId: caller.user.id, apiKeyId: caller.key?.id ?? null, jobId: null, idempotencyKey: undefined }, already);
   }
 
   /** A generation job (the runner has started it at `generating`): the same generation as inside a request, its
@@ -90,6 +109,7 @@ export class GenerationService {
   private async generate(
     request: GenerationRequest,
     payer: { userId: number; apiKeyId: number | null; jobId: number | null; idempotencyKey: string | undefined },
+    already: { ledgerEntryId: number | null; balanceCredits: number } | null = null,
   ): Promise<GenerationView> {
     const generated = (packageUrl: string | null) => ({
       dmCtId: request.dmCtId,
@@ -109,8 +129,13 @@ export class GenerationService {
       apiKeyId: payer.apiKeyId,
       idempotencyKey: payer.idempotencyKey,
     };
-    // A job captures the hold its admission placed; a request inside the HTTP call pays at once.
-    const paid = payer.jobId === null ? await this.ledger.charge(charge) : await this.ledger.capture({ ...charge, jobId: payer.jobId });
+    // A job captures the hold its admission placed; a request inside the HTTP call pays at once, its claim's outcome
+    // in the same transaction (a replay was paid for already).
+    const paid = already
+      ? { ...already, alreadyCharged: true }
+      : payer.jobId === null
+        ? await this.chargeInline(charge)
+        : await this.ledger.capture({ ...charge, jobId: payer.jobId });
     try {
       const app = await this.packages.generateApp(request.dmCtId, request.profile);
       const packageUrl = await this.packages.isGenerated(request.dmCtId);
@@ -118,9 +143,24 @@ export class GenerationService {
       return { ...generated(packageUrl), profile: request.profile, appName: app.appName, appUrl: app.appUrl, charge };
     } catch (error) {
       // After an outage the job's retry finds the charge by its key and finishes the work it paid for.
-      if (paid.ledgerEntryId && !paid.alreadyCharged && !isDatabaseUnavailable(error))
-        await this.ledger.refund(paid.ledgerEntryId, `refund: application generation failed for ${request.dmCtId}`);
+      if (paid.ledgerEntryId && !paid.alreadyCharged && !isDatabaseUnavailable(error)) {
+        const chargeId = paid.ledgerEntryId;
+        await transactionRetried(this.db, async (manager) => {
+          await this.ledger.refund(chargeId, `refund: application generation failed for ${request.dmCtId}`, manager);
+          if (payer.jobId === null) await clearOutcome(manager);
+        });
+      }
       throw error;
     }
+  }
+
+  private chargeInline(charge: ChargeRequest): Promise<ChargeResult> {
+    return transactionRetried(this.db, async (manager) => {
+      const paid = await this.ledger.charge(charge, manager);
+      const resource = { type: 'app', id: charge.reason };
+      const result = { balanceCredits: paid.balanceCredits };
+      await recordOutcome(manager, { charged: charge.amount, ledgerEntryId: paid.ledgerEntryId, resource, result });
+      return paid;
+    });
   }
 }

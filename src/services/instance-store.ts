@@ -3,7 +3,7 @@ import { transactionDb } from '../db/pg-boss-adapter';
 import { prepared, preparedIn } from '../db/prepared';
 import type { QueueSender } from '../db/queues';
 import { MAX_ROWS, storeInstances, type StoredInstance } from '../db/queries/instances.sql';
-import { GroupCommit, type Settled } from './group-commit';
+import { GroupCommit, type Settled } from '../money';
 
 /**
  * validate/xml's write, group-committed: the instances that arrive while a batch is being written are stored

@@ -21,7 +21,7 @@ import { jobView, type JobView } from '../presenters/job.presenter';
 import type { TaskView } from '../presenters/task.presenter';
 import type { Caller } from './auth.service';
 import type { Clock } from './clock';
-import type { LedgerService } from './ledger.service';
+import type { LedgerService } from '../money';
 
 /** Postgres channel on which every job change is announced; gateways LISTEN and fan out to subscribers. */
 export const JOB_CHANNEL = 'sdc_job_events';
@@ -80,6 +80,12 @@ export class JobsService {
 
   async view(job: Job): Promise<JobView> {
     return (await this.views([job]))[0];
+  }
+
+  /** A job just admitted (nothing captured yet, cost 0), without a read: the 202 of a charging request is built
+   * from what its transaction returned, so no read after its commit can fail it. */
+  admittedView(job: Job): JobView {
+    return jobView(job, 0, this.links);
   }
 
   /** Writes the job row and its queue message in the caller's transaction: neither exists without the other. */

@@ -144,7 +144,7 @@ export class KeysService {
   }
 
   /** Serialises key changes per user, so the 25-key limit and name uniqueness hold under concurrency. FOR NO KEY
-   * UPDATE (the lock order of src/db/queries/ledger.sql.ts): it never waits for a charge's foreign-key lock. */
+   * UPDATE (the lock order of src/money/ledger.sql.ts): it never waits for a charge's foreign-key lock. */
   private async lockUser(manager: EntityManager, userId: number): Promise<void> {
     await rows(manager, 'SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE', [userId]);
   }

@@ -56,7 +56,7 @@ export interface CatalogForAssembly {
     },
   ): Promise<{ id: number; ctId: string }>;
   publishModelTree(manager: EntityManager, dmCtId: string): Promise<void>;
-  modelDetail(dmCtId: string, viewer: Viewer): Promise<ModelView>;
+  modelDetail(dmCtId: string, viewer: Viewer, manager?: EntityManager): Promise<ModelView>;
 }
 
 export interface BuiltModel {

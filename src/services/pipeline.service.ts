@@ -10,7 +10,7 @@ import type { Caller } from './auth.service';
 import type { CatalogForAssembly, ModelBuilder } from './model-builder';
 import type { JobOutcome, JobProgress, JobsService } from './jobs.service';
 import { transactionRetried } from '../db/transaction';
-import type { LedgerService } from './ledger.service';
+import { replayOr, type LedgerService } from '../money';
 import { hideServerPaths } from '../lib/server-paths';
 
 /** What finishing a model needs: publishing its tree and building its package. */
@@ -71,23 +71,23 @@ export class PipelineService {
     }
   }
 
-  /** POST assemble: the reuse path builds now (200); the mixed path answers with a queued job (202). */
-  async assemble(caller: Caller, request: AssemblyRequest): Promise<AssembleView> {
-    const plan = await this.assembly.admit(caller, request);
-    if (plan.mode === 'mixed') return this.assembly.enqueueMixed(caller, plan);
-    const { model, balanceCredits } = await this.assembly.assembleReuse(caller, plan);
-    const result = await this.finalize(model.dmCtId, { publish: false, generate: plan.request.generate }, async () => undefined);
-    return {
-      mode: 'reuse',
-      model: await this.catalog.modelDetail(model.dmCtId, { userId: caller.user.id }),
-      published: model.published,
-      generated: result.generated,
-      modelUrl: result.model_url,
-      packageUrl: result.package_url,
-      finalizeError: result.finalize_error,
-      estimatedCostCredits: plan.totalCredits,
-      balanceCredits,
-    };
+  /** POST assemble: the reuse path builds now (200); the mixed path answers with a queued job (202). A retry of a
+   * committed request with its Idempotency-Key answers the recorded view (replayOr). Generating after the commit
+   * never fails the request: a failure, even an outage, is its finalize_error. */
+  assemble(caller: Caller, request: AssemblyRequest): Promise<AssembleView> {
+    return replayOr(async () => {
+      const plan = await this.assembly.admit(caller, request);
+      if (plan.mode === 'mixed') return this.assembly.enqueueMixed(caller, plan);
+      const built = await this.assembly.assembleReuse(caller, plan);
+      if (!plan.request.generate) return built;
+      const result = await this.finalize(built.model.ctId, { publish: false, generate: true }, async () => undefined).catch((error: unknown) => ({
+        generated: false,
+        package_url: null,
+        finalize_error: hideServerPaths(error instanceof Error ? error.message : String(error)),
+      }));
+      const model = result.generated ? { ...built.model, generated: true, packageUrl: this.urls.model(built.model.ctId, 'package') } : built.model;
+      return { ...built, model, generated: result.generated, packageUrl: result.package_url, finalizeError: result.finalize_error };
+    });
   }
 
   /** The assemble job's steps after `parsing` (the runner starts the job there): plan, then build and capture

@@ -9,8 +9,7 @@ import type { VaasOnceAnswer, VaasOnceTask, VaasRenderTask, VaasSignTask, VaasVa
 import { peekRootModel } from '../xml/root-peek';
 import type { Caller } from './auth.service';
 import type { Clock } from './clock';
-import type { RequestHold } from './ledger-request-holds';
-import type { LedgerService } from './ledger.service';
+import { replayOr, type LedgerService, type RequestCapture, type RequestHold } from '../money';
 import type { SigningService } from './signing.service';
 import { packageZip, type StoredVaasPackage, type VaasPackages } from './vaas-packages';
 import type { VaasModel, VaasSchemas } from './vaas-schemas';
@@ -63,7 +62,12 @@ export class VaasService {
     return this.prices.validationCredits + (request.sign ? this.prices.signatureCredits : 0);
   }
 
-  async validate(caller: Caller, input: VaasInput): Promise<VaasView> {
+  /** A retry of a committed request with its Idempotency-Key answers the recorded view (the capture writes it). */
+  validate(caller: Caller, input: VaasInput): Promise<VaasView> {
+    return replayOr(() => this.validateOnce(caller, input));
+  }
+
+  private async validateOnce(caller: Caller, input: VaasInput): Promise<VaasView> {
     const size = typeof input.xml === 'string' ? Buffer.byteLength(input.xml) : input.xml.byteLength;
     if (size > this.prices.maxXmlBytes) {
       throw new DomainError(413, 'payload_too_large', `The instance is larger than ${this.prices.maxXmlBytes} bytes.`, {
@@ -75,15 +79,7 @@ export class VaasService {
     const dmCtId = model.dmCtId;
     const charged = this.prices.validationCredits + (sign?.signed ? this.prices.signatureCredits : 0);
     const reason = `vaas ${sign?.signed ? 'validate+sign' : 'validate'}: dm-${dmCtId}`;
-    let paid;
-    try {
-      paid = await this.ledger.requests.capture(hold, charged, reason);
-    } catch (error) {
-      await this.ledger.requests.release(hold, `vaas: dm-${dmCtId} could not be charged`);
-      if (stored) await this.packages.discard(stored.id);
-      throw error;
-    }
-    return {
+    const view = (paid: RequestCapture): VaasView => ({
       valid: result.valid,
       mode: input.mode,
       schema: { ctId: dmCtId, title: model.title },
@@ -98,7 +94,31 @@ export class VaasService {
       packageExpiresAt: stored?.expiresAt.toISOString() ?? null,
       chargedCredits: paid.capturedCredits,
       balanceRemainingCredits: paid.balanceCredits,
-    };
+    });
+    const outcome = (paid: RequestCapture) => ({
+      charged: paid.capturedCredits,
+      ledgerEntryId: paid.ledgerEntryId,
+      resource: { type: 'validation', id: `dm-${dmCtId}` },
+      result: view(paid),
+    });
+    try {
+      return view(await this.ledger.requests.capture(hold, charged, reason, outcome));
+    } catch (error) {
+      await this.ledger.requests.release(hold, `vaas: dm-${dmCtId} could not be charged`);
+      if (stored) await this.packages.discard(stored.id);
+      throw error;
+    }
+  }
+
+  /** A request that failed after its hold: one stopped by its CPU budget is charged its validation (flooding the
+   * pool is never free), any other failure releases the hold. */
+  private async failed(hold: RequestHold, dmCtId: string, error: unknown): Promise<void> {
+    if (error instanceof DomainError && error.code === 'processing_budget_exceeded') {
+      const reason = `vaas validate (stopped by the CPU budget): dm-${dmCtId}`;
+      const charged = await this.ledger.requests.capture(hold, this.prices.validationCredits, reason).catch(() => null);
+      if (charged) return;
+    }
+    await this.ledger.requests.release(hold, `vaas: dm-${dmCtId} failed`);
   }
 
   /**
@@ -136,7 +156,7 @@ export class VaasService {
       answer = await this.run<VaasOnceTask, VaasOnceAnswer>('vaasOnce', task);
       if ('needSchema' in answer) answer = await this.run<VaasOnceTask, VaasOnceAnswer>('vaasOnce', { ...task, schema: model.schema });
     } catch (error) {
-      await this.ledger.requests.release(hold, `vaas: dm-${dmCtId} failed`);
+      await this.failed(hold, dmCtId, error);
       throw error;
     }
     if (!('done' in answer)) {
@@ -160,7 +180,7 @@ export class VaasService {
       const task: VaasValidateTask = { xml, schema: model.schema, recover: input.mode === 'recover', countEvs: input.sign };
       result = await this.validated(task);
     } catch (error) {
-      await this.ledger.requests.release(hold, `vaas: dm-${dmCtId} failed`);
+      await this.failed(hold, dmCtId, error);
       throw error;
     }
     return this.finished(hold, input, { model, result, xml }, null);
@@ -190,7 +210,7 @@ export class VaasService {
       const stored = zip ? await this.packages.save(hold.userId, model.dmCtId, zip) : null;
       return { hold, model, result, sign, stored };
     } catch (error) {
-      await this.ledger.requests.release(hold, `vaas: dm-${model.dmCtId} failed`);
+      await this.failed(hold, model.dmCtId, error);
       throw error;
     }
   }

@@ -5,7 +5,7 @@ import type { Logger } from '../lib/logger';
 import type { CpuPool } from '../workers/pool';
 import type { SchemaSets } from '../validation';
 import type { Clock } from './clock';
-import type { LedgerService } from './ledger.service';
+import type { LedgerService } from '../money';
 import type { PackageService } from './package.service';
 import type { SchemaHostingService } from './schema-hosting.service';
 import type { Storage } from '../storage/storage';

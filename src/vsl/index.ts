@@ -6,7 +6,7 @@ import type { Settings } from '../config';
 import type { Links } from '../lib/links';
 import type { Logger } from '../lib/logger';
 import type { Clock } from '../services/clock';
-import type { LedgerService } from '../services/ledger.service';
+import type { LedgerService } from '../money';
 import type { PackageService } from '../services/package.service';
 import type { SchemaHostingService } from '../services/schema-hosting.service';
 import type { CpuPool } from '../workers/pool';

@@ -5,7 +5,7 @@ import { DomainError } from '../lib/errors';
 import type { Links } from '../lib/links';
 import type { Logger } from '../lib/logger';
 import type { Caller } from '../services/auth.service';
-import type { LedgerService } from '../services/ledger.service';
+import { recordOutcome, type LedgerService } from '../money';
 import type { PackageService } from '../services/package.service';
 import type { SchemaHostingService } from '../services/schema-hosting.service';
 import { VaasSchemas } from '../services/vaas-schemas';
@@ -39,8 +39,17 @@ interface ReceiptCharge {
 export interface VslPorts {
   /** 400/404/413/422 domain errors when the payload cannot be read or names no model the caller may use. */
   validate(caller: Caller, xml: string): Promise<PayloadValidation>;
-  /** 402 (insufficient funds) or 403 (key limit) when it cannot be paid; rolls back with `tx`. */
-  charge(tx: EntityManager, caller: Caller, credits: number, reason: string): Promise<ReceiptCharge>;
+  /** Charges in `tx`, lets `answer(charge)` write the Receipt and build the answer in `tx`, and records that answer
+   * as the request's Idempotency-Key outcome in the same transaction (a retry after a crash replays it); 402
+   * (insufficient funds) or 403 (key limit) when it cannot be paid, and `tx` rolls back. */
+  charge<T>(
+    tx: EntityManager,
+    caller: Caller,
+    credits: number,
+    reason: string,
+    receiptId: string,
+    answer: (charge: ReceiptCharge) => Promise<T>,
+  ): Promise<T>;
 }
 
 export function createVslPorts(args: {
@@ -86,9 +95,11 @@ export function createVslPorts(args: {
         errors: result.errors,
       };
     },
-    async charge(tx, caller, credits, reason) {
+    async charge(tx, caller, credits, reason, receiptId, answer) {
       const paid = await ledger.charge({ userId: caller.user.id, amount: credits, reason, apiKeyId: caller.key?.id ?? null }, tx);
-      return { ledgerEntryId: paid.ledgerEntryId, balanceCredits: paid.balanceCredits };
+      const result = await answer({ ledgerEntryId: paid.ledgerEntryId, balanceCredits: paid.balanceCredits });
+      await recordOutcome(tx, { charged: credits, ledgerEntryId: paid.ledgerEntryId, resource: { type: 'receipt', id: receiptId }, result });
+      return result;
     },
   };
 }

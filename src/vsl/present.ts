@@ -1,4 +1,4 @@
-import { chargeHeaders, creditsToUsd } from '../lib/money';
+import { chargeHeaders, creditsToUsd } from '../money';
 import { renderJwk, type SigningKeyView } from '../presenters/signing.presenter';
 import type { IssuerKeyView } from './issuer-keys';
 import type { ReceiptStatusView, SettleView, TriggerView } from './service';

@@ -5,6 +5,7 @@ import * as q from '../db/queries/vsl.sql';
 import { query, queryOne } from '../db/sql';
 import { transactionRetried } from '../db/transaction';
 import { DomainError } from '../lib/errors';
+import { replayOr } from '../money';
 import { newId } from '../lib/ids';
 import type { Links } from '../lib/links';
 import type { Caller } from '../services/auth.service';
@@ -107,7 +108,12 @@ export class VslService {
     this.updates.setMaxListeners(0);
   }
 
-  async settle(caller: Caller, input: SettleInput): Promise<SettleView> {
+  /** A retry with the Idempotency-Key of a settle that committed answers its recorded view; nothing runs again. */
+  settle(caller: Caller, input: SettleInput): Promise<SettleView> {
+    return replayOr(() => this.issue(caller, input));
+  }
+
+  private async issue(caller: Caller, input: SettleInput): Promise<SettleView> {
     const payloadHash = sha256Hex(input.payload);
     let instance: ReturnType<typeof instanceGovernance>;
     try {
@@ -191,32 +197,33 @@ export class VslService {
       hint: outcome.decision === 'DENY' ? DENY_HINT : null,
       decisionRecord: { ...decisionRecord, receipt_hash: governanceHash },
     };
-    const paid = await transactionRetried(this.db, async (tx) => {
-      const charge = await this.ports.charge(tx, caller, this.receiptCredits, `vsl receipt ${receiptId} (${outcome.decision})`);
-      await query(
-        tx,
-        q.insertReceipt({
-          receiptId,
-          userId: caller.user.id,
-          apiKeyId: caller.key?.id ?? null,
-          decision: outcome.decision,
-          receiptHash: receipt.receipt_hash,
-          receiptJson: JSON.stringify(receipt),
-          governanceJson: JSON.stringify(governance),
-          ledgerEntryId: charge.ledgerEntryId,
-          createdAt: this.clock.now(),
-        }),
-      );
-      return charge;
+    return transactionRetried(this.db, async (tx) => {
+      const reason = `vsl receipt ${receiptId} (${outcome.decision})`;
+      return this.ports.charge(tx, caller, this.receiptCredits, reason, receiptId, async (charge) => {
+        await query(
+          tx,
+          q.insertReceipt({
+            receiptId,
+            userId: caller.user.id,
+            apiKeyId: caller.key?.id ?? null,
+            decision: outcome.decision,
+            receiptHash: receipt.receipt_hash,
+            receiptJson: JSON.stringify(receipt),
+            governanceJson: JSON.stringify(governance),
+            ledgerEntryId: charge.ledgerEntryId,
+            createdAt: this.clock.now(),
+          }),
+        );
+        return {
+          receipt,
+          governance,
+          chargedCredits: this.receiptCredits,
+          balanceCredits: charge.balanceCredits,
+          keysUrl: this.keysUrl(),
+          schemaUrl: validation.schemaUrl,
+        };
+      });
     });
-    return {
-      receipt,
-      governance,
-      chargedCredits: this.receiptCredits,
-      balanceCredits: paid.balanceCredits,
-      keysUrl: this.keysUrl(),
-      schemaUrl: validation.schemaUrl,
-    };
   }
 
   async trigger(input: TriggerInput): Promise<TriggerView> {

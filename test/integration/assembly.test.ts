@@ -1,5 +1,5 @@
 import { libraryComponent } from '../support/catalog-factories';
-import { creditsToUsd } from '../../src/lib/money';
+import { creditsToUsd } from '../../src/money';
 import { issueKey, signedIn } from '../support/factories';
 import { startTestApp, type TestApp } from '../support/app';
 import { failInserts } from '../support/database';

@@ -8,7 +8,7 @@ import { finalJob } from '../support/wait';
 const cpu = loadSettings({}).cpu;
 
 async function upload(app: TestApp, content: string, filename = 'data.csv') {
-  const { client } = await signedIn(app.url, app.services);
+  const { client } = await signedIn(app.url, app.services, { credits: 100_000 });
   const form = new FormData();
   form.append('file', new Blob([content]), filename);
   const res = await client.post('/api/v1/uploader/api/data-sources/', form);
@@ -39,8 +39,13 @@ describe('CSV upload jobs in the pool', () => {
     ]);
   });
 
-  it('fails the job naming the CSV limit passed in the thread', async () => {
-    expect(await upload(app, 'a,b,c,d\n1,2,3,4\n')).toMatchObject({ status: 'failed', error: 'The CSV has more than 3 columns (CSV_MAX_COLUMNS).' });
+  it('refuses a header past the column limit at once (it is priced on admission), fails the job past a cell limit', async () => {
+    const { client } = await signedIn(app.url, app.services, { credits: 100_000 });
+    const form = new FormData();
+    form.append('file', new Blob(['a,b,c,d\n1,2,3,4\n']), 'wide.csv');
+    const wide = await client.post('/api/v1/uploader/api/data-sources/', form);
+    expect(wide.status).toBe(400);
+    expect(wide.body.error).toContain('The CSV has more than 3 columns (CSV_MAX_COLUMNS).');
     expect(await upload(app, `a\n${'x'.repeat(1001)}\n`)).toMatchObject({
       status: 'failed',
       error: 'A CSV cell is longer than 1000 characters (CSV_MAX_CELL_LENGTH).',

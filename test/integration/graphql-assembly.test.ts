@@ -109,7 +109,7 @@ describe('GraphQL estimate', () => {
   });
 
   it('refuses a malformed tree with malformed_tree and the REST details path', async () => {
-    const { client } = await signedIn(app.url, app.services);
+    const { client } = await signedIn(app.url, app.services, { credits: 100_000 });
     const components = [{ ctId: reused }, { label: 'Fine', dataType: 'XdString' }, { label: 'No type' }];
     const gql = await client.graphql(ESTIMATE, { input: { title: 'T', data: { label: 'R', clusters: [{ label: 'C', components }] } } });
     const rest = await client.post('/api/v1/dmgen/assemble/estimate/', {
@@ -240,7 +240,7 @@ describe('GraphQL generation', () => {
 
 describe('GraphQL uploadDataSource', () => {
   it('stores StatePopulation.csv and its upload job infers the four columns', async () => {
-    const { client } = await signedIn(app.url, app.services);
+    const { client } = await signedIn(app.url, app.services, { credits: 100_000 });
     const csv = await readFile(path.join(FIXTURES, 'sdc4/sources/StatePopulation.csv'));
     const res = await uploadRequest(client, csv, 'StatePopulation.csv');
     expect(res.body.errors).toBeUndefined();
@@ -253,7 +253,7 @@ describe('GraphQL uploadDataSource', () => {
   });
 
   it('refuses a non-CSV with the REST error and a read-only key with key_scope', async () => {
-    const { client } = await signedIn(app.url, app.services);
+    const { client } = await signedIn(app.url, app.services, { credits: 100_000 });
     expect((await uploadRequest(client, 'hello', 'notes.txt')).body.errors[0].extensions).toMatchObject({ code: 'invalid_request', status: 400 });
     const readOnly = client.withToken((await issueKey(client, { scopes: ['read'] })).key);
     expect((await uploadRequest(readOnly, 'a\n1\n', 'a.csv')).body.errors[0].extensions.code).toBe('key_scope');
@@ -262,7 +262,7 @@ describe('GraphQL uploadDataSource', () => {
   it('refuses a file over MAX_UPLOAD_BYTES with 413 FILE_TOO_LARGE and stores nothing; a smaller one is accepted', async () => {
     const small = await startTestApp({ maxUploadBytes: 64 });
     try {
-      const { client } = await signedIn(small.url, small.services);
+      const { client } = await signedIn(small.url, small.services, { credits: 100_000 });
       const fits = `a,b\n${'1,2\n'.repeat(14)}`;
       const over = await uploadRequest(client, `${fits}${'3,4\n'.repeat(2)}`, 'big.csv');
       expect(over.body.errors[0].extensions).toMatchObject({ code: 'FILE_TOO_LARGE', status: 413 });

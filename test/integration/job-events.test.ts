@@ -100,7 +100,7 @@ describe('job events: every step to every subscriber, in order, exactly once', (
   });
 
   it('a subscriber resuming with afterSeq gets exactly the steps after it; without it, the current state first', async () => {
-    const { client } = await signedIn(app.url, app.services);
+    const { client } = await signedIn(app.url, app.services, { credits: 100_000 });
     const key = await issueKey(client, { scopes: ['read', 'build'] });
     const ctId = await startUpload(client);
     expect((await finalJob(client, ctId)).status).toBe('completed');
@@ -130,7 +130,8 @@ describe('Job field resolvers', () => {
     const ctIds = [await startAssembly(client, 201), await startAssembly(client, 202), await startUpload(client)];
     const rest = await Promise.all(ctIds.map((ctId) => finalJob(client, ctId)));
     expect(rest.map((job) => job.status)).toEqual(['completed', 'completed', 'completed']);
-    expect(rest.map((job) => job.cost_credits)).toEqual([expect.any(Number), expect.any(Number), 0]);
+    // The upload mints StatePopulation's 4 columns and a model: 4 × 100 + 500.
+    expect(rest.map((job) => job.cost_credits)).toEqual([expect.any(Number), expect.any(Number), 900]);
     expect(rest[0].cost_credits).toBeGreaterThan(0);
     const reads = jest.spyOn(app.services.ledger, 'jobCosts');
     try {

@@ -44,7 +44,7 @@ describe('job kinds are defined once', () => {
 
 describe('the failure policy', () => {
   it('fails an upload whose CSV is unreadable at once: one attempt, no retry', async () => {
-    const { client } = await signedIn(app.url, app.services);
+    const { client } = await signedIn(app.url, app.services, { credits: 100_000 });
     const form = new FormData();
     form.append('file', new Blob(['a,b,c\n']), 'header-only.csv');
     const res = await client.post('/api/v1/uploader/api/data-sources/', form);
@@ -74,7 +74,7 @@ describe('the failure policy', () => {
   });
 
   it('leaves a job that is already final as it is when its message is delivered again', async () => {
-    const { client } = await signedIn(app.url, app.services);
+    const { client } = await signedIn(app.url, app.services, { credits: 100_000 });
     const form = new FormData();
     form.append('file', new Blob(['a,b,c\n']), 'again.csv');
     const res = await client.post('/api/v1/uploader/api/data-sources/', form);

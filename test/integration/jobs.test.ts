@@ -152,7 +152,7 @@ describe('the job resource', () => {
     const byData = (await client.get(`/api/v1/jobs/?data_source=${first.body.data_source_ct_id}`)).body;
     expect(byData.map((j: { ct_id: string }) => j.ct_id)).toEqual([first.body.job_ct_id]);
 
-    const stranger = await signedIn(app.url, app.services);
+    const stranger = await signedIn(app.url, app.services, { credits: 100_000 });
     const hidden = await stranger.client.get(`/api/v1/jobs/${first.body.job_ct_id}/`);
     expect(hidden.status).toBe(404);
     expect((await stranger.client.get('/api/v1/jobs/')).body).toEqual([]);
@@ -163,7 +163,7 @@ describe('the job resource', () => {
 
   it("never streams someone else's job to a subscriber", async () => {
     const owner = await signedIn(app.url, app.services, { credits: 5000 });
-    const other = await signedIn(app.url, app.services);
+    const other = await signedIn(app.url, app.services, { credits: 100_000 });
     const otherKey = await issueKey(other.client);
     const mine = subscribe(app.url, `subscription { myJobs { ${JOB_FIELDS} } }`, 'myJobs', { token: otherKey.key });
     const res = await owner.client.post(ASSEMBLE, mixedBody({ publish: false }));
@@ -206,7 +206,7 @@ describe('the job resource', () => {
 });
 
 describe('uploads', () => {
-  it('turns StatePopulation.csv into a draft model with inferred types, publishing and charging nothing', async () => {
+  it('turns StatePopulation.csv into a draft model with inferred types, publishing nothing, charging its mints', async () => {
     const { client, user } = await signedIn(app.url, app.services, { credits: 1000 });
     const form = new FormData();
     form.append('file', new Blob([await readFile(path.join(FIXTURES, 'sdc4/sources/StatePopulation.csv'))]), 'StatePopulation.csv');
@@ -226,8 +226,9 @@ describe('uploads', () => {
     ]);
     const [model] = await app.services.db.query('SELECT published FROM data_models WHERE ct_id = $1', [job.dm_ct_id]);
     expect(model.published).toBe(false);
-    expect(job.cost_credits).toBe(0);
-    expect((await client.get('/api/v1/wallet/')).body.balance_credits).toBe(1000);
+    // Four columns minted and a model: 4 × 100 + 500, the price of the assembly it is.
+    expect(job.cost_credits).toBe(900);
+    expect((await client.get('/api/v1/wallet/')).body.balance_credits).toBe(100);
   });
 
   it.each([
@@ -236,7 +237,7 @@ describe('uploads', () => {
     ['invalid UTF-8', Buffer.from([0x61, 0x2c, 0x62, 0x0a, 0xc3, 0x28, 0x2c, 0x31, 0x0a]), 'bad.csv'],
     ['not a CSV', Buffer.from('hello'), 'notes.txt'],
   ])('refuses %s at once with 400', async (_name, content, filename) => {
-    const { client } = await signedIn(app.url, app.services);
+    const { client } = await signedIn(app.url, app.services, { credits: 100_000 });
     const form = new FormData();
     form.append('file', new Blob([content]), filename);
     const res = await client.post('/api/v1/uploader/api/data-sources/', form);
@@ -247,7 +248,7 @@ describe('uploads', () => {
   it('refuses a file over MAX_UPLOAD_BYTES with 413 and accepts one of exactly that size', async () => {
     const small = await startTestApp({ maxUploadBytes: 64 });
     try {
-      const { client } = await signedIn(small.url, small.services);
+      const { client } = await signedIn(small.url, small.services, { credits: 100_000 });
       const post = (text: string) => {
         const form = new FormData();
         form.append('file', new Blob([text]), 'limit.csv');
@@ -265,7 +266,7 @@ describe('uploads', () => {
   });
 
   it('fails the job clearly for a CSV with a header and no rows', async () => {
-    const { client } = await signedIn(app.url, app.services);
+    const { client } = await signedIn(app.url, app.services, { credits: 100_000 });
     const form = new FormData();
     form.append('file', new Blob(['a,b,c\n']), 'header-only.csv');
     const res = await client.post('/api/v1/uploader/api/data-sources/', form);
@@ -274,7 +275,7 @@ describe('uploads', () => {
   });
 
   it('needs build and a file', async () => {
-    const { client } = await signedIn(app.url, app.services);
+    const { client } = await signedIn(app.url, app.services, { credits: 100_000 });
     const readOnly = await issueKey(client, { scopes: ['read'] });
     const form = new FormData();
     form.append('file', new Blob(['a\n1\n']), 'a.csv');

@@ -24,7 +24,7 @@ const sample = (text: string, line: string): number | undefined => {
 };
 
 const uploadCsv = async (url: string, app: TestApp) => {
-  const { client } = await signedIn(url, app.services, { credits: 100 });
+  const { client } = await signedIn(url, app.services, { credits: 100_000 });
   const form = new FormData();
   form.append('file', new Blob([await readFile(path.join(FIXTURES, 'sdc4/sources/StatePopulation.csv'))]), 'StatePopulation.csv');
   const res = await client.post('/api/v1/uploader/api/data-sources/', form);

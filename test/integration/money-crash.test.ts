@@ -5,7 +5,7 @@ import { startTestApp, type TestApp } from '../support/app';
 import { HttpClient } from '../support/http';
 import { libraryComponent } from '../support/catalog-factories';
 import { exitOf, startService } from '../support/process';
-import { ASSEMBLE, jobsSettled, mixedBody, moneyState } from './money-helpers';
+import { ASSEMBLE, jobsSettled, mixedBody, moneyAudit, moneyState } from './money-helpers';
 
 /** The service (ROLE=all, `node dist/src/main.js`) killed with SIGKILL at a random moment while 20 reuse and 20
  * mixed assemblies are in flight, ten times, then left to finish: no charge without its model or refund, no
@@ -105,6 +105,7 @@ describe('SIGKILL of the service during concurrent charges', () => {
     expect(mixed.models).toBe(mixed.charges);
     // The kills must have hit work in flight: something was charged and something was interrupted.
     expect(reuse.paidCharges + mixed.charges).toBeGreaterThan(0);
+    expect(await moneyAudit(app.services.db)).toEqual([]);
     expect(killDelays).toHaveLength(ROUNDS);
   });
 });

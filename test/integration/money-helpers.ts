@@ -98,3 +98,32 @@ export function vaasMoneySuite(overrides: Partial<Settings> = {}) {
     },
   };
 }
+
+/**
+ * The money audit of every wallet and key in a test database: wallet balance = Σ(credit, charge, refund), wallet
+ * held = −Σ(hold, capture, release); a key's held = −Σ of its holds' rows, its spent = what its charges less
+ * refunds took, and spent + held within its limit. Returns the rows that disagree (empty when the books balance).
+ */
+export async function moneyAudit(db: DataSource): Promise<unknown[]> {
+  const wallets = await db.query(
+    `SELECT w.user_id::int AS "userId", w.balance_credits::int AS balance, w.held_credits::int AS held,
+            (SELECT coalesce(sum(amount_credits), 0)::int FROM ledger_entries l WHERE l.user_id = w.user_id AND kind IN ('credit', 'charge', 'refund')) AS "ledgerBalance",
+            (SELECT coalesce(-sum(amount_credits), 0)::int FROM ledger_entries l WHERE l.user_id = w.user_id AND kind IN ('hold', 'capture', 'release')) AS "ledgerHeld"
+       FROM wallets w`,
+  );
+  const keys = await db.query(
+    `SELECT k.id::int AS "keyId", k.spent_credits::int AS spent, k.held_credits::int AS held, k.spend_limit_credits::int AS "limit",
+            (SELECT coalesce(-sum(amount_credits), 0)::int FROM ledger_entries l WHERE l.api_key_id = k.id AND kind IN ('charge', 'refund')) AS "ledgerSpent",
+            (SELECT coalesce(-sum(amount_credits), 0)::int FROM ledger_entries l WHERE l.api_key_id = k.id AND kind IN ('hold', 'capture', 'release')) AS "ledgerHeld"
+       FROM api_keys k`,
+  );
+  return [
+    ...wallets.filter(
+      (w: { balance: number; held: number; ledgerBalance: number; ledgerHeld: number }) => w.balance !== w.ledgerBalance || w.held !== w.ledgerHeld,
+    ),
+    ...keys.filter(
+      (k: { spent: number; held: number; limit: number | null; ledgerSpent: number; ledgerHeld: number }) =>
+        k.spent !== k.ledgerSpent || k.held !== k.ledgerHeld || (k.limit !== null && k.spent + k.held > k.limit),
+    ),
+  ];
+}

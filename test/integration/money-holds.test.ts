@@ -1,12 +1,14 @@
 import { issueKey, signedIn } from '../support/factories';
 import { startTestApp, type TestApp } from '../support/app';
 import type { HttpClient } from '../support/http';
-import { ASSEMBLE, GQL_ASSEMBLE, jobsSettled, MIXED_PRICE, mixedBody, mixedInput, moneyState } from './money-helpers';
+import { ASSEMBLE, GQL_ASSEMBLE, jobsSettled, MIXED_PRICE, mixedBody, mixedInput, moneyAudit, moneyState } from './money-helpers';
 
 let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp();
 });
+/** The money audit after every test (wallets = Σ ledger, holds, keys within limits). */
+afterEach(async () => expect(await moneyAudit(app.services.db)).toEqual([]));
 afterAll(() => app.close());
 
 /** 50 concurrent mixed assemblies, every other one over GraphQL: the outcome of each as 'accepted' or its error type. */

@@ -2,7 +2,7 @@ import { libraryComponent } from '../support/catalog-factories';
 import { issueKey, signedIn } from '../support/factories';
 import { startTestApp, type TestApp } from '../support/app';
 import { startWorkers } from '../../src/jobs/workers';
-import { ASSEMBLE, jobsSettled, mixedBody, moneyState } from './money-helpers';
+import { ASSEMBLE, jobsSettled, mixedBody, moneyAudit, moneyState } from './money-helpers';
 
 let app: TestApp;
 let reused: string;
@@ -10,6 +10,8 @@ beforeAll(async () => {
   app = await startTestApp();
   reused = (await libraryComponent(app.services, { label: 'Rotation Reused' })).ctId;
 });
+/** The money audit after every test (wallets = Σ ledger, holds, keys within limits). */
+afterEach(async () => expect(await moneyAudit(app.services.db)).toEqual([]));
 afterAll(() => app.close());
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

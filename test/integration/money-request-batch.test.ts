@@ -1,8 +1,8 @@
-import type { RequestHoldRequest } from '../../src/services/ledger-request-holds';
+import type { RequestHoldRequest } from '../../src/money';
 import type { TestApp } from '../support/app';
 import { issueKey } from '../support/factories';
 import { statePopulationXml } from '../unit/xml/fixtures';
-import { moneyState, vaasMoneySuite } from './money-helpers';
+import { moneyAudit, moneyState, vaasMoneySuite } from './money-helpers';
 
 /** Request holds commit in groups per wallet: what arrives while a transaction of the wallet is in flight is
  * applied by its next transaction, each member decided in arrival order as a lone one would be, and no member's
@@ -10,6 +10,8 @@ import { moneyState, vaasMoneySuite } from './money-helpers';
 
 // Forty at once from one caller: above the default per-caller cap of 32.
 const suite = vaasMoneySuite({ maxConcurrentRequestsPerCaller: 64 });
+
+afterEach(async () => expect(await moneyAudit(suite.app().services.db)).toEqual([]));
 const { customer } = suite;
 let app: TestApp;
 beforeAll(() => {

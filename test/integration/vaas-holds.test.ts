@@ -1,4 +1,4 @@
-import { LedgerService } from '../../src/services/ledger.service';
+import { LedgerService } from '../../src/money';
 import type { TestApp } from '../support/app';
 import { statePopulationXml } from '../unit/xml/fixtures';
 import { moneyState, vaasMoneySuite } from './money-helpers';

@@ -20,6 +20,7 @@ import { units } from './0021-units';
 import { jobEventsRetention } from './0022-job-events-retention';
 import { unitsLibrary } from './0023-units-library';
 import { vsl } from './0024-vsl';
+import { idempotencyOutcomes } from './0025-idempotency-outcomes';
 import type { Migration } from './migration';
 
 /** Applied in order; never edit one that has shipped, add the next number. 0004 and 0005 belong to the
@@ -47,4 +48,5 @@ export const MIGRATIONS: Migration[] = [
   jobEventsRetention,
   unitsLibrary,
   vsl,
+  idempotencyOutcomes,
 ];

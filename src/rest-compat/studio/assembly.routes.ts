@@ -24,6 +24,7 @@ export const assemblyRoutes = [
     method: 'post',
     path: '/api/v1/dmgen/assemble/',
     requirement: 'build',
+    charges: 'assembly',
     doc: {
       summary: 'Assemble a model (charged; X-SDC cost headers)',
       tag: 'Assembly',

@@ -5,7 +5,7 @@ import { parseProfileUpdate } from '../../parsers/users.parser';
 import { parseAutoReload } from '../../parsers/wallet.parser';
 import { renderIssuedKey, renderKey, renderLegacyKey } from '../../presenters/key.presenter';
 import { renderSession, renderUser, userView } from '../../presenters/user.presenter';
-import { renderWallet } from '../../presenters/wallet.presenter';
+import { renderWallet } from '../../money';
 import { route, type RouteContext } from '../route-table';
 import { arr, bool, obj, str } from '../../lib/json-schema';
 import { autoReloadBodySchema, createKeyBodySchema, loginBodySchema, profileBodySchema } from '../../parsers/auth.schema';

@@ -51,7 +51,7 @@ import { unitsRoutes } from './drafts-units.routes';
 
 /** The drafts API of modeling tools (`../shared/spec/clients.md`): one set of routes per component type, then
  * clusters, models (with publishing) and the semantic vocabulary. Writing needs `build`, reading `read`; creating a
- * component, a cluster or a model also charges (the assembly's prices), so its service asks for `spend` too (as
+ * component, a cluster or a model also charges (the assembly's prices), so its route declares `charges` and the edge asks for `spend` too (as
  * assemble does), the answer carries the X-SDC headers, and Idempotency-Key is honoured. */
 
 function componentRoutes(slug: ComponentSlug): StudioRoute[] {
@@ -72,6 +72,7 @@ function componentRoutes(slug: ComponentSlug): StudioRoute[] {
       path: `${BASE}/${slug}/`,
       requirement: 'build',
       idempotent: true,
+      charges: 'draft',
       doc: bodyDoc(
         `Mint a draft ${dataType} (charged)`,
         newComponentBodySchema,
@@ -126,6 +127,7 @@ export const draftsRoutes: StudioRoute[] = [
     path: `${BASE}/clusters/`,
     requirement: 'build',
     idempotent: true,
+    charges: 'draft',
     doc: bodyDoc(
       'Create a draft cluster (charged)',
       newClusterBodySchema,
@@ -174,6 +176,7 @@ export const draftsRoutes: StudioRoute[] = [
     path: `${BASE}/dms/`,
     requirement: 'build',
     idempotent: true,
+    charges: 'draft',
     doc: bodyDoc(
       'Create a draft data model on a root cluster (charged)',
       newModelBodySchema,

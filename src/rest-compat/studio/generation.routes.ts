@@ -4,7 +4,7 @@ import { discardAll } from '../../storage/incoming-file';
 import { sha256Hex } from '../../lib/crypto';
 import { badRequest } from '../../lib/errors';
 import { parseAsyncFlag, parseGenerationRequest, type GenerationKind } from '../../parsers/generation.parser';
-import { chargeHeaders } from '../../lib/money';
+import { chargeHeaders } from '../../money';
 import { renderGeneration, type ChargeView } from '../../presenters/generation.presenter';
 import { renderJob } from '../../presenters/job.presenter';
 import type { Caller } from '../../services/auth.service';
@@ -33,7 +33,7 @@ const generate = (kind: GenerationKind) => async (ctx: RouteContext<Caller>) => 
   const request = parseGenerationRequest(kind, ctx.params.ctId, body.profile ?? ctx.query.profile);
   if (parseAsyncFlag(ctx.query.async, body.async)) {
     const { job: queued, charge } = await services.generation.enqueueCharged(caller, request);
-    const job = await services.jobs.view(queued);
+    const job = services.jobs.admittedView(queued);
     return { status: 202, headers: moneyHeaders(charge), body: { job_ct_id: job.ctId, job_url: job.url, task_id: job.taskId, job: renderJob(job) } };
   }
   const view = await services.generation.runInline(caller, request);
@@ -53,6 +53,7 @@ export const generationRoutes = [
     method: 'post',
     path: '/api/v1/dmgen/dms/:ctId/generate_app/',
     requirement: 'spend',
+    charges: 'app_download',
     idempotent: true,
     handle: generate('generate_app'),
     doc: generateDoc(
@@ -66,14 +67,21 @@ export const generationRoutes = [
     method: 'post',
     path: '/api/v1/uploader/api/data-sources/',
     requirement: 'build',
+    charges: 'csv_upload',
     doc: {
-      summary: 'Upload a CSV data source (queues its processing)',
+      summary: 'Upload a CSV data source (charged: N columns × 100 + 500 credits, held now, captured by the job)',
       tag: 'Generation',
       requestBody: { contentType: 'multipart/form-data', schema: obj({ file: str({ contentMediaType: 'text/csv' }) }) },
       responses: {
         202: {
-          description: 'Stored and queued.',
-          schema: obj({ data_source: obj({ ct_id: str(), filename: str(), size: int(), created: str() }), data_source_ct_id: str(), job: jobSchema }),
+          description: 'Stored and queued, its price held (X-SDC cost headers); 402 insufficient_funds or 403 key_spend_limit before any work.',
+          schema: obj({
+            estimated_cost_credits: int(),
+            columns: int(),
+            data_source: obj({ ct_id: str(), filename: str(), size: int(), created: str() }),
+            data_source_ct_id: str(),
+            job: jobSchema,
+          }),
         },
       },
     },
@@ -90,13 +98,16 @@ export const generationRoutes = [
         const content = await readFile(file.tempPath);
         // A retried upload is the same file under the same name; the multipart boundary differs on every send.
         return await idempotently({ filename: file.filename, sha256: sha256Hex(content) }, async () => {
-          const { source, job } = await services.dataSources.accept(caller, { filename: file.filename, contentType: '', content });
+          const { source, job, charge } = await services.dataSources.accept(caller, { filename: file.filename, contentType: '', content });
           return {
             status: 202,
+            headers: chargeHeaders(charge.estimatedCostCredits, charge.balanceCredits),
             body: {
+              estimated_cost_credits: charge.estimatedCostCredits,
+              columns: charge.columns,
               data_source: { ct_id: source.ctId, filename: source.filename, size: source.sizeBytes, created: source.createdAt.toISOString() },
               data_source_ct_id: source.ctId,
-              job: renderJob(await services.jobs.view(job)),
+              job: renderJob(services.jobs.admittedView(job)),
             },
           };
         });

@@ -41,6 +41,7 @@ export const vaasRoutes = [
     method: 'post',
     path: '/api/v1/vaas/validate/',
     requirement: 'spend',
+    charges: 'vaas',
     raw: true,
     idempotent: true,
     doc: {
@@ -56,6 +57,7 @@ export const vaasRoutes = [
     method: 'post',
     path: '/api/v1/vaas/validate/sign/',
     requirement: 'spend',
+    charges: 'vaas',
     raw: true,
     idempotent: true,
     doc: {

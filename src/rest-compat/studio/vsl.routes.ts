@@ -24,6 +24,7 @@ export const vslRoutes = [
     path: '/api/v1/vsl/settle',
     requirement: 'spend',
     idempotent: true,
+    charges: 'settlement',
     doc: {
       summary: 'Settle: validate, decide the workflow transition, issue a signed Receipt (one credit, PERMIT or DENY)',
       tag: TAG,

@@ -292,7 +292,8 @@ export const GRAPHQL_SCENARIOS: Record<string, GraphQLScenario> = {
   uploadDataSource: {
     requirement: 'build',
     args: () => ({ file: { name: 'matrix.csv', content: 'name,age\nAda,36\n' } }),
-    expect: () => data({ __typename: 'DataSourceUpload' }),
+    charges: () => 2 * 100 + 500,
+    expect: () => data({ __typename: 'DataSourceUpload', columns: 2, estimatedCostCredits: 2 * 100 + 500 }),
   },
   uploadZip: {
     requirement: 'app_key',

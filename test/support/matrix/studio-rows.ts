@@ -261,6 +261,8 @@ export const STUDIO_SCENARIOS: Record<string, StudioScenario> = {
       form.append('file', new Blob([CSV]), 'matrix.csv');
       return { form };
     },
+    // A CSV upload is priced like the assembly it mints: its columns × 100 + the model's 500 (held now).
+    charges: () => CSV.split('\n')[0].split(',').length * 100 + 500,
     expect: () => ok(202, has({ data_source_ct_id: any(String), job: has({ kind: 'upload' }) })),
   },
   'GET /api/v1/catalog/dm/:ctId/xml/': publicArtifact('application/xml'),

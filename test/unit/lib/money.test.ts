@@ -1,4 +1,4 @@
-import { chargeHeaders, creditsToUsd } from '../../../src/lib/money';
+import { chargeHeaders, creditsToUsd } from '../../../src/money';
 
 describe('dollars as clients read them', () => {
   it.each([

@@ -1,4 +1,4 @@
-import { GroupCommit, type Settled } from '../../../src/services/group-commit';
+import { GroupCommit, type Settled } from '../../../src/money';
 
 /** A GroupCommit whose batches are recorded; `fail` decides, per batch, what its apply throws (nothing: each
  * member gets its op back). */

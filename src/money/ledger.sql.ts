@@ -1,5 +1,5 @@
-import { sql } from '../sql';
-import type { LedgerKind } from '../../entities/ledger-entry.entity';
+import { sql } from '../db/sql';
+import type { LedgerKind } from '../entities/ledger-entry.entity';
 
 /** The ledger's raw SQL. Lock order, for every transaction that moves money or changes keys: the user row (key
  * management only, FOR NO KEY UPDATE), then the wallet, then the API key rows, then ledger inserts. FOR NO KEY
@@ -15,69 +15,28 @@ export interface WalletMoneyRow {
 export const lockWallet = (userId: number) =>
   sql<WalletMoneyRow>('SELECT balance_credits, held_credits FROM wallets WHERE user_id = $1 FOR NO KEY UPDATE', [userId]);
 
-/** Takes `amount` from the available balance (balance less open holds); no row when it is not there. */
-export const debitWallet = (userId: number, amount: number, now: Date) =>
-  sql<WalletMoneyRow>(
-    `UPDATE wallets SET balance_credits = balance_credits - $2, updated_at = $3
-      WHERE user_id = $1 AND balance_credits - held_credits >= $2 RETURNING balance_credits, held_credits`,
-    [userId, amount, now],
-  );
-
-export const creditWallet = (userId: number, amount: number, now: Date) =>
-  sql<WalletMoneyRow>(
-    'UPDATE wallets SET balance_credits = balance_credits + $2, updated_at = $3 WHERE user_id = $1 RETURNING balance_credits, held_credits',
-    [userId, amount, now],
-  );
-
-/** Reserves `amount` of the available balance; no row when it is not there. */
-export const holdWallet = (userId: number, amount: number, now: Date) =>
-  sql<WalletMoneyRow>(
-    `UPDATE wallets SET held_credits = held_credits + $2, updated_at = $3
-      WHERE user_id = $1 AND balance_credits - held_credits >= $2 RETURNING balance_credits, held_credits`,
-    [userId, amount, now],
-  );
-
-/** Closes a hold of `held` credits, taking `captured` (≤ held) from the balance. */
-export const settleWalletHold = (userId: number, held: number, captured: number, now: Date) =>
-  sql<WalletMoneyRow>(
-    `UPDATE wallets SET held_credits = held_credits - $2, balance_credits = balance_credits - $3, updated_at = $4
-      WHERE user_id = $1 RETURNING balance_credits, held_credits`,
-    [userId, held, captured, now],
-  );
+/** The wallet's money, unlocked (a pre-check that decides nothing it writes). */
+export const walletMoney = (userId: number) => sql<WalletMoneyRow>('SELECT balance_credits, held_credits FROM wallets WHERE user_id = $1', [userId]);
 
 export interface IdRow {
   id: string;
 }
 
-/** Adds to an active key's spent count within its limit (open holds count against it); no row otherwise. */
-export const spendKey = (keyId: number, amount: number) =>
-  sql<IdRow>(
-    `UPDATE api_keys SET spent_credits = spent_credits + $2
-      WHERE id = $1 AND revoked_at IS NULL AND (spend_limit_credits IS NULL OR spent_credits + held_credits + $2 <= spend_limit_credits)
-      RETURNING id`,
-    [keyId, amount],
+/** Writes a decided movement of a locked wallet (src/money/decide.ts decides it; nothing is judged here). */
+export const moveWallet = (userId: number, balanceDelta: number, heldDelta: number, now: Date) =>
+  sql<WalletMoneyRow>(
+    `UPDATE wallets SET balance_credits = balance_credits + $2, held_credits = held_credits + $3, updated_at = $4
+      WHERE user_id = $1 RETURNING balance_credits, held_credits`,
+    [userId, balanceDelta, heldDelta, now],
   );
 
-export const holdKey = (keyId: number, amount: number) =>
-  sql<IdRow>(
-    `UPDATE api_keys SET held_credits = held_credits + $2
-      WHERE id = $1 AND revoked_at IS NULL AND (spend_limit_credits IS NULL OR spent_credits + held_credits + $2 <= spend_limit_credits)
-      RETURNING id`,
-    [keyId, amount],
-  );
-
-/** A revoked key is never charged: no row when it was revoked before the capture. */
-export const captureKeyHold = (keyId: number, held: number, captured: number) =>
-  sql<IdRow>(
-    'UPDATE api_keys SET held_credits = held_credits - $2, spent_credits = spent_credits + $3 WHERE id = $1 AND revoked_at IS NULL RETURNING id',
-    [keyId, held, captured],
-  );
-
-export const releaseKeyHold = (keyId: number, held: number) =>
-  sql<IdRow>('UPDATE api_keys SET held_credits = greatest(held_credits - $2, 0) WHERE id = $1 RETURNING id', [keyId, held]);
-
-export const refundKey = (keyId: number, amount: number) =>
-  sql<IdRow>('UPDATE api_keys SET spent_credits = greatest(spent_credits - $2, 0) WHERE id = $1 RETURNING id', [keyId, amount]);
+/** Writes a decided movement of a locked key. */
+export const moveKey = (keyId: number, spentDelta: number, heldDelta: number) =>
+  sql<IdRow>('UPDATE api_keys SET spent_credits = spent_credits + $2, held_credits = held_credits + $3 WHERE id = $1 RETURNING id', [
+    keyId,
+    spentDelta,
+    heldDelta,
+  ]);
 
 export interface KeySpendRow {
   spend_limit_credits: string | null;
@@ -88,6 +47,13 @@ export interface KeySpendRow {
 
 export const keySpend = (keyId: number) =>
   sql<KeySpendRow>('SELECT spend_limit_credits, spent_credits, held_credits, revoked_at IS NOT NULL AS revoked FROM api_keys WHERE id = $1', [keyId]);
+
+/** A key's money, locked after its wallet (the lock order above). */
+export const lockKey = (keyId: number) =>
+  sql<KeySpendRow>(
+    'SELECT spend_limit_credits, spent_credits, held_credits, revoked_at IS NOT NULL AS revoked FROM api_keys WHERE id = $1 FOR NO KEY UPDATE',
+    [keyId],
+  );
 
 export interface LedgerInsert {
   userId: number;
@@ -280,7 +246,7 @@ export const writeRequestBatch = (b: RequestBatchWrite) =>
        UPDATE wallets SET held_credits = held_credits + $2, balance_credits = balance_credits + $3, updated_at = $4
         WHERE user_id = $1 RETURNING user_id),
      k AS (
-       UPDATE api_keys a SET held_credits = greatest(a.held_credits + d.held, 0), spent_credits = a.spent_credits + d.spent
+       UPDATE api_keys a SET held_credits = a.held_credits + d.held, spent_credits = a.spent_credits + d.spent
          FROM unnest($5::bigint[], $6::bigint[], $7::bigint[]) AS d(id, held, spent) WHERE a.id = d.id RETURNING a.id)
      INSERT INTO ledger_entries (user_id, amount_credits, kind, reason, idempotency_key, api_key_id, balance_after_credits)
      SELECT $1, r.amount, r.kind, r.reason, r.idempotency_key, r.api_key_id, r.balance_after

@@ -1,9 +1,10 @@
 import { DomainError } from '../lib/errors';
-import { creditsToUsd } from '../lib/money';
+import type { Refusal } from './decide';
+import { creditsToUsd } from './units';
 
 /** The ledger's refusals, in the contract's shape (402 funds, 403 key limit or revoked key, 409 a closed hold). */
 
-export const insufficientFunds = (estimated: number, balance: number) =>
+const insufficientFunds = (estimated: number, balance: number) =>
   new DomainError(402, 'insufficient_funds', `Insufficient funds: this needs ${estimated} credits and the wallet holds ${balance}.`, {
     estimated_cost_credits: estimated,
     balance_credits: balance,
@@ -12,7 +13,7 @@ export const insufficientFunds = (estimated: number, balance: number) =>
     balance: creditsToUsd(balance),
   });
 
-export const keySpendLimit = (limit: number, spent: number, needed: number) =>
+const keySpendLimit = (limit: number, spent: number, needed: number) =>
   new DomainError(403, 'key_spend_limit', `This API key's spend limit is ${limit} credits; it has spent ${spent} and this needs ${needed}.`, {
     spend_limit_credits: limit,
     spent_credits: spent,
@@ -27,3 +28,10 @@ export const holdClosed = () => new DomainError(409, 'hold_released', 'This jobâ
 export const requestHoldClosed = () => new DomainError(409, 'hold_released', 'This requestâ€™s hold was released; it can no longer be charged.');
 export const keyRevokedDuringRequest = () =>
   new DomainError(403, 'key_revoked', 'The API key that made this request was revoked: nothing was charged and its hold was released.');
+
+/** A decision's refusal in the contract's shape: 403 key revoked or key limit, else 402 funds. */
+export function refusalError(refusal: Refusal, amount: number, revoked: () => DomainError = keyRevoked): DomainError {
+  if (refusal.refused === 'key_revoked') return revoked();
+  if (refusal.refused === 'key_limit') return keySpendLimit(refusal.limit, refusal.committed, amount);
+  return insufficientFunds(amount, refusal.available);
+}

@@ -1,17 +1,18 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import * as q from '../db/queries/ledger.sql';
+import * as q from './ledger.sql';
 import { ledgerHistory } from '../db/queries/ledger-history.sql';
 import { transactionRetried } from '../db/transaction';
 import { query, queryOne } from '../db/sql';
 import { Wallet } from '../entities/wallet.entity';
 import { badRequest, DomainError, notFound, pgCode, PG } from '../lib/errors';
 import type { AutoReloadUpdate } from '../parsers/wallet.parser';
-import { walletView, type WalletView } from '../presenters/wallet.presenter';
+import { walletView, type WalletView } from './wallet-view';
+import type { Clock, Payer } from './types';
+import { holdClosed, refusalError } from './errors';
+import { recordOutcome } from './claims';
+import { applied, decide, type Deltas, type KeyMoney, type Movement, type WalletMoney } from './decide';
+import { RequestHolds, type RequestHoldRequest } from './request-holds';
 import { ledgerEntryView, type LedgerPageView } from '../presenters/ledger-entry.presenter';
-import type { Caller } from './auth.service';
-import type { Clock } from './clock';
-import { holdClosed, insufficientFunds, keyRevoked, keySpendLimit } from './ledger-errors';
-import { RequestHolds, type RequestHoldRequest } from './ledger-request-holds';
 
 export interface ChargeRequest {
   userId: number;
@@ -29,6 +30,16 @@ export interface ChargeResult {
   alreadyCharged: boolean;
 }
 
+/** A request's charge (`chargeRequest`): who pays, how much, why, what the request made and what it answers. */
+export interface RequestChargeRequest<T> {
+  userId: number;
+  apiKeyId: number | null;
+  amount: number;
+  reason: string;
+  resource: { type: string; id: string };
+  result: T;
+}
+
 export interface HoldRequest {
   userId: number;
   amount: number;
@@ -38,7 +49,7 @@ export interface HoldRequest {
 }
 
 /** Every money movement: conditional UPDATEs of the wallet, then of the key (the lock order of
- * src/db/queries/ledger.sql.ts), and an append-only ledger row, in one transaction. `balance_credits` is the sum
+ * src/money/ledger.sql.ts), and an append-only ledger row, in one transaction. `balance_credits` is the sum
  * of credit, charge and refund rows; `held_credits` the sum of open holds. None can overdraw or pass a limit. */
 export class LedgerService {
   readonly requests: RequestHolds;
@@ -49,7 +60,7 @@ export class LedgerService {
     /** Told before a movement changes what a user's keys have spent (the key cache's list then reads afresh). */
     private readonly keySpendChanging: (userId: number) => void = () => undefined,
   ) {
-    this.requests = new RequestHolds(db, clock, (m, r, w) => this.refuse(m, r, w), requestHoldTtlSeconds, keySpendChanging);
+    this.requests = new RequestHolds(db, clock, (m, r) => this.refuse(m, r), requestHoldTtlSeconds, keySpendChanging);
   }
 
   /** A caller's key with its spend as the ledger holds it now (an authenticated key comes from a cache that
@@ -68,20 +79,18 @@ export class LedgerService {
   async credit(userId: number, amount: number, reason: string, idempotencyKey?: string): Promise<Wallet> {
     if (!Number.isSafeInteger(amount) || amount <= 0) throw badRequest('credits must be a positive integer.');
     return transactionRetried(this.db, async (manager) => {
-      const row = await queryOne(manager, q.creditWallet(userId, amount, this.clock.now()));
-      if (!row) throw notFound('Wallet');
-      await this.append(manager, { userId, amount, kind: 'credit', reason, idempotencyKey, balanceAfter: Number(row.balance_credits) });
+      const { wallet } = await this.move(manager, userId, null, { kind: 'credit', amount });
+      await this.append(manager, { userId, amount, kind: 'credit', reason, idempotencyKey, balanceAfter: wallet.balance });
       return this.wallet(userId, manager);
     });
   }
 
   /** For an inline charge: the key's limit first (403 even when the wallet could pay), then the available balance. */
-  async assertCanPay(caller: Pick<Caller, 'user' | 'via' | 'key'>, amount: number): Promise<void> {
-    const key = caller.via === 'key' ? caller.key : null;
-    if (key) await this.assertKeyCovers(this.db.manager, key.id, amount);
-    const wallet = await this.wallet(caller.user.id);
-    const available = wallet.balanceCredits - wallet.heldCredits;
-    if (available < amount) throw insufficientFunds(amount, available);
+  async assertCanPay(caller: Payer, amount: number): Promise<void> {
+    const keyId = caller.via === 'key' && caller.key ? caller.key.id : null;
+    const { wallet, key } = await this.rows(this.db.manager, caller.user.id, keyId, false);
+    const decision = decide(wallet, key, { kind: 'charge', amount });
+    if (decision.refused) throw refusalError(decision, amount);
   }
 
   /** An immediate charge: 403 when the key's limit (open holds included) cannot cover it, 402 when the available
@@ -98,11 +107,8 @@ export class LedgerService {
       const wallet = await this.wallet(userId, manager);
       return { ledgerEntryId: null, balanceCredits: wallet.balanceCredits, alreadyCharged: false };
     }
-    if (apiKeyId) await this.assertKeyCovers(manager, apiKeyId, amount);
-    const row = await queryOne(manager, q.debitWallet(userId, amount, this.clock.now()));
-    if (!row) throw insufficientFunds(amount, await this.available(userId, manager));
-    if (apiKeyId && !(await queryOne(manager, q.spendKey(apiKeyId, amount)))) await this.assertKeyCovers(manager, apiKeyId, amount, true);
-    const balanceAfter = Number(row.balance_credits);
+    const { wallet } = await this.move(manager, userId, apiKeyId ?? null, { kind: 'charge', amount });
+    const balanceAfter = wallet.balance;
     try {
       const id = await this.append(manager, { ...request, amount: -amount, kind: 'charge', balanceAfter });
       return { ledgerEntryId: id, balanceCredits: balanceAfter, alreadyCharged: false };
@@ -114,15 +120,26 @@ export class LedgerService {
     }
   }
 
+  /**
+   * Charge N credits for one request, with idempotency: in `manager`'s transaction (the one that makes the
+   * request's resource) charges `amount` (403 key revoked or limit, 402 funds, as every door) and writes the
+   * request's Idempotency-Key outcome (`resource`, `result`) with it, so a retry after a crash or a later error
+   * replays `result` instead of charging again. Wrap the whole operation in `replayOr` (the replay's entry). With no
+   * Idempotency-Key on the request it is a plain charge.
+   */
+  async chargeRequest<T>(request: RequestChargeRequest<T>, manager: EntityManager): Promise<ChargeResult> {
+    const { resource, result, ...charge } = request;
+    const paid = await this.charge(charge, manager);
+    await recordOutcome(manager, { charged: charge.amount, ledgerEntryId: paid.ledgerEntryId, resource, result });
+    return paid;
+  }
+
   /** Authorises a job's whole amount in the caller's transaction (the one that writes the job): the available
    * balance and the key's remaining limit shrink by it, so concurrent admissions cannot oversubscribe. */
-  async hold(request: HoldRequest, manager: EntityManager): Promise<void> {
+  async hold(request: HoldRequest, manager: EntityManager): Promise<{ balanceCredits: number }> {
     const { userId, amount, apiKeyId, jobId } = request;
-    if (amount === 0) return;
-    if (apiKeyId) await this.assertKeyCovers(manager, apiKeyId, amount);
-    const row = await queryOne(manager, q.holdWallet(userId, amount, this.clock.now()));
-    if (!row) throw insufficientFunds(amount, await this.available(userId, manager));
-    if (apiKeyId && !(await queryOne(manager, q.holdKey(apiKeyId, amount)))) await this.assertKeyCovers(manager, apiKeyId, amount, true);
+    if (amount === 0) return { balanceCredits: (await this.wallet(userId, manager)).balanceCredits };
+    const { wallet } = await this.move(manager, userId, apiKeyId, { kind: 'hold', amount });
     await this.append(manager, {
       userId,
       amount: -amount,
@@ -131,8 +148,9 @@ export class LedgerService {
       idempotencyKey: q.holdKeyOf(jobId),
       apiKeyId,
       jobId,
-      balanceAfter: Number(row.balance_credits),
+      balanceAfter: wallet.balance,
     });
+    return { balanceCredits: wallet.balance };
   }
 
   /** Charges a job from its hold, never more than held, once (a retried step finds its charge). A job without a
@@ -143,7 +161,6 @@ export class LedgerService {
     this.keySpendChanging(request.userId);
     const hold = await queryOne(manager, q.jobHold(request.jobId));
     if (!hold) return this.charge(request, manager);
-    await queryOne(manager, q.lockWallet(request.userId));
     const locked = (await queryOne(manager, q.jobHold(request.jobId)))!;
     if (locked.closed_by === 'release') throw holdClosed();
     if (locked.closed_by === 'capture') {
@@ -155,12 +172,10 @@ export class LedgerService {
       };
     }
     const held = Number(locked.held);
-    const captured = Math.min(request.amount, held);
-    const now = this.clock.now();
-    const wallet = (await queryOne(manager, q.settleWalletHold(request.userId, held, captured, now)))!;
     const keyId = locked.api_key_id ? Number(locked.api_key_id) : null;
-    if (keyId && !(await queryOne(manager, q.captureKeyHold(keyId, held, captured)))) throw keyRevoked();
-    const balanceAfter = Number(wallet.balance_credits);
+    const { wallet, deltas } = await this.move(manager, request.userId, keyId, { kind: 'capture', held, amount: request.amount });
+    const captured = deltas.captured;
+    const balanceAfter = wallet.balance;
     const closing = { userId: request.userId, apiKeyId: keyId, jobId: request.jobId };
     await this.append(manager, {
       ...closing,
@@ -188,13 +203,12 @@ export class LedgerService {
     if (!manager) return transactionRetried(this.db, (m) => this.release(jobId, reason, m));
     const hold = await queryOne(manager, q.jobHold(jobId));
     if (!hold) return false;
-    const wallet = (await queryOne(manager, q.lockWallet(Number(hold.user_id))))!;
+    await queryOne(manager, q.lockWallet(Number(hold.user_id)));
     const locked = (await queryOne(manager, q.jobHold(jobId)))!;
     if (locked.closed_by) return false;
     const held = Number(locked.held);
-    await queryOne(manager, q.settleWalletHold(Number(hold.user_id), held, 0, this.clock.now()));
     const keyId = locked.api_key_id ? Number(locked.api_key_id) : null;
-    if (keyId) await queryOne(manager, q.releaseKeyHold(keyId, held));
+    const { wallet } = await this.move(manager, Number(hold.user_id), keyId, { kind: 'release', held });
     await this.append(manager, {
       userId: Number(hold.user_id),
       amount: held,
@@ -203,7 +217,7 @@ export class LedgerService {
       idempotencyKey: q.holdClosedKeyOf(jobId),
       apiKeyId: keyId,
       jobId,
-      balanceAfter: Number(wallet.balance_credits),
+      balanceAfter: wallet.balance,
     });
     return true;
   }
@@ -222,9 +236,8 @@ export class LedgerService {
     const charge = await queryOne(manager, q.chargeEntry(chargeEntryId));
     if (!charge) throw notFound('Charge');
     const amount = -Number(charge.amount_credits);
-    const row = await queryOne(manager, q.creditWallet(Number(charge.user_id), amount, this.clock.now()));
-    if (!row) throw notFound('Wallet');
-    if (charge.api_key_id) await queryOne(manager, q.refundKey(Number(charge.api_key_id), amount));
+    const keyId = charge.api_key_id ? Number(charge.api_key_id) : null;
+    const { wallet } = await this.move(manager, Number(charge.user_id), keyId, { kind: 'refund', amount });
     await this.append(manager, {
       userId: Number(charge.user_id),
       amount,
@@ -233,7 +246,7 @@ export class LedgerService {
       idempotencyKey: `refund:${chargeEntryId}`,
       apiKeyId: charge.api_key_id ? Number(charge.api_key_id) : null,
       jobId: charge.job_id ? Number(charge.job_id) : null,
-      balanceAfter: Number(row.balance_credits),
+      balanceAfter: wallet.balance,
     });
   }
 
@@ -270,26 +283,44 @@ export class LedgerService {
     return this.walletView(userId);
   }
 
-  private async refuse(manager: EntityManager, { userId, amount, apiKeyId }: RequestHoldRequest, walletRefused: boolean): Promise<never> {
-    if (apiKeyId) await this.assertKeyCovers(manager, apiKeyId, amount, !walletRefused);
-    throw insufficientFunds(amount, await this.available(userId, manager));
+  /** The batch's refusal when its lock found no wallet or no such key. */
+  private async refuse(manager: EntityManager, { userId, apiKeyId }: RequestHoldRequest): Promise<never> {
+    await this.rows(manager, userId, apiKeyId, false);
+    throw notFound('API key');
   }
 
-  private async available(userId: number, manager: EntityManager): Promise<number> {
-    const wallet = await this.wallet(userId, manager);
-    return wallet.balanceCredits - wallet.heldCredits;
+  /** The wallet's and the key's money (locked FOR NO KEY UPDATE in that order when `lock`). */
+  private async rows(
+    manager: EntityManager,
+    userId: number,
+    keyId: number | null,
+    lock: boolean,
+  ): Promise<{ wallet: WalletMoney; key: KeyMoney | null }> {
+    const w = await queryOne(manager, lock ? q.lockWallet(userId) : q.walletMoney(userId));
+    if (!w) throw notFound('Wallet');
+    const wallet = { balance: Number(w.balance_credits), held: Number(w.held_credits) };
+    if (keyId === null) return { wallet, key: null };
+    const k = await queryOne(manager, lock ? q.lockKey(keyId) : q.keySpend(keyId));
+    if (!k) throw notFound('API key');
+    const limit = k.spend_limit_credits === null ? null : Number(k.spend_limit_credits);
+    return { wallet, key: { limit, spent: Number(k.spent_credits), held: Number(k.held_credits), revoked: k.revoked } };
   }
 
-  /** 403 when the key is revoked or its limit, less what it spent and holds, cannot cover `amount`; with
-   * `failed`, the conditional UPDATE already refused, so it throws even when the read looks fine. */
-  private async assertKeyCovers(manager: EntityManager, keyId: number, amount: number, failed = false): Promise<void> {
-    const key = await queryOne(manager, q.keySpend(keyId));
-    if (!key) throw notFound('API key');
-    if (key.revoked) throw keyRevoked();
-    const committed = Number(key.spent_credits) + Number(key.held_credits);
-    if ((key.spend_limit_credits !== null && committed + amount > Number(key.spend_limit_credits)) || failed) {
-      throw keySpendLimit(Number(key.spend_limit_credits), committed, amount);
-    }
+  /** Every single-path movement: lock the wallet, then the key; `decide`; write only its deltas. A refusal throws
+   * in the contract's shape (403 key revoked or limit, 402 funds) before anything is written. */
+  private async move(
+    manager: EntityManager,
+    userId: number,
+    keyId: number | null,
+    movement: Movement,
+  ): Promise<{ wallet: WalletMoney; deltas: Deltas }> {
+    const { wallet, key } = await this.rows(manager, userId, keyId, true);
+    const decision = decide(wallet, key, movement);
+    if (decision.refused) throw refusalError(decision, 'amount' in movement ? movement.amount : 0);
+    applied(wallet, key, decision);
+    await queryOne(manager, q.moveWallet(userId, decision.wallet.balance, decision.wallet.held, this.clock.now()));
+    if (keyId !== null && (decision.key.spent || decision.key.held)) await queryOne(manager, q.moveKey(keyId, decision.key.spent, decision.key.held));
+    return { wallet, deltas: decision };
   }
 
   private async append(manager: EntityManager, entry: q.LedgerInsert): Promise<number> {

@@ -1,5 +1,5 @@
 import type { Wallet } from '../entities/wallet.entity';
-import { creditsToUsd } from '../lib/money';
+import { creditsToUsd } from './units';
 
 export interface AutoReloadView {
   enabled: boolean;

@@ -1,14 +1,16 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { newId } from '../lib/ids';
-import * as q from '../db/queries/ledger.sql';
+import * as q from './ledger.sql';
 import { transactionRetried } from '../db/transaction';
 import { preparedIn } from '../db/prepared';
 import { query, queryOne } from '../db/sql';
 import { Wallet } from '../entities/wallet.entity';
 import { DomainError, notFound } from '../lib/errors';
-import type { Clock } from './clock';
+import type { Clock } from './types';
 import { GroupCommit, type Settled } from './group-commit';
-import { keyRevokedDuringRequest, requestHoldClosed } from './ledger-errors';
+import { keyRevoked, keyRevokedDuringRequest, refusalError, requestHoldClosed } from './errors';
+import { applied, decide, type Deltas, type KeyMoney } from './decide';
+import { currentClaim, recordOutcome, type Claim, type Outcome } from './claims';
 
 export interface RequestHoldRequest {
   userId: number;
@@ -34,9 +36,12 @@ export interface RequestCapture {
 /** The ledger's refusal of a hold: 403 key limit (judged first), else 402 funds. */
 export type RefuseHold = (manager: EntityManager, request: RequestHoldRequest, walletRefused: boolean) => Promise<never>;
 
+/** What a capture writes on its request's Idempotency-Key claim, in the batch's transaction. */
+export type CaptureOutcome = (capture: RequestCapture) => Outcome<unknown>;
+
 type RequestOp =
   | { kind: 'hold'; token: string; request: RequestHoldRequest }
-  | { kind: 'capture'; token: string; amount: number; reason: string }
+  | { kind: 'capture'; token: string; amount: number; reason: string; claim: Claim | null; outcome?: CaptureOutcome }
   | { kind: 'release'; token: string; reason: string };
 /** A hold answers a RequestHold, a capture a RequestCapture, a release whether it closed the hold. */
 type RequestOutcome = RequestHold | RequestCapture | boolean;
@@ -80,12 +85,17 @@ export class RequestHolds {
 
   /** Charges min(`amount`, held) and closes the hold; a closed hold is not charged again (`alreadyClosed`), a
    * released one is 409. A key revoked since the hold: 403, nothing charged (release it). */
-  async capture(hold: RequestHold, amount: number, reason: string): Promise<RequestCapture> {
-    if (!hold.holdId) return { ledgerEntryId: null, balanceCredits: await this.balance(hold.userId), capturedCredits: 0, alreadyClosed: false };
+  async capture(hold: RequestHold, amount: number, reason: string, outcome?: CaptureOutcome): Promise<RequestCapture> {
+    const claim = currentClaim();
+    if (!hold.holdId) {
+      const free = { ledgerEntryId: null, balanceCredits: await this.balance(hold.userId), capturedCredits: 0, alreadyClosed: false };
+      if (outcome) await recordOutcome(this.db, outcome(free), claim);
+      return free;
+    }
     const token = hold.holdId;
     this.keySpendChanging(hold.userId);
     try {
-      return (await this.batches.submit(hold.userId, { kind: 'capture', token, amount, reason })) as RequestCapture;
+      return (await this.batches.submit(hold.userId, { kind: 'capture', token, amount, reason, claim, outcome })) as RequestCapture;
     } catch (error) {
       // Another process closed it meanwhile (the closing row's unique key refused ours).
       const closedBy = (await queryOne(this.db, q.requestHoldState(token)))?.closed_by;
@@ -133,6 +143,13 @@ export class RequestHolds {
         }
       }
       await batch.flush();
+      // A capture's claim outcome commits with it; a claim taken over fails the batch, then that member alone.
+      for (const [i, op] of ops.entries()) {
+        const settled = outcomes[i];
+        if (op.kind !== 'capture' || !op.outcome || !op.claim || !settled.ok) continue;
+        const capture = settled.value as RequestCapture;
+        if (!capture.alreadyClosed) await recordOutcome(manager, op.outcome(capture), op.claim);
+      }
       return outcomes;
     });
   }
@@ -148,13 +165,6 @@ interface OpenHold {
   held: number;
   apiKeyId: number | null;
   closedBy: 'capture' | 'release' | null;
-}
-
-interface KeyMoney {
-  limit: number | null;
-  spent: number;
-  held: number;
-  revoked: boolean;
 }
 
 type PendingEntry = q.RequestBatchWrite['entries'][number] & { onId?: (id: number) => void };
@@ -206,19 +216,20 @@ class WalletBatch {
     return this.capture(op.token, hold, op.amount, op.reason);
   }
 
-  /** As a lone hold: the wallet's available balance and the key's limit (403 judged before 402). */
+  /** As a lone hold: the wallet's available balance and the key's limit (403 judged before 402), decided by
+   * `decide` on the rows as the members before it left them. */
   private async hold(token: string, request: RequestHoldRequest, refuse: RefuseHold): Promise<RequestHold> {
     const { amount, apiKeyId } = request;
     const wallet = this.wallet;
     const key = apiKeyId === null ? null : this.keys.get(apiKeyId);
-    const walletRefused = !wallet || wallet.balance - wallet.held < amount;
-    const keyCovers = apiKeyId === null || (key && !key.revoked && (key.limit === null || key.spent + key.held + amount <= key.limit));
-    if (walletRefused || !keyCovers) {
+    // No wallet or no such key: the lone path's refusal (it reads the rows to say which).
+    if (!wallet || key === undefined) {
       await this.flush();
-      return refuse(this.manager, request, walletRefused);
+      return refuse(this.manager, request, !wallet);
     }
-    this.move(wallet, amount, 0);
-    if (key) this.moveKey(apiKeyId!, key, amount, 0);
+    const decision = decide(wallet, key, { kind: 'hold', amount });
+    if (decision.refused) throw refusalError(decision, amount, keyRevoked);
+    this.move(apiKeyId, key, decision);
     const idempotencyKey = q.requestHoldKeyOf(token);
     this.entries.push({ amount: -amount, kind: 'hold', reason: request.reason, idempotencyKey, apiKeyId, balanceAfter: wallet.balance });
     this.holds.set(token, { held: amount, apiKeyId, closedBy: null });
@@ -227,13 +238,13 @@ class WalletBatch {
 
   /** min(`amount`, held) moves from held to spent; a key revoked since the hold is never charged. */
   private capture(token: string, hold: OpenHold, amount: number, reason: string): RequestCapture {
-    const key = hold.apiKeyId === null ? null : this.keys.get(hold.apiKeyId);
-    if (hold.apiKeyId !== null && (!key || key.revoked)) throw keyRevokedDuringRequest();
+    const key = hold.apiKeyId === null ? null : (this.keys.get(hold.apiKeyId) ?? { limit: null, spent: 0, held: 0, revoked: true });
     const wallet = this.wallet!;
-    const captured = Math.min(amount, hold.held);
-    this.move(wallet, -hold.held, -captured);
-    if (key) this.moveKey(hold.apiKeyId!, key, -hold.held, captured);
+    const decision = decide(wallet, key, { kind: 'capture', held: hold.held, amount });
+    if (decision.refused) throw keyRevokedDuringRequest();
+    this.move(hold.apiKeyId, key, decision);
     hold.closedBy = 'capture';
+    const captured = decision.captured;
     const result: RequestCapture = { ledgerEntryId: null, balanceCredits: wallet.balance, capturedCredits: captured, alreadyClosed: false };
     const closing = { apiKeyId: hold.apiKeyId, idempotencyKey: q.requestHoldClosedKeyOf(token) };
     this.entries.push({ ...closing, amount: hold.held, kind: 'capture', reason: `capture: ${reason}`, balanceAfter: wallet.balance + captured });
@@ -246,9 +257,8 @@ class WalletBatch {
 
   private release(token: string, hold: OpenHold, reason: string): true {
     const wallet = this.wallet!;
-    this.move(wallet, -hold.held, 0);
-    const key = hold.apiKeyId === null ? undefined : this.keys.get(hold.apiKeyId);
-    if (hold.apiKeyId !== null) this.moveKey(hold.apiKeyId, key, -hold.held, 0);
+    const key = hold.apiKeyId === null ? null : (this.keys.get(hold.apiKeyId) ?? null);
+    this.move(hold.apiKeyId, key, decide(wallet, key, { kind: 'release', held: hold.held }) as Deltas);
     hold.closedBy = 'release';
     const idempotencyKey = q.requestHoldClosedKeyOf(token);
     this.entries.push({
@@ -262,23 +272,16 @@ class WalletBatch {
     return true;
   }
 
-  private move(wallet: { balance: number; held: number }, held: number, balance: number): void {
-    wallet.held += held;
-    wallet.balance += balance;
-    this.heldDelta += held;
-    this.balanceDelta += balance;
-  }
-
-  /** A key's held never goes below zero (as a lone release writes it). */
-  private moveKey(id: number, key: KeyMoney | undefined, held: number, spent: number): void {
-    if (key) {
-      key.held = Math.max(key.held + held, 0);
-      key.spent += spent;
-    }
-    const delta = this.keyDeltas.get(id) ?? { id, held: 0, spent: 0 };
-    delta.held += held;
-    delta.spent += spent;
-    this.keyDeltas.set(id, delta);
+  /** Applies a decision to the rows as this batch sees them and adds it to the deltas it will write. */
+  private move(keyId: number | null, key: KeyMoney | null, deltas: Deltas): void {
+    applied(this.wallet!, key, deltas);
+    this.heldDelta += deltas.wallet.held;
+    this.balanceDelta += deltas.wallet.balance;
+    if (keyId === null) return;
+    const delta = this.keyDeltas.get(keyId) ?? { id: keyId, held: 0, spent: 0 };
+    delta.held += deltas.key.held;
+    delta.spent += deltas.key.spent;
+    this.keyDeltas.set(keyId, delta);
   }
 
   /** Writes the movements decided so far in one statement. */
