@@ -1,5 +1,4 @@
-import { creditsToUsd, type WalletView } from '../money';
-import type { LedgerEntryView, LedgerPageView } from '../presenters/ledger-entry.presenter';
+import { creditsToUsd, type LedgerEntryView, type LedgerPageView, type WalletView } from '../money';
 import { credits, csrfField, errorBox, escapeHtml, fieldErrors, invalidAttrs, layout, notice, when, type Viewer } from './layout';
 
 export interface WalletPageOptions {

@@ -10,3 +10,4 @@ export type { RequestCapture, RequestHold, RequestHoldRequest } from './request-
 export { renderWallet, walletView, type AutoReloadView, type WalletView } from './wallet-view';
 export { CHARGES, csvUploadPrice, PRICES, type ChargeDoor } from './prices';
 export { clearOutcome, currentClaim, decodeResult, recordOutcome, replayOr, withClaim, type Claim, type ClaimOutcome } from './claims';
+export type { LedgerEntryView, LedgerPageView } from './ledger-entry-view';

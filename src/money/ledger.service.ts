@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import * as q from './ledger.sql';
-import { ledgerHistory } from '../db/queries/ledger-history.sql';
+import { ledgerHistory } from './ledger-history.sql';
 import { transactionRetried } from '../db/transaction';
 import { query, queryOne } from '../db/sql';
 import { Wallet } from '../entities/wallet.entity';
@@ -12,7 +12,7 @@ import { holdClosed, refusalError } from './errors';
 import { recordOutcome } from './claims';
 import { applied, decide, type Deltas, type KeyMoney, type Movement, type WalletMoney } from './decide';
 import { RequestHolds, type RequestHoldRequest } from './request-holds';
-import { ledgerEntryView, type LedgerPageView } from '../presenters/ledger-entry.presenter';
+import { ledgerEntryView, type LedgerPageView } from './ledger-entry-view';
 
 export interface ChargeRequest {
   userId: number;

@@ -1,4 +1,4 @@
-import { sql } from '../sql';
+import { sql } from '../db/sql';
 
 export interface LedgerHistoryRow {
   id: string;
