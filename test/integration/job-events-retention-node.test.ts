@@ -54,7 +54,14 @@ it('a worker node trims the events of jobs that ended before the period as soon 
     'the ended job trimmed to its last event',
     () => output,
   );
-  expect(output).toContain('job events past their retention deleted');
+  // The log line is written after the delete commits: wait for it rather than race the child's stdout.
+  await waitFor(
+    async () => output,
+    (text) => text.includes('job events past their retention deleted'),
+    10_000,
+    'the sweep logged what it deleted',
+    () => output,
+  );
   expect(await eventCount(recent.id)).toBe(3);
   const [last] = await app.services.db.query('SELECT status FROM job_events WHERE job_id = $1', [ended.id]);
   expect(last.status).toBe('completed');

@@ -1,11 +1,13 @@
+import { loadSettings } from '../../src/config';
 import { issueKey, signedIn } from '../support/factories';
 import { startTestApp, type TestApp } from '../support/app';
 import type { HttpClient } from '../support/http';
 import { ASSEMBLE, GQL_ASSEMBLE, jobsSettled, MIXED_PRICE, mixedBody, mixedInput, moneyAudit, moneyState } from './money-helpers';
 
 let app: TestApp;
+// Fifty at once from one caller: above the default per-caller budgets (32 in flight, 32 CPU tasks waiting).
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await startTestApp({ maxConcurrentRequestsPerCaller: 64, cpu: { ...loadSettings({}).cpu, maxQueuePerCaller: 64 } });
 });
 /** The money audit after every test (wallets = Σ ledger, holds, keys within limits). */
 afterEach(async () => expect(await moneyAudit(app.services.db)).toEqual([]));

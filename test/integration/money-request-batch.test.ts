@@ -1,3 +1,4 @@
+import { loadSettings } from '../../src/config';
 import type { RequestHoldRequest } from '../../src/money';
 import type { TestApp } from '../support/app';
 import { issueKey } from '../support/factories';
@@ -8,8 +9,8 @@ import { moneyAudit, moneyState, vaasMoneySuite } from './money-helpers';
  * applied by its next transaction, each member decided in arrival order as a lone one would be, and no member's
  * refusal or failure touches the others. */
 
-// Forty at once from one caller: above the default per-caller cap of 32.
-const suite = vaasMoneySuite({ maxConcurrentRequestsPerCaller: 64 });
+// Forty at once from one caller: above the default per-caller budgets (32 in flight, 32 CPU tasks waiting).
+const suite = vaasMoneySuite({ maxConcurrentRequestsPerCaller: 64, cpu: { ...loadSettings({}).cpu, maxQueuePerCaller: 64 } });
 
 afterEach(async () => expect(await moneyAudit(suite.app().services.db)).toEqual([]));
 const { customer } = suite;
