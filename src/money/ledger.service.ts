@@ -230,11 +230,13 @@ export class LedgerService {
     return released + (await this.requests.sweep());
   }
 
-  /** Returns a charge to the wallet and to the key's spent count, once. */
+  /** Returns a charge to the wallet and to the key's spent count, once: a charge already refunded is left as it is
+   * (a job's retry that fails again refunds what an earlier, killed attempt charged). */
   async refund(chargeEntryId: number, reason: string, manager?: EntityManager): Promise<void> {
     if (!manager) return transactionRetried(this.db, (m) => this.refund(chargeEntryId, reason, m));
     const charge = await queryOne(manager, q.chargeEntry(chargeEntryId));
     if (!charge) throw notFound('Charge');
+    if (await queryOne(manager, q.entryByKey(`refund:${chargeEntryId}`))) return;
     const amount = -Number(charge.amount_credits);
     const keyId = charge.api_key_id ? Number(charge.api_key_id) : null;
     const { wallet } = await this.move(manager, Number(charge.user_id), keyId, { kind: 'refund', amount });

@@ -142,8 +142,10 @@ export class GenerationService {
       const charge = { estimatedCostCredits: price, balanceCredits: paid.balanceCredits };
       return { ...generated(packageUrl), profile: request.profile, appName: app.appName, appUrl: app.appUrl, charge };
     } catch (error) {
-      // After an outage the job's retry finds the charge by its key and finishes the work it paid for.
-      if (paid.ledgerEntryId && !paid.alreadyCharged && !isDatabaseUnavailable(error)) {
+      // After an outage the job's retry finds the charge by its key and finishes the work it paid for; when the work
+      // itself fails, the job's charge is refunded, whichever attempt made it (an inline replay was paid and answered).
+      const refundable = !paid.alreadyCharged || payer.jobId !== null;
+      if (paid.ledgerEntryId && refundable && !isDatabaseUnavailable(error)) {
         const chargeId = paid.ledgerEntryId;
         await transactionRetried(this.db, async (manager) => {
           await this.ledger.refund(chargeId, `refund: application generation failed for ${request.dmCtId}`, manager);
