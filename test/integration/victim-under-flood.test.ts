@@ -1,4 +1,5 @@
 import { startTestApp, type TestApp } from '../support/app';
+import { expectWithinBaseline } from '../support/baseline';
 import { issueKey, signedIn } from '../support/factories';
 import { probe, type ProbeStats } from '../support/latency-probe';
 import { openSocket, type RawSocket } from '../support/raw-socket';
@@ -73,7 +74,7 @@ it("keeps another user's health check and wallet read within 10x of their idle p
     [baseline.wallet, attack.wallet],
   ] as const) {
     expect(a.statuses).toEqual([200]);
-    expect(a.p99).toBeLessThanOrEqual(Math.max(b.p99 * 10, 1));
-    expect(a.p99).toBeLessThan(1000);
+    // Within 10× the victim's own p99 of a moment before (at least 1 ms of it: timer jitter): no absolute bound.
+    expectWithinBaseline(a.p99, b.p99, 1);
   }
 }, 120_000);
