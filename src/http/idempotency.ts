@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { one, rows } from '../db/sql';
+import * as q from '../db/queries/idempotency.sql';
+import { query, queryOne } from '../db/sql';
 import { badRequest, conflict, DomainError } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { withClaim, type Claim, type ClaimOutcome } from '../money';
@@ -28,16 +29,6 @@ export interface IdempotencyScope {
   key: string;
   /** The method and route the key was first used with; a key is one operation's. */
   operation: string;
-}
-
-interface KeyRow {
-  operation: string;
-  fingerprint: string;
-  status: number | null;
-  response: StoredResponse | null;
-  claim_token: string | null;
-  outcome: ClaimOutcome | null;
-  expired: boolean;
 }
 
 const keyReused = () =>
@@ -93,13 +84,7 @@ export class IdempotencyStore {
     while (Date.now() < deadline) {
       const token = await this.claim(scope, fingerprint);
       if (token) return this.run(scope, { userId, key, token, replay: null }, work);
-      const row = await one<KeyRow>(
-        this.db,
-        `SELECT operation, fingerprint, status, response, claim_token, outcome,
-                claimed_at < now() - make_interval(secs => $3) AS expired
-           FROM idempotency_keys WHERE user_id = $1 AND key = $2`,
-        [userId, key, this.leaseSeconds],
-      );
+      const row = await queryOne(this.db, q.keyState<StoredResponse, ClaimOutcome>(scope, this.leaseSeconds));
       if (!row) continue;
       if (row.operation !== operation || row.fingerprint !== fingerprint) throw keyReused();
       if (row.status !== null && row.response) return replayed(row.response);
@@ -113,30 +98,16 @@ export class IdempotencyStore {
 
   /** The claim's token, or null when the key is someone's already. */
   private async claim(scope: IdempotencyScope, fingerprint: string): Promise<string | null> {
-    await rows(this.db, `DELETE FROM idempotency_keys WHERE user_id = $1 AND key = $2 AND created_at < now() - interval '24 hours'`, [
-      scope.userId,
-      scope.key,
-    ]);
+    await query(this.db, q.expiredKeyDeleted(scope));
     const token = newId();
-    const claimed = await rows(
-      this.db,
-      `INSERT INTO idempotency_keys (user_id, key, operation, fingerprint, claim_token) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT DO NOTHING RETURNING key`,
-      [scope.userId, scope.key, scope.operation, fingerprint, token],
-    );
+    const claimed = await query(this.db, q.keyClaimed(scope, scope.operation, fingerprint, token));
     return claimed.length === 1 ? token : null;
   }
 
   /** A claim past its lease with nothing committed gets a new token (the old attempt's commit is then refused). */
   private async takeOver(scope: IdempotencyScope): Promise<string | null> {
     const token = newId();
-    const taken = await rows(
-      this.db,
-      `UPDATE idempotency_keys SET claimed_at = clock_timestamp(), claim_token = $4
-        WHERE user_id = $1 AND key = $2 AND status IS NULL AND outcome IS NULL AND claimed_at < now() - make_interval(secs => $3)
-        RETURNING key`,
-      [scope.userId, scope.key, this.leaseSeconds, token],
-    );
+    const taken = await query(this.db, q.keyTakenOver(scope, this.leaseSeconds, token));
     return taken.length === 1 ? token : null;
   }
 
@@ -151,27 +122,16 @@ export class IdempotencyStore {
       return this.run(scope, { ...claim, replay: committed }, work);
     }
     if (claim.replay) response = replayed(response);
-    await rows(
-      this.db,
-      'UPDATE idempotency_keys SET status = $3, response = $4 WHERE user_id = $1 AND key = $2 AND claim_token IS NOT DISTINCT FROM $5',
-      [scope.userId, scope.key, response.status, JSON.stringify(response), claim.token],
-    );
+    await query(this.db, q.responseStored(scope, response.status, JSON.stringify(response), claim.token));
     return response;
   }
 
   /** After a failed attempt: frees the key when nothing committed under it, else returns what did. */
   private async committedOutcome(claim: Claim): Promise<ClaimOutcome | null> {
     if (claim.replay) return claim.replay;
-    const freed = await rows(
-      this.db,
-      'DELETE FROM idempotency_keys WHERE user_id = $1 AND key = $2 AND claim_token = $3 AND status IS NULL AND outcome IS NULL RETURNING key',
-      [claim.userId, claim.key, claim.token],
-    ).catch(() => null);
+    const freed = await query(this.db, q.uncommittedClaimFreed(claim, claim.token)).catch(() => null);
     if (freed === null || freed.length === 1) return null;
-    const row = await one<{ outcome: ClaimOutcome | null }>(this.db, 'SELECT outcome FROM idempotency_keys WHERE user_id = $1 AND key = $2', [
-      claim.userId,
-      claim.key,
-    ]).catch(() => undefined);
+    const row = await queryOne(this.db, q.keyOutcome<ClaimOutcome>(claim)).catch(() => undefined);
     return row?.outcome ?? null;
   }
 }

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DataSource, EntityManager } from 'typeorm';
-import { rows } from '../db/sql';
+import * as q from '../db/queries/idempotency.sql';
+import { query } from '../db/sql';
 import { conflict } from '../lib/errors';
 
 /**
@@ -62,12 +63,7 @@ export interface Outcome<T> {
 export async function recordOutcome<T>(manager: EntityManager | DataSource, outcome: Outcome<T>, claim = currentClaim()): Promise<void> {
   if (!claim) return;
   const stored: ClaimOutcome = { ...outcome, result: encodeResult(outcome.result) };
-  const written = await rows(
-    manager,
-    `UPDATE idempotency_keys SET outcome = $4::jsonb
-      WHERE user_id = $1 AND key = $2 AND claim_token = $3 AND outcome IS NULL AND status IS NULL RETURNING key`,
-    [claim.userId, claim.key, claim.token, JSON.stringify(stored)],
-  );
+  const written = await query(manager, q.outcomeRecorded(claim, claim.token, JSON.stringify(stored)));
   if (written.length !== 1) throw claimLost();
 }
 
@@ -75,11 +71,7 @@ export async function recordOutcome<T>(manager: EntityManager | DataSource, outc
  * failed request frees its key as if it never ran. */
 export async function clearOutcome(manager: EntityManager | DataSource, claim = currentClaim()): Promise<void> {
   if (!claim) return;
-  await rows(manager, 'UPDATE idempotency_keys SET outcome = NULL WHERE user_id = $1 AND key = $2 AND claim_token = $3 AND status IS NULL', [
-    claim.userId,
-    claim.key,
-    claim.token,
-  ]);
+  await query(manager, q.outcomeCleared(claim, claim.token));
 }
 
 /** JSON with dates tagged, so a replayed result reads as the first one did. */

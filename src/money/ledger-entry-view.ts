@@ -1,4 +1,4 @@
-import type { LedgerHistoryRow } from './ledger-history.sql';
+import type { LedgerHistoryRow } from '../db/queries/ledger-history.sql';
 import type { LedgerKind } from '../entities/ledger-entry.entity';
 
 /** One ledger entry as its owner sees it: what moved, why, and the job or key it was for. */

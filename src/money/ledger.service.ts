@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import * as q from './ledger.sql';
-import { ledgerHistory } from './ledger-history.sql';
+import * as q from '../db/queries/ledger.sql';
+import { ledgerHistory } from '../db/queries/ledger-history.sql';
 import { transactionRetried } from '../db/transaction';
 import { query, queryOne } from '../db/sql';
 import { Wallet } from '../entities/wallet.entity';

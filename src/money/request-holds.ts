@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { newId } from '../lib/ids';
-import * as q from './ledger.sql';
+import * as q from '../db/queries/ledger.sql';
 import { transactionRetried } from '../db/transaction';
 import { preparedIn } from '../db/prepared';
 import { query, queryOne } from '../db/sql';

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { newId } from '../lib/ids';
-import { deletePackage, insertPackage, livePackage, takeExpiredPackages } from '../db/queries/vaas.sql';
-import { query, queryOne, sql } from '../db/sql';
+import { deletePackage, insertPackage, livePackage, livePackageBytes, lockUserPackages, takeExpiredPackages } from '../db/queries/vaas.sql';
+import { query, queryOne } from '../db/sql';
 import { DomainError } from '../lib/errors';
 import type { Links } from '../lib/links';
 import { zipFiles, type PackageFile } from '../packages/model-package';
@@ -20,10 +20,6 @@ export interface StoredVaasPackage {
   url: string;
   expiresAt: Date;
 }
-
-const lockUserPackages = (userId: number) => sql("SELECT pg_advisory_xact_lock(hashtext('vaas_packages'), $1::int)", [userId]);
-const livePackageBytes = (userId: number, now: Date) =>
-  sql<{ bytes: string }>('SELECT coalesce(sum(size), 0) AS bytes FROM vaas_packages WHERE user_id = $1 AND expires_at > $2', [userId, now]);
 
 const sha256 = (content: Buffer) => createHash('sha256').update(content).digest('hex');
 const bytes = (file: PackageFile) => (typeof file.content === 'string' ? Buffer.from(file.content, 'utf8') : file.content);

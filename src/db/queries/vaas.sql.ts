@@ -51,3 +51,9 @@ export const vaasModel = (visible: Sql<{ id: string }>) =>
   );
 
 export const deletePackage = (id: string) => sql<{ storage_path: string }>('DELETE FROM vaas_packages WHERE id = $1 RETURNING storage_path', [id]);
+
+/** Serialises one user's package saves, so the quota check and the insert see each other. */
+export const lockUserPackages = (userId: number) => sql("SELECT pg_advisory_xact_lock(hashtext('vaas_packages'), $1::int)", [userId]);
+
+export const livePackageBytes = (userId: number, now: Date) =>
+  sql<{ bytes: string }>('SELECT coalesce(sum(size), 0) AS bytes FROM vaas_packages WHERE user_id = $1 AND expires_at > $2', [userId, now]);

@@ -1,4 +1,4 @@
-import { sql } from '../db/sql';
+import { sql } from '../sql';
 
 export interface LedgerHistoryRow {
   id: string;

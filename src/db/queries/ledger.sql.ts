@@ -1,5 +1,5 @@
-import { sql } from '../db/sql';
-import type { LedgerKind } from '../entities/ledger-entry.entity';
+import { sql } from '../sql';
+import type { LedgerKind } from '../../entities/ledger-entry.entity';
 
 /** The ledger's raw SQL. Lock order, for every transaction that moves money or changes keys: the user row (key
  * management only, FOR NO KEY UPDATE), then the wallet, then the API key rows, then ledger inserts. FOR NO KEY
