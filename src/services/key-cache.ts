@@ -40,6 +40,13 @@ interface Entry<T> {
   at: number;
 }
 
+/** The generation of each kind of entry when a lookup began (`KeyCache.mark`). */
+export interface CacheMark {
+  readonly studio: number;
+  readonly app: number;
+  readonly list: number;
+}
+
 /** Resolved keys of both interfaces by the SHA-256 of the presented key, and their usage counted in memory.
  *
  * An entry is served only while this process LISTENs for credential changes, so a key revoked, rotated or
@@ -47,13 +54,15 @@ interface Entry<T> {
  * it at once, after its commit). Expiry is checked on every hit by the caller. No decision about money is made from
  * the cache: spend limits are checked against the ledger's rows. Each user's key list (its rows, shown to them) is
  * kept too, for a second at most, and dropped on any change a trigger announces, spend included. A lookup that
- * started before a change cannot store what it read (`mark()` / generation). */
+ * started before a change of its kind cannot store what it read (`mark()` / generations): a key list's change
+ * (a spend, the usage flush's last_used) does not stop a resolved key from being kept, only a credential change
+ * does. */
 export class KeyCache {
   private readonly studio = new Map<string, Entry<CachedStudioKey>>();
   private readonly app = new Map<string, Entry<CachedAppKey>>();
   private readonly lists = new Map<number, Entry<ApiKey[]>>();
   private readonly spendingUntil = new Map<number, number>();
-  private generation = 0;
+  private readonly generation = { studio: 0, app: 0, list: 0 };
   private listener: PgListener | null = null;
   private appUsage = new Map<number, { count: number; at: Date }>();
   private studioUsage = new Map<number, Date>();
@@ -101,9 +110,9 @@ export class KeyCache {
     return this.listener?.listening === true;
   }
 
-  /** The current generation, taken before a database lookup and handed back to `keep…`. */
-  mark(): number {
-    return this.generation;
+  /** The current generations, taken before a database lookup and handed back to `keep…`. */
+  mark(): CacheMark {
+    return { ...this.generation };
   }
 
   studioKey(hash: string): CachedStudioKey | null {
@@ -135,39 +144,42 @@ export class KeyCache {
     return false;
   }
 
-  keepStudioKey(hash: string, value: CachedStudioKey, mark: number): void {
-    if (this.live && mark === this.generation) put(this.studio, hash, value);
+  keepStudioKey(hash: string, value: CachedStudioKey, mark: CacheMark): void {
+    if (this.live && mark.studio === this.generation.studio) put(this.studio, hash, value);
   }
 
-  keepAppKey(hash: string, value: CachedAppKey, mark: number): void {
-    if (this.live && mark === this.generation) put(this.app, hash, value);
+  keepAppKey(hash: string, value: CachedAppKey, mark: CacheMark): void {
+    if (this.live && mark.app === this.generation.app) put(this.app, hash, value);
   }
 
-  keepKeyList(userId: number, keys: ApiKey[], mark: number): void {
-    if (this.live && mark === this.generation && !this.spending(userId)) put(this.lists, userId, keys);
+  keepKeyList(userId: number, keys: ApiKey[], mark: CacheMark): void {
+    if (this.live && mark.list === this.generation.list && !this.spending(userId)) put(this.lists, userId, keys);
   }
 
   /** A user's keys changed (or the user did): their entries go now; other processes learn it by NOTIFY. */
   userChanged(userId: number): void {
     this.keyListChanged(userId);
+    this.generation.studio++;
     for (const [hash, entry] of this.studio) if (entry.value.user.id === userId) this.studio.delete(hash);
   }
 
   /** What a user's key list shows changed (a key's spend, say): their list goes, their resolved keys stay. */
   keyListChanged(userId: number): void {
-    this.generation++;
+    this.generation.list++;
     if (!Number.isSafeInteger(userId)) return this.lists.clear();
     this.lists.delete(userId);
   }
 
   appKeyChanged(keyId: number): void {
-    this.generation++;
+    this.generation.app++;
     if (!Number.isSafeInteger(keyId)) return this.app.clear();
     for (const [hash, entry] of this.app) if (entry.value.keyId === keyId) this.app.delete(hash);
   }
 
   clear(): void {
-    this.generation++;
+    this.generation.studio++;
+    this.generation.app++;
+    this.generation.list++;
     this.studio.clear();
     this.app.clear();
     this.lists.clear();
