@@ -1,7 +1,8 @@
 import { defaultGraph, Store } from 'oxigraph';
 import type { DataSource } from 'typeorm';
 import { AppGraphStore, saveGraph } from '../rdf/app-graph-store';
-import { one } from '../db/sql';
+import { appGraphTripleCount } from '../db/queries/app-graphs.sql';
+import { queryOne } from '../db/sql';
 import { readSelectResults, SPARQL_RESULTS_JSON } from '../rdf/sparql-results';
 import { TriplestoreError, type RdfContentType, type TriplestoreClient } from '../rdf/triplestore';
 
@@ -25,8 +26,7 @@ export class AppGraphsClient implements TriplestoreClient {
 
   /** Kept as an empty row rather than deleted: running processes only pick up rows that changed. */
   async dropGraph(graphUri: string): Promise<void> {
-    const held = await one(this.db, 'SELECT 1 FROM app_graphs WHERE graph_uri = $1 AND triple_count > 0', [graphUri]);
-    if (held) await saveGraph(this.db, { graphUri, source: 'schema', ntriples: '', tripleCount: 0 });
+    if ((await this.tripleCount(graphUri)) > 0) await saveGraph(this.db, { graphUri, source: 'schema', ntriples: '', tripleCount: 0 });
   }
 
   /** Over the union of every durable graph, exactly as the service's embedded store answers it. */
@@ -36,7 +36,7 @@ export class AppGraphsClient implements TriplestoreClient {
   }
 
   async tripleCount(graphUri: string): Promise<number> {
-    const row = await one<{ triple_count: number }>(this.db, 'SELECT triple_count FROM app_graphs WHERE graph_uri = $1', [graphUri]);
+    const row = await queryOne(this.db, appGraphTripleCount(graphUri));
     return row?.triple_count ?? 0;
   }
 }

@@ -1,8 +1,8 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { Queryable } from './transaction';
 
 /** Raw SQL that always yields the rows (TypeORM's plain `query()` returns `[rows, count]` for UPDATE/DELETE).
  * Runs on the transaction's connection when given a transactional manager. */
-export async function rows<T = Record<string, unknown>>(on: DataSource | EntityManager, text: string, values: unknown[] = []): Promise<T[]> {
+export async function rows<T = Record<string, unknown>>(on: Queryable, text: string, values: unknown[] = []): Promise<T[]> {
   const manager = 'manager' in on ? on.manager : on;
   const owned = !manager.queryRunner;
   const runner = manager.queryRunner ?? manager.connection.createQueryRunner();
@@ -14,7 +14,7 @@ export async function rows<T = Record<string, unknown>>(on: DataSource | EntityM
   }
 }
 
-export async function one<T = Record<string, unknown>>(on: DataSource | EntityManager, text: string, values: unknown[] = []): Promise<T | undefined> {
+export async function one<T = Record<string, unknown>>(on: Queryable, text: string, values: unknown[] = []): Promise<T | undefined> {
   return (await rows<T>(on, text, values))[0];
 }
 
@@ -28,10 +28,10 @@ export interface Sql<Row> {
 
 export const sql = <Row = never>(text: string, values: unknown[] = []): Sql<Row> => ({ text, values });
 
-export async function query<Row>(on: DataSource | EntityManager, statement: Sql<Row>): Promise<Row[]> {
+export async function query<Row>(on: Queryable, statement: Sql<Row>): Promise<Row[]> {
   return rows<Row>(on, statement.text, statement.values);
 }
 
-export async function queryOne<Row>(on: DataSource | EntityManager, statement: Sql<Row>): Promise<Row | undefined> {
+export async function queryOne<Row>(on: Queryable, statement: Sql<Row>): Promise<Row | undefined> {
   return (await query(on, statement))[0];
 }

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
-import { sql, queryOne, query } from '../db/sql';
+import { countReads, forgetWindowsBefore } from '../db/queries/rate-limits.sql';
+import { queryOne, query } from '../db/sql';
 import { DomainError } from '../lib/errors';
 import type { Clock } from '../services/clock';
 
@@ -10,15 +11,6 @@ export interface ReadLimits {
 }
 
 const WINDOW_MS = 3_600_000;
-
-const hit = (bucket: string, windowStart: Date, reads: number) =>
-  sql<{ hits: number }>(
-    `INSERT INTO read_rate_limits (bucket, window_start, hits) VALUES ($1, $2, $3)
-     ON CONFLICT (bucket, window_start) DO UPDATE SET hits = read_rate_limits.hits + $3 RETURNING hits`,
-    [bucket, windowStart, reads],
-  );
-
-const forgetBefore = (windowStart: Date) => sql('DELETE FROM read_rate_limits WHERE window_start < $1', [windowStart]);
 
 const readsLimited = (limit: number, retryAfterSeconds: number) =>
   new DomainError(429, 'rate_limited', `Too many catalog reads: at most ${limit} an hour. Try again later, or send an API key.`, {
@@ -41,9 +33,9 @@ export class ReadRateLimiter {
     const windowStart = new Date(now - (now % WINDOW_MS));
     const limit = caller ? this.limits.keyedReadsPerHour : this.limits.anonymousReadsPerHour;
     const bucket = caller ? `user:${caller.userId}` : `address:${address}`;
-    const counted = await queryOne(this.db, hit(bucket, windowStart, reads));
+    const counted = await queryOne(this.db, countReads(bucket, windowStart, reads));
     const hits = counted?.hits ?? reads;
-    if (hits === reads) await query(this.db, forgetBefore(windowStart));
+    if (hits === reads) await query(this.db, forgetWindowsBefore(windowStart));
     if (hits > limit) throw readsLimited(limit, Math.ceil((windowStart.getTime() + WINDOW_MS - now) / 1000));
     return { limit, remaining: limit - hits };
   }

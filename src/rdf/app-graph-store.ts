@@ -1,5 +1,7 @@
-import type { DataSource, EntityManager } from 'typeorm';
-import { rows } from '../db/sql';
+import type { DataSource } from 'typeorm';
+import { appGraphs, appGraphsChangedSince, saveAppGraph } from '../db/queries/app-graphs.sql';
+import { query } from '../db/sql';
+import type { Queryable } from '../db/transaction';
 import { SparqlStoreReset, SparqlThread, type SparqlBudget } from './sparql-thread';
 
 type GraphSource = 'instance' | 'schema';
@@ -13,14 +15,8 @@ export interface GraphRecord {
 }
 
 /** Upsert of a graph's durable copy; the revision moves so every process's embedded store reloads it. */
-export async function saveGraph(on: DataSource | EntityManager, graph: GraphRecord): Promise<void> {
-  await rows(
-    on,
-    `INSERT INTO app_graphs (graph_uri, source, ntriples, triple_count) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (graph_uri) DO UPDATE SET source = EXCLUDED.source, ntriples = EXCLUDED.ntriples,
-       triple_count = EXCLUDED.triple_count, revision = nextval('app_graph_revision'), updated_at = clock_timestamp()`,
-    [graph.graphUri, graph.source, graph.ntriples, graph.tripleCount],
-  );
+export async function saveGraph(on: Queryable, graph: GraphRecord): Promise<void> {
+  await query(on, saveAppGraph(graph));
 }
 
 /** The application's embedded SPARQL store (oxigraph, in memory, in a worker thread of its own with a time and
@@ -78,20 +74,11 @@ export class AppGraphStore {
     const current = () => {
       if (this.store.generation !== generation) throw new SparqlStoreReset();
     };
-    const changed = await rows<{ graph_uri: string; revision: string; settled: boolean }>(
-      this.db,
-      `SELECT graph_uri, revision, updated_at < clock_timestamp() - interval '${SETTLE_SECONDS} seconds' AS settled
-         FROM app_graphs WHERE revision > $1 ORDER BY revision`,
-      [this.watermark],
-    );
+    const changed = await query(this.db, appGraphsChangedSince(this.watermark, SETTLE_SECONDS));
     const wanted = changed.filter((row) => this.loaded.get(row.graph_uri) !== Number(row.revision));
     for (let i = 0; i < wanted.length; i += LOAD_BATCH) {
       const batch = wanted.slice(i, i + LOAD_BATCH).map((row) => row.graph_uri);
-      const graphs = await rows<{ graph_uri: string; ntriples: string; revision: string }>(
-        this.db,
-        'SELECT graph_uri, ntriples, revision FROM app_graphs WHERE graph_uri = ANY($1)',
-        [batch],
-      );
+      const graphs = await query(this.db, appGraphs(batch));
       current();
       await this.store.load(
         graphs.map((row) => ({ graphUri: row.graph_uri, ntriples: row.ntriples })),

@@ -1,7 +1,10 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { prepared } from '../db/prepared';
 import { activeAppKeyByHash } from '../db/queries/auth.sql';
-import { one, rows } from '../db/sql';
+import { deactivateAppKey, insertAppKey, lockAppKey } from '../db/queries/app-keys.sql';
+import { notify } from '../db/queries/notify.sql';
+import { query, queryOne } from '../db/sql';
+import { transactionRetried, type Tx } from '../db/transaction';
 import { AppApiKey } from '../entities/app-api-key.entity';
 import { constantTimeEqual, randomToken, sha256Hex } from '../lib/crypto';
 import type { Clock } from './clock';
@@ -35,7 +38,7 @@ export class AppKeysService {
   ) {}
 
   async create(input: NewAppKey): Promise<IssuedAppKeyView> {
-    return this.issue(input.organization, input.contactEmail, null);
+    return transactionRetried(this.db, (tx) => this.issue(tx, input.organization, input.contactEmail, null));
   }
 
   async list(): Promise<AppKeyView[]> {
@@ -52,8 +55,8 @@ export class AppKeysService {
    * at once, the others when the NOTIFY sent at commit arrives. */
   async deactivate(id: number): Promise<AppKeyView> {
     await this.get(id);
-    await this.db.transaction(async (manager) => {
-      await rows(manager, 'UPDATE app_api_keys SET is_active = false, deactivated_at = $2 WHERE id = $1 AND is_active', [id, this.clock.now()]);
+    await transactionRetried(this.db, async (manager) => {
+      await query(manager, deactivateAppKey(id, this.clock.now()));
       await announceAppKeyChange(manager, id);
     });
     this.keyCache.appKeyChanged(id);
@@ -62,17 +65,13 @@ export class AppKeysService {
 
   /** Disables the key and issues a new one for the same organisation, in one transaction. */
   async rotate(id: number): Promise<IssuedAppKeyView> {
-    const issued = await this.db.transaction(async (manager) => {
-      const old = await one<{ organization: string; contact_email: string; is_active: boolean }>(
-        manager,
-        'SELECT organization, contact_email, is_active FROM app_api_keys WHERE id = $1 FOR UPDATE',
-        [id],
-      );
+    const issued = await transactionRetried(this.db, async (manager) => {
+      const old = await queryOne(manager, lockAppKey(id));
       if (!old) throw new AppError(404, 'NOT_FOUND', `No API key ${id}.`, { id });
       if (!old.is_active) throw new AppError(409, 'KEY_NOT_ACTIVE', 'Only an active key can be rotated.', { id });
-      await rows(manager, 'UPDATE app_api_keys SET is_active = false, deactivated_at = $2 WHERE id = $1', [id, this.clock.now()]);
+      await query(manager, deactivateAppKey(id, this.clock.now()));
       await announceAppKeyChange(manager, id);
-      return this.issue(old.organization, old.contact_email, id, manager);
+      return this.issue(manager, old.organization, old.contact_email, id);
     });
     this.keyCache.appKeyChanged(id);
     return issued;
@@ -96,26 +95,25 @@ export class AppKeysService {
     return { keyId: caller.keyId, organization: caller.organization };
   }
 
-  private async issue(
-    organization: string,
-    contactEmail: string,
-    replacesId: number | null,
-    on: DataSource | EntityManager = this.db,
-  ): Promise<IssuedAppKeyView> {
+  private async issue(tx: Tx, organization: string, contactEmail: string, replacesId: number | null): Promise<IssuedAppKeyView> {
     const plaintext = `${APP_KEY_PREFIX}${randomToken(KEY_RANDOM_LENGTH)}`;
-    const row = await one<{ id: string }>(
-      on,
-      `INSERT INTO app_api_keys (organization, contact_email, key_hash, prefix, created_at, replaces_id)
-       VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-      [organization, contactEmail, sha256Hex(plaintext), plaintext.slice(0, STORED_PREFIX_LENGTH), this.clock.now(), replacesId],
+    const [row] = await query(
+      tx,
+      insertAppKey({
+        organization,
+        contactEmail,
+        keyHash: sha256Hex(plaintext),
+        prefix: plaintext.slice(0, STORED_PREFIX_LENGTH),
+        createdAt: this.clock.now(),
+        replacesId,
+      }),
     );
-    const manager = 'manager' in on ? on.manager : on;
-    const key = await manager.findOneByOrFail(AppApiKey, { id: Number(row!.id) });
+    const key = await tx.findOneByOrFail(AppApiKey, { id: Number(row.id) });
     return { key: presentAppKey(key), plaintext };
   }
 }
 
 /** Tells every process the key changed; inside a transaction the notification leaves at commit. */
-async function announceAppKeyChange(on: EntityManager, id: number): Promise<void> {
-  await rows(on, 'SELECT pg_notify($1, $2)', [APP_KEY_CHANNEL, String(id)]);
+async function announceAppKeyChange(tx: Tx, id: number): Promise<void> {
+  await query(tx, notify(APP_KEY_CHANNEL, String(id)));
 }

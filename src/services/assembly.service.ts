@@ -162,7 +162,7 @@ export class AssemblyService {
       let built: { model: BuiltModel; detail: ModelView } | { failure: unknown };
       try {
         const model = await this.builder.build(manager, plan.request, caller.user.id, { publish: plan.request.publish });
-        built = { model, detail: await this.catalog.modelDetail(model.dmCtId, { userId: caller.user.id }, manager) };
+        built = { model, detail: await this.catalog.modelDetailIn(manager, model.dmCtId, { userId: caller.user.id }) };
         await rows(manager, 'RELEASE SAVEPOINT assembly_build');
       } catch (error) {
         if (isDatabaseUnavailable(error)) throw error;

@@ -1,7 +1,17 @@
 import type { DataSource } from 'typeorm';
 import { prepared } from '../db/prepared';
 import { apiKeyOf, studioKeyByHash, type StudioKeyRow } from '../db/queries/auth.sql';
-import { rows } from '../db/sql';
+import {
+  deleteSession,
+  failureCounts,
+  forgetFailedAttempts,
+  insertLoginAttempt,
+  insertSession,
+  lockLoginAttempts,
+  markAttemptSucceeded,
+} from '../db/queries/sessions.sql';
+import { query, queryOne } from '../db/sql';
+import { transactionRetried } from '../db/transaction';
 import type { ApiKey, Scope } from '../entities/api-key.entity';
 import { Session } from '../entities/session.entity';
 import { User } from '../entities/user.entity';
@@ -33,11 +43,6 @@ export interface AuthSettings {
   loginMaxFailuresPerAccount: number;
   loginMaxFailuresPerAddress: number;
   loginWindowSeconds: number;
-}
-
-interface FailureCountsRow {
-  account: number;
-  address: number;
 }
 
 const MAX_CREDENTIAL_LENGTH = 512;
@@ -85,18 +90,12 @@ export class AuthService {
     // and its timing does not tell which emails have an account.
     const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
     if (!user || !ok) throw new DomainError(400, 'invalid_credentials', 'Unable to sign in with the provided credentials.');
-    await rows(this.db, 'UPDATE login_attempts SET succeeded = true WHERE id = $1', [attemptId]);
-    await rows(this.db, 'DELETE FROM login_attempts WHERE lower(email) = $1 AND NOT succeeded', [account]);
+    await query(this.db, markAttemptSucceeded(attemptId));
+    await query(this.db, forgetFailedAttempts(account));
     const token = randomToken(48);
     const csrfToken = randomToken(32);
     const expiresAt = new Date(now.getTime() + this.settings.sessionTtlHours * 3600 * 1000);
-    await rows(this.db, 'INSERT INTO sessions (token_hash, csrf_token, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)', [
-      sha256Hex(token),
-      csrfToken,
-      user.id,
-      now,
-      expiresAt,
-    ]);
+    await query(this.db, insertSession({ tokenHash: sha256Hex(token), csrfToken, userId: user.id, createdAt: now, expiresAt }));
     return { user: userView(user), token, csrfToken, expiresAt };
   }
 
@@ -105,24 +104,14 @@ export class AuthService {
    * count instead of all passing it. A refused attempt is not recorded. Returns the attempt's id. */
   private async admitAttempt(account: string, address: string, now: Date): Promise<number> {
     const since = new Date(now.getTime() - this.settings.loginWindowSeconds * 1000);
-    return this.db.transaction(async (manager) => {
-      await rows(manager, 'SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOCK_ACCOUNT, account]);
-      await rows(manager, 'SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOCK_ADDRESS, address]);
-      // An aggregate without GROUP BY always yields one row.
-      const [counts] = await rows<FailureCountsRow>(
-        manager,
-        `SELECT count(*) FILTER (WHERE lower(email) = $1)::int AS account, count(*) FILTER (WHERE address = $2)::int AS address
-           FROM login_attempts WHERE NOT succeeded AND created_at > $3 AND (lower(email) = $1 OR address = $2)`,
-        [account, address, since],
-      );
+    return transactionRetried(this.db, async (manager) => {
+      await query(manager, lockLoginAttempts(LOCK_ACCOUNT, account));
+      await query(manager, lockLoginAttempts(LOCK_ADDRESS, address));
+      const [counts] = await query(manager, failureCounts(account, address, since));
       if (counts.account >= this.settings.loginMaxFailuresPerAccount || counts.address >= this.settings.loginMaxFailuresPerAddress) {
         throw tooManyAttempts(this.settings.loginWindowSeconds);
       }
-      const [attempt] = await rows<{ id: string }>(
-        manager,
-        'INSERT INTO login_attempts (email, address, succeeded, created_at) VALUES ($1, $2, false, $3) RETURNING id',
-        [account, address, now],
-      );
+      const [attempt] = await query(manager, insertLoginAttempt(account, address, now));
       return Number(attempt.id);
     });
   }
@@ -130,9 +119,7 @@ export class AuthService {
   /** Ends the session and tells every process, so its open sockets close too. */
   async logout(sessionToken: string | undefined): Promise<void> {
     if (!sessionToken) return;
-    const [ended] = await rows<{ user_id: string }>(this.db, 'DELETE FROM sessions WHERE token_hash = $1 RETURNING user_id', [
-      sha256Hex(sessionToken),
-    ]);
+    const ended = await queryOne(this.db, deleteSession(sha256Hex(sessionToken)));
     if (ended) await announceCredentialChange(this.db, Number(ended.user_id));
   }
 

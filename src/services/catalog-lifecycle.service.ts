@@ -1,4 +1,4 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import type { ImportResult, LifecycleResult } from '../presenters/catalog.presenter';
 import {
   entryStatus,
@@ -12,6 +12,7 @@ import {
   type CatalogKind,
 } from '../db/queries/catalog.sql';
 import { query, queryOne } from '../db/sql';
+import { transactionRetried, type Tx } from '../db/transaction';
 import type { ClusterNode, TreeNode } from '../domain/model-tree';
 import { Cluster } from '../entities/cluster.entity';
 import { Component } from '../entities/component.entity';
@@ -39,7 +40,7 @@ export class CatalogLifecycle {
   /** Registers an imported model and its tree as published library entries, children first; entries whose
    * ct_id is already registered are kept as they are, so importing twice changes nothing. */
   async registerImported(imported: ImportedModel): Promise<ImportResult> {
-    return this.db.transaction(async (manager) => {
+    return transactionRetried(this.db, async (manager) => {
       const projectId = await this.minter.libraryProjectId(manager);
       const ids = new Map<string, ClusterChildRef>();
       const result: ImportResult = {
@@ -92,7 +93,7 @@ export class CatalogLifecycle {
 
   /** Publishes a draft component, a cluster with its draft subtree, or a model with its whole tree. */
   async publish(ctId: string): Promise<LifecycleResult> {
-    return this.db.transaction(async (manager) => {
+    return transactionRetried(this.db, async (manager) => {
       const kind = await this.kindOf(manager, ctId);
       if (kind === 'data_model') {
         await this.publishModelTree(manager, ctId);
@@ -107,14 +108,14 @@ export class CatalogLifecycle {
   }
 
   /** Bottom-up: every draft component and cluster of the tree, then the model. Retired entries stay retired. */
-  async publishModelTree(manager: EntityManager, dmCtId: string): Promise<void> {
+  async publishModelTree(manager: Tx, dmCtId: string): Promise<void> {
     const model = await queryOne(manager, lockModel(dmCtId));
     if (!model) throw notFound('Data model');
     await this.publishClusterTree(manager, Number(model.root_cluster_id));
     await query(manager, publishModel(Number(model.id), this.clock.now()));
   }
 
-  private async publishClusterTree(manager: EntityManager, rootClusterId: number): Promise<void> {
+  private async publishClusterTree(manager: Tx, rootClusterId: number): Promise<void> {
     const now = this.clock.now();
     await query(manager, publishTreeComponents(rootClusterId, now));
     await query(manager, publishTreeClusters(rootClusterId, now));
@@ -122,7 +123,7 @@ export class CatalogLifecycle {
 
   /** Retires a published component or cluster, optionally naming a published successor of the same kind. */
   async retire(ctId: string, successorCtId: string | null): Promise<LifecycleResult> {
-    return this.db.transaction(async (manager) => {
+    return transactionRetried(this.db, async (manager) => {
       const kind = await this.kindOf(manager, ctId);
       if (kind === 'data_model') throw badRequest('Data models are not retired; retire its components or clusters.');
       const table = kind === 'component' ? 'components' : 'clusters';
@@ -143,11 +144,11 @@ export class CatalogLifecycle {
     });
   }
 
-  private async lockEntry(manager: EntityManager, kind: 'component' | 'cluster', ctId: string): Promise<Component | Cluster> {
+  private async lockEntry(manager: Tx, kind: 'component' | 'cluster', ctId: string): Promise<Component | Cluster> {
     return manager.findOneOrFail(kind === 'component' ? Component : Cluster, { where: { ctId }, lock: { mode: 'pessimistic_write' } });
   }
 
-  private async kindOf(manager: EntityManager, ctId: string): Promise<CatalogKind> {
+  private async kindOf(manager: Tx, ctId: string): Promise<CatalogKind> {
     const row = await queryOne(manager, kindOf(ctId));
     if (!row) throw new DomainError(404, 'not_found', `No component, cluster or data model has ct_id ${ctId}.`);
     return row.kind;

@@ -1,8 +1,8 @@
-import type { DataSource, EntityManager } from 'typeorm';
 import { newId } from '../lib/ids';
 import { insertClusterChildren, insertOnce, mintedBefore, type CatalogTable } from '../db/queries/catalog.sql';
 import { defaultProjectOf } from '../db/queries/projects.sql';
 import { query, queryOne } from '../db/sql';
+import type { Tx } from '../db/transaction';
 import { DATA_TYPES, isDataType } from '../domain/model-tree';
 import type { EnumerationValue } from '../parsers/assembly-component.parser';
 import type { CatalogStatus } from '../entities/catalog-entry';
@@ -70,13 +70,10 @@ function optionalText(value: string | null | undefined): string | null {
 export class CatalogMinter {
   private libraryId: Promise<number> | null = null;
 
-  constructor(
-    private readonly db: DataSource,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly clock: Clock) {}
 
   /** The library project's id, read once: migration 0002 creates it and nothing removes it. */
-  async libraryProjectId(manager: EntityManager = this.db.manager): Promise<number> {
+  async libraryProjectId(manager: Tx): Promise<number> {
     this.libraryId ??= manager.findOneByOrFail(Project, { isLibrary: true }).then(
       (project) => project.id,
       (error: unknown) => {
@@ -88,12 +85,12 @@ export class CatalogMinter {
   }
 
   /** Where an entry goes when none is named: its owner's default project, else the library. */
-  private async projectOf(manager: EntityManager, ownerId: number | null): Promise<number> {
+  private async projectOf(manager: Tx, ownerId: number | null): Promise<number> {
     const own = ownerId === null ? undefined : await queryOne(manager, defaultProjectOf(ownerId));
     return own ? Number(own.id) : this.libraryProjectId(manager);
   }
 
-  async createComponent(manager: EntityManager, input: NewComponent): Promise<Minted> {
+  async createComponent(manager: Tx, input: NewComponent): Promise<Minted> {
     const label = input.label?.trim();
     if (!label) throw invalid('label', 'A component needs a label.');
     if (!isDataType(input.dataType)) throw invalid('data_type', `Unknown data_type "${input.dataType}": use one of ${DATA_TYPES.join(', ')}.`);
@@ -112,7 +109,7 @@ export class CatalogMinter {
   }
 
   /** Children are written only by the call that created the cluster, so a retried mint never doubles them. */
-  async createCluster(manager: EntityManager, input: NewCluster): Promise<Minted> {
+  async createCluster(manager: Tx, input: NewCluster): Promise<Minted> {
     const label = input.label?.trim();
     if (!label) throw invalid('label', 'A cluster needs a label.');
     const minted = await this.insertOnce(manager, 'clusters', await this.entryColumns(manager, label, input));
@@ -124,7 +121,7 @@ export class CatalogMinter {
     return minted;
   }
 
-  async createDataModel(manager: EntityManager, input: NewDataModel): Promise<Minted> {
+  async createDataModel(manager: Tx, input: NewDataModel): Promise<Minted> {
     const title = input.title?.trim();
     if (!title) throw invalid('title', 'A data model needs a title.');
     const now = this.clock.now();
@@ -144,7 +141,7 @@ export class CatalogMinter {
   }
 
   /** The columns components and clusters share, as a new row of either. */
-  private async entryColumns(manager: EntityManager, label: string, input: NewCluster | NewComponent) {
+  private async entryColumns(manager: Tx, label: string, input: NewCluster | NewComponent) {
     const now = this.clock.now();
     return {
       ct_id: input.ctId ?? newId(),
@@ -161,7 +158,7 @@ export class CatalogMinter {
 
   /** INSERT … ON CONFLICT DO NOTHING, then the row that was there (same mint key, or same ct_id on import). */
   private async insertOnce(
-    manager: EntityManager,
+    manager: Tx,
     table: CatalogTable,
     values: { ct_id: string; mint_key: string | null } & Record<string, unknown>,
   ): Promise<Minted> {

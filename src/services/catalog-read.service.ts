@@ -1,4 +1,4 @@
-import { In, type DataSource, type EntityManager } from 'typeorm';
+import { In, type DataSource } from 'typeorm';
 import {
   modelDocument,
   type CountRow,
@@ -11,6 +11,7 @@ import {
 } from '../db/queries/catalog.sql';
 import { studioComponents } from '../db/queries/studio-components.sql';
 import { query, queryOne, type Sql } from '../db/sql';
+import type { Queryable } from '../db/transaction';
 import type { DataModelDocument, DataType } from '../domain/model-tree';
 import type { CatalogStatus } from '../entities/catalog-entry';
 import { Cluster } from '../entities/cluster.entity';
@@ -68,8 +69,8 @@ export class CatalogReader {
   ) {}
 
   /** One query for many reuse references. */
-  async findComponentsByCtIds(ctIds: string[], manager: EntityManager = this.db.manager): Promise<Map<string, ComponentRef>> {
-    const found = await manager.findBy(Component, { ctId: In([...new Set(ctIds)]) });
+  async findComponentsByCtIds(ctIds: string[]): Promise<Map<string, ComponentRef>> {
+    const found = await this.db.manager.findBy(Component, { ctId: In([...new Set(ctIds)]) });
     return new Map(
       found.map((c) => [
         c.ctId,
@@ -87,16 +88,16 @@ export class CatalogReader {
     );
   }
 
-  async findClustersByCtIds(ctIds: string[], manager: EntityManager = this.db.manager): Promise<Map<string, ClusterRef>> {
-    const found = await manager.findBy(Cluster, { ctId: In([...new Set(ctIds)]) });
+  async findClustersByCtIds(ctIds: string[]): Promise<Map<string, ClusterRef>> {
+    const found = await this.db.manager.findBy(Cluster, { ctId: In([...new Set(ctIds)]) });
     return new Map(
       found.map((c) => [c.ctId, { ctId: c.ctId, label: c.label, status: c.status, successorCtId: c.successorCtId, ownerId: c.ownerId }]),
     );
   }
 
   /** The model as every generator sees it, built from the stored rows in two queries. */
-  async loadModelDocument(dmCtId: string, manager: EntityManager | DataSource = this.db): Promise<DataModelDocument> {
-    const model = await queryOne(manager, modelDocument(dmCtId));
+  async loadModelDocument(on: Queryable, dmCtId: string): Promise<DataModelDocument> {
+    const model = await queryOne(on, modelDocument(dmCtId));
     if (!model) throw notFound('Data model');
     const { language, ...dublinCore } = model.dublin_core ?? {};
     return {
@@ -107,13 +108,13 @@ export class CatalogReader {
       ...(Object.keys(dublinCore).length ? { dublinCore } : {}),
       author: model.author || null,
       created: model.created_at,
-      root: await loadClusterTree(manager, Number(model.root_cluster_id)),
+      root: await loadClusterTree(on, Number(model.root_cluster_id)),
     };
   }
 
-  /** 404 for a draft that is not the viewer's, so its ct_id does not leak. */
-  /** With `on`, read in that transaction (a charging one reads its answer before it commits). */
-  async modelDetail(dmCtId: string, viewer: Viewer, on: EntityManager | DataSource = this.db): Promise<ModelView> {
+  /** 404 for a draft that is not the viewer's, so its ct_id does not leak. In the caller's transaction when `on`
+   * is one (a charging one reads its answer before it commits). */
+  async modelDetail(on: Queryable, dmCtId: string, viewer: Viewer): Promise<ModelView> {
     const row = await queryOne(on, visibleModelDetail(dmCtId, viewer.userId));
     if (!row) throw notFound('Data model');
     return modelView(row, await loadClusterTree(on, Number(row.root_cluster_id)), this.links);
@@ -122,7 +123,7 @@ export class CatalogReader {
   /** The viewer's document of a model, with the same visibility rule as its detail. */
   async visibleModelDocument(dmCtId: string, viewer: Viewer): Promise<DataModelDocument> {
     await this.requireVisibleModel(dmCtId, viewer);
-    return this.loadModelDocument(dmCtId);
+    return this.loadModelDocument(this.db, dmCtId);
   }
 
   async requireVisibleModel(dmCtId: string, viewer: Viewer): Promise<DataModel> {

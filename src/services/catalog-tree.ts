@@ -1,4 +1,4 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { Queryable } from '../db/transaction';
 import { clusterShapes, treeRows, type TreeRow } from '../db/queries/catalog.sql';
 import { query } from '../db/sql';
 import { isDataType, type ClusterNode, type ComponentNode, type TreeNode } from '../domain/model-tree';
@@ -8,7 +8,7 @@ import { MAX_TREE_NODES } from '../parsers/assembly.parser';
 type Slot = { clusterId: number } | { node: TreeNode };
 
 /** The tree under a root cluster, in child order, from one query (the recursive walk in catalog.sql). */
-export async function loadClusterTree(on: EntityManager | DataSource, rootClusterId: number): Promise<ClusterNode> {
+export async function loadClusterTree(on: Queryable, rootClusterId: number): Promise<ClusterNode> {
   const clusters = new Map<number, ClusterNode>();
   const slotsOf = new Map<number, Slot[]>();
   for (const r of await query(on, treeRows(rootClusterId))) {
@@ -64,7 +64,7 @@ function componentNode(
 /** The expanded size (nodes once per place: the cluster itself, its components and, recursively, its child
  * clusters as often as they are listed) of each cluster below `clusterIds`, counted on the distinct clusters
  * from one query, never by expanding. Sizes stop growing past `cap` so shared subtrees cannot overflow. */
-export async function expandedSizes(on: EntityManager | DataSource, clusterIds: number[], cap = MAX_TREE_NODES + 1): Promise<Map<number, number>> {
+export async function expandedSizes(on: Queryable, clusterIds: number[], cap = MAX_TREE_NODES + 1): Promise<Map<number, number>> {
   const sizes = new Map<number, number>();
   if (!clusterIds.length) return sizes;
   const shapes = new Map((await query(on, clusterShapes(clusterIds))).map((r) => [Number(r.cluster_id), r]));
@@ -93,7 +93,7 @@ export async function expandedSizes(on: EntityManager | DataSource, clusterIds: 
 }
 
 /** The expanded size of a cluster holding `components` components and these child clusters (repeats counted). */
-export async function clusterTreeSize(on: EntityManager | DataSource, components: number, childClusterIds: number[]): Promise<number> {
+export async function clusterTreeSize(on: Queryable, components: number, childClusterIds: number[]): Promise<number> {
   const sizes = await expandedSizes(on, [...new Set(childClusterIds)]);
   let size = 1 + components;
   for (const id of childClusterIds) size += sizes.get(id) ?? 1;

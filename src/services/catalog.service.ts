@@ -1,4 +1,5 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
+import type { Queryable, Tx } from '../db/transaction';
 import type { DataModelDocument } from '../domain/model-tree';
 import type { DataModel } from '../entities/data-model.entity';
 import type { Links } from '../lib/links';
@@ -28,9 +29,13 @@ export class CatalogService {
   private readonly minter: CatalogMinter;
   private readonly lifecycle: CatalogLifecycle;
 
-  constructor(db: DataSource, clock: Clock, links: Links) {
+  constructor(
+    private readonly db: DataSource,
+    clock: Clock,
+    links: Links,
+  ) {
     this.reader = new CatalogReader(db, links);
-    this.minter = new CatalogMinter(db, clock);
+    this.minter = new CatalogMinter(clock);
     this.lifecycle = new CatalogLifecycle(db, clock, this.minter);
   }
 
@@ -54,20 +59,25 @@ export class CatalogService {
     return this.reader.listModels(query, viewer);
   }
 
-  modelDetail(dmCtId: string, viewer: Viewer, manager?: EntityManager): Promise<ModelView> {
-    return this.reader.modelDetail(dmCtId, viewer, manager);
+  modelDetail(dmCtId: string, viewer: Viewer): Promise<ModelView> {
+    return this.reader.modelDetail(this.db, dmCtId, viewer);
   }
 
-  findComponentsByCtIds(ctIds: string[], manager?: EntityManager): Promise<Map<string, ComponentRef>> {
-    return this.reader.findComponentsByCtIds(ctIds, manager);
+  /** The detail as the caller's transaction sees it (before it commits). */
+  modelDetailIn(tx: Tx, dmCtId: string, viewer: Viewer): Promise<ModelView> {
+    return this.reader.modelDetail(tx, dmCtId, viewer);
   }
 
-  findClustersByCtIds(ctIds: string[], manager?: EntityManager): Promise<Map<string, ClusterRef>> {
-    return this.reader.findClustersByCtIds(ctIds, manager);
+  findComponentsByCtIds(ctIds: string[]): Promise<Map<string, ComponentRef>> {
+    return this.reader.findComponentsByCtIds(ctIds);
   }
 
-  loadModelDocument(dmCtId: string, manager?: EntityManager | DataSource): Promise<DataModelDocument> {
-    return this.reader.loadModelDocument(dmCtId, manager);
+  findClustersByCtIds(ctIds: string[]): Promise<Map<string, ClusterRef>> {
+    return this.reader.findClustersByCtIds(ctIds);
+  }
+
+  loadModelDocument(on: Queryable, dmCtId: string): Promise<DataModelDocument> {
+    return this.reader.loadModelDocument(on, dmCtId);
   }
 
   visibleModelDocument(dmCtId: string, viewer: Viewer): Promise<DataModelDocument> {
@@ -78,15 +88,15 @@ export class CatalogService {
     return this.reader.requireVisibleModel(dmCtId, viewer);
   }
 
-  createComponent(manager: EntityManager, input: NewComponent): Promise<Minted> {
+  createComponent(manager: Tx, input: NewComponent): Promise<Minted> {
     return this.minter.createComponent(manager, input);
   }
 
-  createCluster(manager: EntityManager, input: NewCluster): Promise<Minted> {
+  createCluster(manager: Tx, input: NewCluster): Promise<Minted> {
     return this.minter.createCluster(manager, input);
   }
 
-  createDataModel(manager: EntityManager, input: NewDataModel): Promise<Minted> {
+  createDataModel(manager: Tx, input: NewDataModel): Promise<Minted> {
     return this.minter.createDataModel(manager, input);
   }
 
@@ -98,7 +108,7 @@ export class CatalogService {
     return this.lifecycle.retire(ctId, successorCtId);
   }
 
-  publishModelTree(manager: EntityManager, dmCtId: string): Promise<void> {
+  publishModelTree(manager: Tx, dmCtId: string): Promise<void> {
     return this.lifecycle.publishModelTree(manager, dmCtId);
   }
 

@@ -1,6 +1,7 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { contextualLibrary, installContextual, modelContextual, type ContextualRow } from '../db/queries/contextual.sql';
 import { query } from '../db/sql';
+import { transactionRetried, type Queryable } from '../db/transaction';
 import { Project } from '../entities/project.entity';
 import type { ContextualComponent } from '../packages/contextual-slots';
 import { CONTEXTUAL_LIBRARY, isContextualSlot, SLOT_COMPONENT_TYPE } from '../packages/contextual-library';
@@ -19,7 +20,7 @@ export class ContextualService {
 
   /** Restores the library entries that are missing (migration 0011 ships them); a second run changes nothing. */
   async install(): Promise<ContextualInstallView> {
-    return this.db.transaction(async (manager) => {
+    return transactionRetried(this.db, async (manager) => {
       const library = await manager.findOneByOrFail(Project, { isLibrary: true });
       const entries = CONTEXTUAL_LIBRARY.map((e) => ({ ...e, dataType: SLOT_COMPONENT_TYPE[e.slot] }));
       const created = new Set((await query(manager, installContextual(entries, library.id))).map((r) => r.ct_id));
@@ -36,7 +37,7 @@ export class ContextualService {
   }
 
   /** The components a model's `contextual` object names (an unknown slot or ct_id is left out). */
-  async forModel(dmCtId: string, on: EntityManager | DataSource = this.db): Promise<ContextualComponent[]> {
+  async forModel(on: Queryable, dmCtId: string): Promise<ContextualComponent[]> {
     return (await query(on, modelContextual(dmCtId))).flatMap(component);
   }
 }

@@ -1,5 +1,6 @@
-import type { DataSource, EntityManager } from 'typeorm';
-import { rows } from '../db/sql';
+import { notify } from '../db/queries/notify.sql';
+import { query } from '../db/sql';
+import type { Queryable } from '../db/transaction';
 
 /** The NOTIFY channel that tells every gateway process a user's credentials changed (a key revoked or rotated,
  * a session ended, the password changed), so open sockets re-check theirs at once instead of at their next
@@ -12,8 +13,8 @@ export interface CredentialEvent {
 
 /** Announces a change of `userId`'s credentials. Inside a transaction, the notification leaves on commit only,
  * so no socket re-checks before the change is visible. */
-export async function announceCredentialChange(on: DataSource | EntityManager, userId: number): Promise<void> {
-  await rows(on, 'SELECT pg_notify($1, $2)', [CREDENTIAL_CHANNEL, JSON.stringify({ userId } satisfies CredentialEvent)]);
+export async function announceCredentialChange(on: Queryable, userId: number): Promise<void> {
+  await query(on, notify(CREDENTIAL_CHANNEL, JSON.stringify({ userId } satisfies CredentialEvent)));
 }
 
 /** A credential event from its NOTIFY payload; null for anything else. */

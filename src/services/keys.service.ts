@@ -1,7 +1,9 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { prepared } from '../db/prepared';
 import { apiKeyOf, namedKeysOf } from '../db/queries/auth.sql';
-import { rows } from '../db/sql';
+import { revokeLegacyKey } from '../db/queries/keys.sql';
+import { lockUserForKeys } from '../db/queries/users.sql';
+import { query } from '../db/sql';
 import { ApiKey, keyStatus, SCOPES } from '../entities/api-key.entity';
 import { badRequest, conflict, notFound } from '../lib/errors';
 import { randomToken, sha256Hex } from '../lib/crypto';
@@ -9,7 +11,7 @@ import type { CreateKeyInput } from '../parsers/keys.parser';
 import { keyView, type IssuedKeyView, type KeyView, type LegacyKeyView } from '../presenters/key.presenter';
 import type { Caller } from './auth.service';
 import type { Clock } from './clock';
-import { transactionRetried } from '../db/transaction';
+import { transactionRetried, type Tx } from '../db/transaction';
 import { announceCredentialChange } from './credential-events';
 import type { KeyCache } from './key-cache';
 
@@ -46,11 +48,7 @@ export class KeysService {
       await this.assertNameAndSlotFree(manager, userId, policy.name);
       const now = this.clock.now();
       // The contract's legacy key works until its user replaces it with a named key.
-      const replaced = await rows(
-        manager,
-        'UPDATE api_keys SET revoked_at = $2 WHERE user_id = $1 AND is_legacy AND revoked_at IS NULL RETURNING id',
-        [userId, now],
-      );
+      const replaced = await query(manager, revokeLegacyKey(userId, now));
       if (replaced.length) await announceCredentialChange(manager, userId);
       return this.issue(manager, userId, {
         name: policy.name,
@@ -107,11 +105,7 @@ export class KeysService {
   async generateLegacy(userId: number): Promise<LegacyKeyView> {
     const { key, plaintext } = await transactionRetried(this.db, async (manager) => {
       await this.lockUser(manager, userId);
-      const replaced = await rows(
-        manager,
-        'UPDATE api_keys SET revoked_at = $2 WHERE user_id = $1 AND is_legacy AND revoked_at IS NULL RETURNING id',
-        [userId, this.clock.now()],
-      );
+      const replaced = await query(manager, revokeLegacyKey(userId, this.clock.now()));
       if (replaced.length) await announceCredentialChange(manager, userId);
       return this.issue(manager, userId, { name: null, scopes: [...SCOPES], spendLimitCredits: null, expiresAt: null, isLegacy: true });
     });
@@ -124,7 +118,7 @@ export class KeysService {
   }
 
   private async issue(
-    manager: EntityManager,
+    manager: Tx,
     userId: number,
     fields: Pick<ApiKey, 'name' | 'scopes' | 'spendLimitCredits' | 'expiresAt' | 'isLegacy'>,
   ): Promise<{ key: ApiKey; plaintext: string }> {
@@ -143,13 +137,12 @@ export class KeysService {
     return { key: await manager.save(key), plaintext };
   }
 
-  /** Serialises key changes per user, so the 25-key limit and name uniqueness hold under concurrency. FOR NO KEY
-   * UPDATE (the lock order of src/money/ledger.sql.ts): it never waits for a charge's foreign-key lock. */
-  private async lockUser(manager: EntityManager, userId: number): Promise<void> {
-    await rows(manager, 'SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE', [userId]);
+  /** Serialises key changes per user, so the 25-key limit and name uniqueness hold under concurrency. */
+  private async lockUser(manager: Tx, userId: number): Promise<void> {
+    await query(manager, lockUserForKeys(userId));
   }
 
-  private async assertNameAndSlotFree(manager: EntityManager, userId: number, name: string): Promise<void> {
+  private async assertNameAndSlotFree(manager: Tx, userId: number, name: string): Promise<void> {
     const now = this.clock.now();
     const active = (await manager.find(ApiKey, { where: { userId, isLegacy: false } })).filter((k) => keyStatus(k, now) === 'active');
     if (active.some((k) => k.name === name)) {
@@ -162,7 +155,7 @@ export class KeysService {
     }
   }
 
-  private async ownedKey(manager: EntityManager, userId: number, keyId: number): Promise<ApiKey> {
+  private async ownedKey(manager: Tx, userId: number, keyId: number): Promise<ApiKey> {
     if (!Number.isSafeInteger(keyId) || keyId <= 0) throw notFound('API key');
     const key = await manager.findOne(ApiKey, { where: { id: keyId, userId, isLegacy: false }, lock: { mode: 'for_no_key_update' } });
     if (!key) throw notFound('API key');

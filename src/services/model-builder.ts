@@ -1,5 +1,6 @@
-import type { EntityManager } from 'typeorm';
-import { rows } from '../db/sql';
+import { idsByCtId } from '../db/queries/catalog.sql';
+import { query } from '../db/sql';
+import type { Tx } from '../db/transaction';
 import type { EnumerationValue } from '../parsers/assembly-component.parser';
 import type { AssemblyRequest, ClusterSpec } from '../parsers/assembly.parser';
 import type { CatalogStatus } from '../entities/catalog-entry';
@@ -11,16 +12,14 @@ import { unitsResolver } from './drafts-units-text';
 export interface CatalogForAssembly {
   findComponentsByCtIds(
     ctIds: string[],
-    manager?: EntityManager,
   ): Promise<
     Map<string, { ctId: string; label: string; dataType: string; status: CatalogStatus; successorCtId: string | null; ownerId: number | null }>
   >;
   findClustersByCtIds(
     ctIds: string[],
-    manager?: EntityManager,
   ): Promise<Map<string, { ctId: string; label: string; status: CatalogStatus; successorCtId: string | null; ownerId: number | null }>>;
   createComponent(
-    manager: EntityManager,
+    manager: Tx,
     input: {
       label: string;
       dataType: string;
@@ -33,7 +32,7 @@ export interface CatalogForAssembly {
     },
   ): Promise<{ id: number; ctId: string }>;
   createCluster(
-    manager: EntityManager,
+    manager: Tx,
     input: {
       label: string;
       description: string | null;
@@ -44,7 +43,7 @@ export interface CatalogForAssembly {
     },
   ): Promise<{ id: number; ctId: string }>;
   createDataModel(
-    manager: EntityManager,
+    manager: Tx,
     input: {
       title: string;
       description: string | null;
@@ -55,8 +54,8 @@ export interface CatalogForAssembly {
       mintKey?: string;
     },
   ): Promise<{ id: number; ctId: string }>;
-  publishModelTree(manager: EntityManager, dmCtId: string): Promise<void>;
-  modelDetail(dmCtId: string, viewer: Viewer, manager?: EntityManager): Promise<ModelView>;
+  publishModelTree(manager: Tx, dmCtId: string): Promise<void>;
+  modelDetailIn(tx: Tx, dmCtId: string, viewer: Viewer): Promise<ModelView>;
 }
 
 export interface BuiltModel {
@@ -71,12 +70,7 @@ export class ModelBuilder {
 
   /** Creates the model bottom-up. With `mintKeyPrefix`, every row is minted idempotently (a retried pipeline
    * step finds what it made before). New components are minted as drafts unless `publish` says otherwise. */
-  async build(
-    manager: EntityManager,
-    request: AssemblyRequest,
-    ownerId: number,
-    options: { publish: boolean; mintKeyPrefix?: string },
-  ): Promise<BuiltModel> {
+  async build(manager: Tx, request: AssemblyRequest, ownerId: number, options: { publish: boolean; mintKeyPrefix?: string }): Promise<BuiltModel> {
     const status: CatalogStatus = options.publish ? 'published' : 'draft';
     const key = (path: string) => (options.mintKeyPrefix ? `${options.mintKeyPrefix}:${path}` : undefined);
     const reusedComponents = await this.idsByCtId(manager, 'components', collectCtIds(request.root, 'component'));
@@ -126,9 +120,9 @@ export class ModelBuilder {
     return { dmCtId: model.ctId, published: options.publish };
   }
 
-  private async idsByCtId(manager: EntityManager, table: 'components' | 'clusters', ctIds: string[]): Promise<Map<string, number>> {
+  private async idsByCtId(manager: Tx, table: 'components' | 'clusters', ctIds: string[]): Promise<Map<string, number>> {
     if (!ctIds.length) return new Map();
-    const found = await rows<{ id: string; ct_id: string }>(manager, `SELECT id, ct_id FROM ${table} WHERE ct_id = ANY($1)`, [ctIds]);
+    const found = await query(manager, idsByCtId(table, ctIds));
     return new Map(found.map((r) => [r.ct_id, Number(r.id)]));
   }
 }

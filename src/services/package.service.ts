@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { ALL_ARTIFACTS, type ArtifactKind, type PackageArtifactKind } from '../packages/artifacts';
 import { DataModel } from '../entities/data-model.entity';
 import { conflict, DomainError, forbidden, notFound } from '../lib/errors';
@@ -9,6 +9,7 @@ import type { Links } from '../lib/links';
 import type { AppProfile } from '../packages/app-compose';
 import { markImported, modelPackageRow } from '../db/queries/packages.sql';
 import { query, queryOne } from '../db/sql';
+import { transactionRetried, type Queryable, type Tx } from '../db/transaction';
 import { generateSkeleton, zipFiles, type PackageFile } from '../packages/model-package';
 import { flattenShippedJsonLd } from '../packages/model-jsonld';
 import { isEmptyShacl } from '../packages/model-shacl';
@@ -72,9 +73,13 @@ export class PackageService {
     return `${this.links.model(dmCtId, 'app')}?profile=${profile}`;
   }
 
-  /** Builds and stores the package of a published model once; later calls return the stored one. */
-  async generatePackage(dmCtId: string, manager?: EntityManager): Promise<{ packageUrl: string; path: string }> {
-    if (!manager) return this.db.transaction((m) => this.generatePackage(dmCtId, m));
+  /** Builds and stores the package of a published model once; later calls return the stored one. A unit of work
+   * of its own: the package file is written under the model's fixed name, so a retried transaction rewrites it. */
+  async generatePackage(dmCtId: string): Promise<{ packageUrl: string; path: string }> {
+    return transactionRetried(this.db, (tx) => this.generatePackageIn(tx, dmCtId));
+  }
+
+  private async generatePackageIn(manager: Tx, dmCtId: string): Promise<{ packageUrl: string; path: string }> {
     const model = await this.lockModel(manager, dmCtId);
     if (!model.published)
       throw conflict('not_published', 'A package is generated for a published model only: publish it first.', { dm_ct_id: dmCtId });
@@ -82,8 +87,8 @@ export class PackageService {
     if (previous && (await this.storage.exists(previous.area, previous.name)))
       return { packageUrl: this.packageUrl(dmCtId), path: this.storage.locate(previous.area, previous.name) };
     const relative = `packages/${packageFileName(dmCtId)}`;
-    const document = await this.catalog.loadModelDocument(dmCtId, manager);
-    const { files, zip } = await this.render(document, await this.contextual.forModel(dmCtId, manager), true);
+    const document = await this.catalog.loadModelDocument(manager, dmCtId);
+    const { files, zip } = await this.render(document, await this.contextual.forModel(manager, dmCtId), true);
     await this.storage.put('packages', packageFileName(dmCtId), zip!);
     await manager.update(DataModel, model.id, { generated: true, packagePath: relative, updatedAt: this.clock.now() });
     await this.schemas.record(manager, dmCtId, asBytes(fileNamed(files, `dm-${dmCtId}.xsd`)));
@@ -103,7 +108,7 @@ export class PackageService {
     const fileName = file(dmCtId);
     if (kind === 'skeleton') return { fileName, contentType, content: (await this.skeleton(dmCtId, viewer)).xml };
     await this.catalog.requireVisibleModel(dmCtId, viewer);
-    const content = fileNamed(await this.modelFiles(dmCtId), fileName).content;
+    const content = fileNamed(await this.modelFiles(this.db, dmCtId), fileName).content;
     // An imported package's older nested JSON-LD is served flat, as readers take it; a flat one byte for byte.
     if (kind === 'jsonld')
       return { fileName, contentType, content: flattenShippedJsonLd(asBytes({ name: fileName, content }).toString('utf8')) ?? content };
@@ -113,14 +118,14 @@ export class PackageService {
   /** The skeleton of a model the viewer may see: built on an imported package's own instance, which its schema accepts. */
   async skeleton(dmCtId: string, viewer: Viewer): Promise<Skeleton> {
     const document = await this.catalog.visibleModelDocument(dmCtId, viewer);
-    const contextual = await this.contextual.forModel(dmCtId);
-    const own = (await this.storedFiles(dmCtId))?.find((f) => f.name === `dm-${dmCtId}.xml`);
+    const contextual = await this.contextual.forModel(this.db, dmCtId);
+    const own = (await this.storedFiles(this.db, dmCtId))?.find((f) => f.name === `dm-${dmCtId}.xml`);
     return generateSkeleton(document, contextual, own ? asBytes(own).toString('utf8') : undefined);
   }
 
   /** The current schema of a model (no visibility check: the caller publishes only published models' schemas). */
   async modelXsd(dmCtId: string): Promise<Buffer> {
-    return asBytes(fileNamed(await this.modelFiles(dmCtId), `dm-${dmCtId}.xsd`));
+    return asBytes(fileNamed(await this.modelFiles(this.db, dmCtId), `dm-${dmCtId}.xsd`));
   }
 
   /** The package ZIP of a model the viewer may see: the stored one, else the same files zipped on the fly (the model's
@@ -129,7 +134,7 @@ export class PackageService {
     await this.catalog.requireVisibleModel(dmCtId, viewer);
     const row = await queryOne(this.db, modelPackageRow(dmCtId));
     const stored = row?.generated ? storedAt(row.package_path) : null;
-    const content = (stored && (await readBytes(this.storage, stored.area, stored.name))) ?? (await zipFiles(await this.modelFiles(dmCtId)));
+    const content = (stored && (await readBytes(this.storage, stored.area, stored.name))) ?? (await zipFiles(await this.modelFiles(this.db, dmCtId)));
     return { fileName: packageFileName(dmCtId), content };
   }
 
@@ -152,11 +157,11 @@ export class PackageService {
   }
 
   /** Every file of a model: an imported model's stored files (the generated ones fill what its package lacks). */
-  private async modelFiles(dmCtId: string, manager?: EntityManager): Promise<PackageFile[]> {
-    const stored = await this.storedFiles(dmCtId, manager);
+  private async modelFiles(on: Queryable, dmCtId: string): Promise<PackageFile[]> {
+    const stored = await this.storedFiles(on, dmCtId);
     const { files: generated } = await this.render(
-      await this.catalog.loadModelDocument(dmCtId, manager),
-      await this.contextual.forModel(dmCtId, manager ?? this.db),
+      await this.catalog.loadModelDocument(on, dmCtId),
+      await this.contextual.forModel(on, dmCtId),
       false,
     );
     if (!stored) return generated;
@@ -167,8 +172,8 @@ export class PackageService {
   }
 
   /** An imported model's own files by their base names, or null for a generated model. */
-  private async storedFiles(dmCtId: string, manager?: EntityManager): Promise<PackageFile[] | null> {
-    const row = await queryOne(manager ?? this.db, modelPackageRow(dmCtId));
+  private async storedFiles(on: Queryable, dmCtId: string): Promise<PackageFile[] | null> {
+    const row = await queryOne(on, modelPackageRow(dmCtId));
     if (!row?.imported || !row.package_path) return null;
     const stored = storedAt(row.package_path);
     const bytes = stored && (await readBytes(this.storage, stored.area, stored.name));
@@ -193,15 +198,15 @@ export class PackageService {
 
   /** Builds and stores the application of a published model for one profile, once; its name is the model's title. */
   async generateApp(dmCtId: string, profile: AppProfile): Promise<{ appName: string; appUrl: string; path: string }> {
-    return this.db.transaction(async (manager) => {
+    return transactionRetried(this.db, async (manager) => {
       const model = await this.lockModel(manager, dmCtId);
       if (!model.published)
         throw conflict('not_published', 'An application is generated for a published model only: publish it first.', { dm_ct_id: dmCtId });
       const name = appFileName(dmCtId, profile);
       const relative = `apps/${name}`;
       if (!(await this.storage.exists('apps', name))) {
-        const document = await this.catalog.loadModelDocument(dmCtId, manager);
-        const files = await this.modelFiles(dmCtId, manager);
+        const document = await this.catalog.loadModelDocument(manager, dmCtId);
+        const files = await this.modelFiles(manager, dmCtId);
         const task: AppPackageTask = { appName: model.title, profile, models: [{ model: document, files }] };
         const zip = await this.cpu.run<AppPackageTask, Uint8Array>('package', 'appPackage', task, this.budgetMs);
         await this.storage.put('apps', name, asBuffer(zip));
@@ -227,7 +232,7 @@ export class PackageService {
   }
 
   /** The row lock makes concurrent generations of one model wait for each other. */
-  private async lockModel(manager: EntityManager, dmCtId: string): Promise<DataModel> {
+  private async lockModel(manager: Tx, dmCtId: string): Promise<DataModel> {
     const model = await manager.findOne(DataModel, { where: { ctId: dmCtId }, lock: { mode: 'pessimistic_write' } });
     if (!model) throw notFound('Data model');
     return model;
@@ -247,7 +252,7 @@ export class PackageService {
     const relative = `packages/${packageFileName(result.dmCtId)}`;
     await this.storage.put('packages', packageFileName(result.dmCtId), await zipFiles(parsed.files));
     const xsd = parsed.files.find((f) => f.name === parsed.xsdName)!;
-    await this.db.transaction(async (manager) => {
+    await transactionRetried(this.db, async (manager) => {
       await query(manager, markImported(result.dmCtId, relative, this.clock.now()));
       await this.schemas.record(manager, result.dmCtId, asBytes(xsd));
     });

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { EntityManager } from 'typeorm';
+import { lockModel } from '../db/queries/catalog.sql';
 import { archiveCurrentUnless, insertCurrent } from '../db/queries/schemas.sql';
-import { query, rows } from '../db/sql';
+import { query } from '../db/sql';
+import type { Tx } from '../db/transaction';
 import type { Clock } from './clock';
 
 /** The archive of published model schemas (`published_schemas`), kept apart from the hosting service so that the
@@ -14,9 +15,9 @@ export class SchemaArchive {
   constructor(private readonly clock: Clock) {}
 
   /** Makes `content` the model's current schema (the model row is locked: one version is current at a time). */
-  async record(manager: EntityManager, dmCtId: string, content: Buffer): Promise<string> {
+  async record(manager: Tx, dmCtId: string, content: Buffer): Promise<string> {
     const sha256 = sha256Of(content);
-    await rows(manager, 'SELECT 1 FROM data_models WHERE ct_id = $1 FOR UPDATE', [dmCtId]);
+    await query(manager, lockModel(dmCtId));
     const now = this.clock.now();
     await query(manager, archiveCurrentUnless(dmCtId, sha256, now));
     await query(manager, insertCurrent(dmCtId, sha256, content, now));

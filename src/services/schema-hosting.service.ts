@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import { modelPackageRow } from '../db/queries/packages.sql';
 import { schemaContent, schemaVersions } from '../db/queries/schemas.sql';
 import { query, queryOne } from '../db/sql';
+import { transactionRetried } from '../db/transaction';
 import { DomainError, notFound } from '../lib/errors';
 import type { Links } from '../lib/links';
 import type { HostedSchemaView, SchemaVersionsView } from '../presenters/schema-hosting.presenter';
@@ -54,7 +55,7 @@ export class SchemaHostingService {
 
   private async recordCurrent(dmCtId: string): Promise<void> {
     const content = await this.packages.modelXsd(dmCtId);
-    await this.db.transaction((manager) => this.archive.record(manager, dmCtId, content));
+    await transactionRetried(this.db, (manager) => this.archive.record(manager, dmCtId, content));
   }
 
   /** `/dmlib/` is public: only published models have schemas there. */

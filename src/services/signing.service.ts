@@ -1,6 +1,16 @@
 import { createHash, createPrivateKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
-import type { DataSource, EntityManager } from 'typeorm';
-import { rows } from '../db/sql';
+import type { DataSource } from 'typeorm';
+import {
+  currentSigningKey,
+  insertSigningKey,
+  lockSigningKeys,
+  retireCurrentSigningKey,
+  signingKey,
+  signingKeys,
+  type SigningKeyRow,
+} from '../db/queries/signing.sql';
+import { query, queryOne } from '../db/sql';
+import { transactionRetried, type Tx } from '../db/transaction';
 import { DomainError, notFound } from '../lib/errors';
 import { ed25519PublicKey } from '../parsers/signing.parser';
 import type { SignedInstanceView, SigningKeyView } from '../presenters/signing.presenter';
@@ -13,25 +23,13 @@ export interface SigningMeta {
   issuer: string;
 }
 
-interface KeyRow {
-  kid: string;
-  public_x: string;
-  private_key_pem: string;
-  created_at: Date;
-  retired_at: Date | null;
-}
-
-const view = (row: KeyRow): SigningKeyView => ({ kid: row.kid, x: row.public_x, createdAt: row.created_at, retiredAt: row.retired_at });
+const view = (row: SigningKeyRow): SigningKeyView => ({ kid: row.kid, x: row.public_x, createdAt: row.created_at, retiredAt: row.retired_at });
 
 /** RFC 7638 thumbprint: SHA-256 over the required members in lexicographic order, base64url. */
 const jwkThumbprint = (x: string) =>
   createHash('sha256')
     .update(JSON.stringify({ crv: 'Ed25519', kty: 'OKP', x }))
     .digest('base64url');
-
-/** Keys made, rotated and retired one at a time across processes (first use and rotation take this lock). */
-const KEY_LOCK = "SELECT pg_advisory_xact_lock(hashtext('sdc-gateway:signing-keys'))";
-const CURRENT = 'SELECT * FROM signing_keys WHERE retired_at IS NULL';
 
 /** The studio's Ed25519 signing keys (made on first use, rotated on demand, old public keys kept) and the
  * signatures made with the current one. Private keys are stored as PKCS#8 PEM, unencrypted. */
@@ -44,7 +42,7 @@ export class SigningService {
   /** Every key, the current one first, then the most recently retired. */
   async keys(): Promise<SigningKeyView[]> {
     await this.current();
-    const all = await rows<KeyRow>(this.db, 'SELECT * FROM signing_keys ORDER BY retired_at DESC NULLS FIRST, created_at DESC');
+    const all = await query(this.db, signingKeys());
     return all.map(view);
   }
 
@@ -53,16 +51,16 @@ export class SigningService {
   }
 
   async key(kid: string): Promise<SigningKeyView> {
-    const [row] = await rows<KeyRow>(this.db, 'SELECT * FROM signing_keys WHERE kid = $1', [kid]);
+    const row = await queryOne(this.db, signingKey(kid));
     if (!row) throw notFound('Signing key');
     return view(row);
   }
 
   /** Retires the current key (kept for verification) and makes a new one current. */
   async rotate(): Promise<{ current: SigningKeyView; retired: SigningKeyView | null }> {
-    return this.db.transaction(async (tx) => {
-      await rows(tx, KEY_LOCK);
-      const [retired] = await rows<KeyRow>(tx, 'UPDATE signing_keys SET retired_at = $1 WHERE retired_at IS NULL RETURNING *', [this.clock.now()]);
+    return transactionRetried(this.db, async (tx) => {
+      await query(tx, lockSigningKeys());
+      const retired = await queryOne(tx, retireCurrentSigningKey(this.clock.now()));
       const current = await this.insertKey(tx);
       return { current: view(current), retired: retired ? view(retired) : null };
     });
@@ -95,24 +93,21 @@ export class SigningService {
   }
 
   /** The current key row, made on first use. */
-  private async current(): Promise<KeyRow> {
-    const [found] = await rows<KeyRow>(this.db, CURRENT);
+  private async current(): Promise<SigningKeyRow> {
+    const found = await queryOne(this.db, currentSigningKey());
     if (found) return found;
-    return this.db.transaction(async (tx) => {
-      await rows(tx, KEY_LOCK);
-      const [made] = await rows<KeyRow>(tx, CURRENT);
+    return transactionRetried(this.db, async (tx) => {
+      await query(tx, lockSigningKeys());
+      const made = await queryOne(tx, currentSigningKey());
       return made ?? this.insertKey(tx);
     });
   }
 
-  private async insertKey(tx: EntityManager): Promise<KeyRow> {
+  private async insertKey(tx: Tx): Promise<SigningKeyRow> {
     const { publicKey, privateKey } = generateKeyPairSync('ed25519');
     const x = publicKey.export({ format: 'jwk' }).x as string;
-    const [row] = await rows<KeyRow>(
-      tx,
-      'INSERT INTO signing_keys (kid, public_x, private_key_pem, created_at) VALUES ($1, $2, $3, $4) RETURNING *',
-      [jwkThumbprint(x), x, privateKey.export({ format: 'pem', type: 'pkcs8' }), this.clock.now()],
-    );
+    const privateKeyPem = privateKey.export({ format: 'pem', type: 'pkcs8' }) as string;
+    const [row] = await query(tx, insertSigningKey({ kid: jwkThumbprint(x), publicX: x, privateKeyPem, createdAt: this.clock.now() }));
     return row;
   }
 }

@@ -1,7 +1,10 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { newId } from '../lib/ids';
 import { insertDefaultProject } from '../db/queries/projects.sql';
-import { query, rows } from '../db/sql';
+import { deleteSessionsOf } from '../db/queries/sessions.sql';
+import { insertWallet } from '../db/queries/users.sql';
+import { query } from '../db/sql';
+import { transactionRetried } from '../db/transaction';
 import { User } from '../entities/user.entity';
 import { badRequest, conflict, notFound, pgCode, PG } from '../lib/errors';
 import { hashPassword } from '../lib/crypto';
@@ -44,9 +47,9 @@ export class UsersService {
     const email = normaliseEmail(input.email);
     const passwordHash = await hashNewPassword(input.password);
     try {
-      return await this.db.transaction(async (manager) => {
+      return await transactionRetried(this.db, async (manager) => {
         const user = await manager.save(manager.create(User, { email, name: input.name ?? '', passwordHash, isStaff: input.isStaff ?? false }));
-        await rows(manager, 'INSERT INTO wallets (user_id) VALUES ($1)', [user.id]);
+        await query(manager, insertWallet(user.id));
         await query(manager, insertDefaultProject(newId(), user.id, email));
         return user;
       });
@@ -56,8 +59,8 @@ export class UsersService {
     }
   }
 
-  async findByEmail(email: string, manager: EntityManager = this.db.manager): Promise<User | null> {
-    return manager.createQueryBuilder(User, 'u').where('lower(u.email) = lower(:email)', { email: email.trim() }).getOne();
+  async findByEmail(email: string): Promise<User | null> {
+    return this.db.manager.createQueryBuilder(User, 'u').where('lower(u.email) = lower(:email)', { email: email.trim() }).getOne();
   }
 
   async requireByEmail(email: string): Promise<User> {
@@ -104,9 +107,9 @@ export class UsersService {
   async resetPassword(email: string, password: string): Promise<User> {
     const passwordHash = await hashNewPassword(password);
     const user = await this.requireByEmail(email);
-    return this.db.transaction(async (manager) => {
+    return transactionRetried(this.db, async (manager) => {
       user.passwordHash = passwordHash;
-      await rows(manager, 'DELETE FROM sessions WHERE user_id = $1', [user.id]);
+      await query(manager, deleteSessionsOf(user.id));
       await announceCredentialChange(manager, user.id);
       return manager.save(user);
     });

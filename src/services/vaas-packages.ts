@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import { newId } from '../lib/ids';
 import { deletePackage, insertPackage, livePackage, livePackageBytes, lockUserPackages, takeExpiredPackages } from '../db/queries/vaas.sql';
 import { query, queryOne } from '../db/sql';
+import { transactionRetried } from '../db/transaction';
 import { DomainError } from '../lib/errors';
 import type { Links } from '../lib/links';
 import { zipFiles, type PackageFile } from '../packages/model-package';
@@ -71,7 +72,7 @@ export class VaasPackages {
     await this.storage.put('packages', storagePath, zip);
     // The user's live packages and this one within the quota, checked and recorded under a per-user lock so
     // concurrent packages cannot pass it together; a refused package's file is removed and its request released.
-    const refused = await this.db.transaction(async (manager) => {
+    const refused = await transactionRetried(this.db, async (manager) => {
       await query(manager, lockUserPackages(userId));
       const held = Number((await queryOne(manager, livePackageBytes(userId, this.clock.now())))?.bytes ?? 0);
       if (held + zip.length > this.quotaBytes) return held;

@@ -330,6 +330,10 @@ export interface StatusRow {
   status: CatalogStatus;
 }
 
+/** The row ids of the given ct_ids (an assembly's reuse references, resolved inside its transaction). */
+export const idsByCtId = (table: 'components' | 'clusters', ctIds: string[]) =>
+  sql<{ id: string; ct_id: string }>(`SELECT id, ct_id FROM ${table} WHERE ct_id = ANY($1)`, [ctIds]);
+
 export const entryStatus = (table: 'components' | 'clusters', ctId: string) => sql<StatusRow>(`SELECT status FROM ${table} WHERE ct_id = $1`, [ctId]);
 
 export const retireEntry = (table: 'components' | 'clusters', id: number, successorCtId: string | null, now: Date) =>
