@@ -17,6 +17,7 @@ import {
   upsertBlob,
 } from '../db/queries/storage.sql';
 import { query, queryOne } from '../db/sql';
+import { transactionRetried } from '../db/transaction';
 import {
   asStream,
   checkName,
@@ -78,7 +79,7 @@ export class PgStorage implements Storage {
       await guarded(() => flush(true));
       const sha256 = hash.digest('hex');
       await guarded(() =>
-        this.db.transaction(async (manager) => {
+        transactionRetried(this.db, async (manager) => {
           const [blob] = await query(manager, upsertBlob(sha256, size, seq));
           await query(manager, blob.inserted ? claimChunks(pending, sha256) : dropChunks(pending));
           await query(manager, bindName(area, name, sha256, size));
@@ -121,7 +122,7 @@ export class PgStorage implements Storage {
   async delete(area: StorageArea, name: string): Promise<boolean> {
     checkName(area, name);
     return guarded(() =>
-      this.db.transaction(async (manager) => {
+      transactionRetried(this.db, async (manager) => {
         const gone = await query(manager, unbindName(area, name));
         if (gone.length) await query(manager, notifyChange(STORAGE_CHANNEL, `${area}/${name}`));
         return gone.length > 0;

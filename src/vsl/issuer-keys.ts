@@ -1,7 +1,8 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, sign } from 'node:crypto';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import * as q from '../db/queries/vsl.sql';
 import { query, queryOne } from '../db/sql';
+import { transactionRetried, type Tx } from '../db/transaction';
 import { notFound } from '../lib/errors';
 import type { Clock } from '../services/clock';
 import type { ReceiptSignature } from './receipt';
@@ -54,7 +55,7 @@ export class IssuerKeys {
   }
 
   async rotate(): Promise<{ active: IssuerKeyView; retired: IssuerKeyView | null }> {
-    return this.db.transaction(async (tx) => {
+    return transactionRetried(this.db, async (tx) => {
       await query(tx, q.lockKeys());
       const [retired] = await query(tx, q.retireActive(this.clock.now()));
       const active = await this.make(tx);
@@ -63,7 +64,7 @@ export class IssuerKeys {
   }
 
   async revoke(keyId: string): Promise<IssuerKeyView> {
-    return this.db.transaction(async (tx) => {
+    return transactionRetried(this.db, async (tx) => {
       await query(tx, q.lockKeys());
       const row = await queryOne(tx, q.revokeKey(keyId, this.clock.now()));
       if (!row) throw notFound('Issuer key');
@@ -74,13 +75,13 @@ export class IssuerKeys {
   private async active(): Promise<q.VslKeyRow> {
     const found = await queryOne(this.db, q.activeKey());
     if (found) return found;
-    return this.db.transaction(async (tx) => {
+    return transactionRetried(this.db, async (tx) => {
       await query(tx, q.lockKeys());
       return (await queryOne(tx, q.activeKey())) ?? this.make(tx);
     });
   }
 
-  private async make(tx: EntityManager): Promise<q.VslKeyRow> {
+  private async make(tx: Tx): Promise<q.VslKeyRow> {
     const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const count = Number((await queryOne(tx, q.keyCount()))!.n);
     const now = this.clock.now();

@@ -16,8 +16,6 @@ const PENDING_PLAIN_TRANSACTION = [
   'services/instances.service.ts',
   'services/jobs.service.ts',
   'services/pipeline.service.ts',
-  'storage/pg-storage.ts',
-  'vsl/issuer-keys.ts',
 ];
 const PENDING_SQL = [
   'jobs/queue-wake.ts',
