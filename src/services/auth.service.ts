@@ -10,6 +10,7 @@ import {
   lockLoginAttempts,
   markAttemptSucceeded,
 } from '../db/queries/sessions.sql';
+import { userByEmail, userOf } from '../db/queries/users.sql';
 import { query, queryOne } from '../db/sql';
 import { transactionRetried } from '../db/transaction';
 import type { ApiKey, Scope } from '../entities/api-key.entity';
@@ -85,7 +86,8 @@ export class AuthService {
   private async attemptLogin(account: string, password: string, address: string): Promise<SignedIn> {
     const now = this.clock.now();
     const attemptId = await this.admitAttempt(account, address, now);
-    const user = await this.db.manager.createQueryBuilder(User, 'u').where('lower(u.email) = lower(:account)', { account }).getOne();
+    const found = await queryOne(this.db, userByEmail(account));
+    const user = found && userOf(found);
     // An unknown email is checked against a dummy hash of the same cost, so the answer takes as long either way
     // and its timing does not tell which emails have an account.
     const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));

@@ -2,8 +2,8 @@ import type { DataSource } from 'typeorm';
 import { newId } from '../lib/ids';
 import { insertDefaultProject } from '../db/queries/projects.sql';
 import { deleteSessionsOf } from '../db/queries/sessions.sql';
-import { insertWallet } from '../db/queries/users.sql';
-import { query } from '../db/sql';
+import { insertWallet, userByEmail, userOf } from '../db/queries/users.sql';
+import { query, queryOne } from '../db/sql';
 import { transactionRetried } from '../db/transaction';
 import { User } from '../entities/user.entity';
 import { badRequest, conflict, notFound, pgCode, PG } from '../lib/errors';
@@ -60,7 +60,8 @@ export class UsersService {
   }
 
   async findByEmail(email: string): Promise<User | null> {
-    return this.db.manager.createQueryBuilder(User, 'u').where('lower(u.email) = lower(:email)', { email: email.trim() }).getOne();
+    const row = await queryOne(this.db, userByEmail(email.trim()));
+    return row ? userOf(row) : null;
   }
 
   async requireByEmail(email: string): Promise<User> {
