@@ -134,9 +134,9 @@ interface Inspected {
   tree: InstanceTree | null;
 }
 
-/** Decodes, checks the limits and well-formedness, finds the `dm-{ct_id}` root and (for a small document) builds
- * its tree, in one parse; refuses in the door's words. */
-function inspect(xml: string | Uint8Array, shape: SchemaErrorShape): Inspected {
+/** Decodes, checks the limits and well-formedness, finds the `dm-{ct_id}` root and (for a small document, when
+ * `wantTree`) builds its tree, in one parse; refuses in the door's words. */
+function inspect(xml: string | Uint8Array, shape: SchemaErrorShape, wantTree = true): Inspected {
   const refuse = refusals[shape];
   let text: string;
   try {
@@ -148,7 +148,7 @@ function inspect(xml: string | Uint8Array, shape: SchemaErrorShape): Inspected {
   let root: { rootTag: string; namespace: string | null; dmCtId: string | null };
   let tree: InstanceTree | null = null;
   try {
-    if (text.length <= TREE_IN_FIRST_PASS_MAX_CHARS) root = tree = parseInstanceTree(text);
+    if (wantTree && text.length <= TREE_IN_FIRST_PASS_MAX_CHARS) root = tree = parseInstanceTree(text);
     else {
       const scanned = scanXml(text);
       root = { ...scanned, dmCtId: dmCtIdOf(scanned.namespace, scanned.localName) };
@@ -361,7 +361,8 @@ export function vaasValidate(task: VaasValidateTask): Promise<Outcome<VaasValida
  */
 export function vaasOnce(task: VaasOnceTask): Promise<Outcome<VaasOnceAnswer>> {
   return settle(async (): Promise<VaasOnceAnswer> => {
-    const { text, dmCtId, tree } = inspect(task.xml, 'studio');
+    // The tree serves the EV count and the package's rendering only: a plain validation scans without one.
+    const { text, dmCtId, tree } = inspect(task.xml, 'studio', task.countEvs || task.render !== null);
     if (dmCtId !== task.expected.dmCtId) return { otherRoot: dmCtId };
     const entry = compiledEntry(task.schema);
     if (!entry) return { needSchema: true };

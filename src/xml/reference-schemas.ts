@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { one, rows } from '../db/sql';
+import { insertReferenceSchema, referenceSchema } from '../db/queries/reference-schemas.sql';
+import { query, queryOne } from '../db/sql';
 import type { Logger } from '../lib/logger';
 
 const FETCH_TIMEOUT_MS = 15_000;
@@ -37,7 +38,7 @@ export class ReferenceSchemaStore {
   async get(url: string): Promise<string | null> {
     const source = referenceSource(url, this.options);
     if (source === null) return null;
-    const stored = await one<{ content: string }>(this.db, 'SELECT content FROM reference_schemas WHERE url = $1', [url]);
+    const stored = await queryOne(this.db, referenceSchema(url));
     if (stored) return stored.content;
     let pending = this.pending.get(url);
     if (!pending) {
@@ -55,14 +56,9 @@ export class ReferenceSchemaStore {
     if (content === null) return null;
     const sha256 = createHash('sha256').update(content).digest('hex');
     // Another process may have stored it meanwhile: its copy wins, so every process validates against one text.
-    await rows(this.db, 'INSERT INTO reference_schemas (url, sha256, content, fetched_from) VALUES ($1, $2, $3, $4) ON CONFLICT (url) DO NOTHING', [
-      url,
-      sha256,
-      content,
-      source,
-    ]);
+    await query(this.db, insertReferenceSchema(url, sha256, content, source));
     this.logger.info({ url, source, sha256, bytes: Buffer.byteLength(content) }, 'reference schema fetched and stored');
-    return (await one<{ content: string }>(this.db, 'SELECT content FROM reference_schemas WHERE url = $1', [url]))?.content ?? null;
+    return (await queryOne(this.db, referenceSchema(url)))?.content ?? null;
   }
 }
 
