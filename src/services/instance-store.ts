@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { transactionDb } from '../db/pg-boss-adapter';
+import { transactionRetried } from '../db/transaction';
 import { prepared, preparedIn } from '../db/prepared';
 import type { QueueSender } from '../db/queues';
 import { MAX_ROWS, storeInstances, type StoredInstance } from '../db/queries/instances.sql';
@@ -27,7 +28,7 @@ export class InstanceStore {
     const syncing = instances.filter((i) => i.rdfSyncStatus === 'pending');
     if (syncing.length === 0 && instances.length <= MAX_ROWS) await prepared(this.db, storeInstances(instances));
     else {
-      await this.db.transaction(async (manager) => {
+      await transactionRetried(this.db, async (manager) => {
         for (let from = 0; from < instances.length; from += MAX_ROWS) {
           await preparedIn(manager, storeInstances(instances.slice(from, from + MAX_ROWS)));
         }

@@ -12,7 +12,6 @@ const SRC = path.resolve(__dirname, '../../src');
 const PENDING_TX_PARAMETERS = ['money/ledger.service.ts', 'services/jobs.service.ts'];
 const PENDING_OWN_TRANSACTION = ['money/ledger.service.ts', 'services/jobs.service.ts'];
 const PENDING_PLAIN_TRANSACTION = [
-  'services/instance-store.ts',
   'services/instances.service.ts',
   'services/jobs.service.ts',
   'services/pipeline.service.ts',
@@ -23,7 +22,6 @@ const PENDING_SQL = [
   'services/assembly.service.ts',
   'services/instances.service.ts',
   'services/jobs.service.ts',
-  'xml/reference-schemas.ts',
 ];
 
 function sourceFiles(dir: string): string[] {
