@@ -132,13 +132,11 @@ export class JobsService {
   /** A job by its queue task id (what a 202 returns as `task_id`; the job's ct_id also works), owner or staff
    * only, with the title of its model and, once completed, the model's artefact links. */
   async taskFor(caller: Caller, taskId: string): Promise<TaskView> {
-    const byTask = (ownerId?: number) => {
-      const qb = this.db.manager.createQueryBuilder(Job, 'j').where('(j.task_id = :id OR j.ct_id = :id)', { id: taskId });
-      return (ownerId === undefined ? qb : qb.andWhere('j.user_id = :ownerId', { ownerId })).getOne();
-    };
+    const byTask = (owner: { userId: number } | object) =>
+      this.db.manager.findOne(Job, { where: [{ taskId, ...owner }, { ctId: taskId, ...owner }] });
     // The owner's lookup stays on the user index (jobs has none on task_id); only staff look further.
     const valid = typeof taskId === 'string' && taskId.length <= 64;
-    const row = valid ? ((await byTask(caller.user.id)) ?? (caller.user.isStaff ? await byTask() : null)) : null;
+    const row = valid ? ((await byTask({ userId: caller.user.id })) ?? (caller.user.isStaff ? await byTask({}) : null)) : null;
     if (!row || !jobVisibleTo(caller, row.userId)) throw notFound('Task');
     const found = asJob(row);
     const view = await this.view(found);
@@ -148,10 +146,12 @@ export class JobsService {
   }
 
   async listFor(caller: Caller, filters: JobFilters): Promise<Job[]> {
-    const qb = this.db.manager.createQueryBuilder(Job, 'j').where('j.user_id = :userId', { userId: caller.user.id });
-    if (filters.kind !== undefined) qb.andWhere('j.kind = :kind', { kind: filters.kind });
-    if (filters.dataSource !== undefined) qb.andWhere('j.data_source_ct_id = :ds', { ds: filters.dataSource });
-    return (await qb.orderBy('j.created_at', 'DESC').addOrderBy('j.id', 'DESC').limit(MAX_LISTED_JOBS).getMany()).map(asJob);
+    const jobs = await this.db.manager.find(Job, {
+      where: { userId: caller.user.id, kind: filters.kind, dataSourceCtId: filters.dataSource },
+      order: { createdAt: 'DESC', id: 'DESC' },
+      take: MAX_LISTED_JOBS,
+    });
+    return jobs.map(asJob);
   }
 
   /** Applies a change and announces it, in a transaction of its own (the change is one unit of work: subscribers
