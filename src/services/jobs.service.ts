@@ -133,7 +133,12 @@ export class JobsService {
    * only, with the title of its model and, once completed, the model's artefact links. */
   async taskFor(caller: Caller, taskId: string): Promise<TaskView> {
     const byTask = (owner: { userId: number } | object) =>
-      this.db.manager.findOne(Job, { where: [{ taskId, ...owner }, { ctId: taskId, ...owner }] });
+      this.db.manager.findOne(Job, {
+        where: [
+          { taskId, ...owner },
+          { ctId: taskId, ...owner },
+        ],
+      });
     // The owner's lookup stays on the user index (jobs has none on task_id); only staff look further.
     const valid = typeof taskId === 'string' && taskId.length <= 64;
     const row = valid ? ((await byTask({ userId: caller.user.id })) ?? (caller.user.isStaff ? await byTask({}) : null)) : null;
