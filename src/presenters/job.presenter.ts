@@ -52,8 +52,10 @@ export function jobFields(job: Job, links: Links): JobFields {
   };
 }
 
-/** `result` of a job of kind K: the view's kind says which its result is. */
-const resultOf = <K extends JobKind>(view: Pick<JobFields, 'result'>, _kind: K) => view.result as JobResult<K> | null;
+/** The result of a job of kind `kind` (its task's declared type, as the job keeps it); null for another kind or
+ * before it has one. The job's kind says which its result is: both transports read it through here. */
+export const resultOfKind = <K extends JobKind>(view: Pick<JobFields, 'kind' | 'result'>, kind: K): JobResult<K> | null =>
+  view.kind === kind ? view.result : null;
 
 const renderLinks = (links: ModelLinks) => ({
   dm_ct_id: links.dmCtId,
@@ -66,7 +68,7 @@ const renderLinks = (links: ModelLinks) => ({
 export function renderJobResult(view: Pick<JobFields, 'kind' | 'result'>): Record<string, unknown> | null {
   switch (view.kind) {
     case 'assemble': {
-      const result = resultOf(view, view.kind);
+      const result = resultOfKind(view, view.kind);
       if (!result) return null;
       // A job that failed after its build keeps only the links; finalize_error only when finalizing failed.
       return {
@@ -77,14 +79,14 @@ export function renderJobResult(view: Pick<JobFields, 'kind' | 'result'>): Recor
       };
     }
     case 'upload': {
-      const result = resultOf(view, view.kind);
+      const result = resultOfKind(view, view.kind);
       if (!result) return null;
       const columns = result.columns.map((column) => ({ label: column.label, data_type: column.dataType }));
       return { ...renderLinks(result), published: result.published, generated: result.generated, columns };
     }
     case 'generate_package':
     case 'generate_app': {
-      const result = resultOf(view, view.kind);
+      const result = resultOfKind(view, view.kind);
       return result && renderGeneration(result);
     }
   }

@@ -1,7 +1,7 @@
 import { createUnionType, Field, GraphQLISODateTime, ObjectType } from 'type-graphql';
-import type { Job, JobKind, JobResult, JobStatus } from '../entities/job.entity';
+import type { Job, JobKind, JobStatus } from '../entities/job.entity';
 import type { Links } from '../lib/links';
-import { jobFields, type JobFields } from '../presenters/job.presenter';
+import { jobFields, resultOfKind, type JobFields } from '../presenters/job.presenter';
 import { JobKindEnum, JobStatusEnum } from './enums';
 import { GenerationType } from './generation-result.types';
 
@@ -70,15 +70,12 @@ export const JobResultUnion = createUnionType({
     value instanceof AssembleJobResultType ? AssembleJobResultType : value instanceof UploadJobResultType ? UploadJobResultType : GenerationType,
 });
 
-/** `result` of a job of kind K: the job's kind says which its result is. */
-const resultOf = <K extends JobKind>(job: Pick<JobFields, 'result'>, _kind: K) => job.result as JobResult<K> | null;
-
 /** `Job.result`: the result the job keeps (camelCase, its task's declared type) as the GraphQL type of its kind;
  * null until it has one. An assembly that failed before finalizing shows published and generated false. */
 export function jobResultNode(job: Pick<JobFields, 'kind' | 'result'>): AssembleJobResultType | UploadJobResultType | GenerationType | null {
   switch (job.kind) {
     case 'assemble': {
-      const result = resultOf(job, job.kind);
+      const result = resultOfKind(job, job.kind);
       const finalized = {
         published: result?.published ?? false,
         generated: result?.generated ?? false,
@@ -87,12 +84,12 @@ export function jobResultNode(job: Pick<JobFields, 'kind' | 'result'>): Assemble
       return result && Object.assign(new AssembleJobResultType(), result, finalized);
     }
     case 'upload': {
-      const result = resultOf(job, job.kind);
+      const result = resultOfKind(job, job.kind);
       return result && Object.assign(new UploadJobResultType(), result);
     }
     case 'generate_package':
     case 'generate_app': {
-      const result = resultOf(job, job.kind);
+      const result = resultOfKind(job, job.kind);
       return result && Object.assign(new GenerationType(), { profile: null, appName: null, appUrl: null }, result);
     }
   }
