@@ -23,7 +23,7 @@ declare module '../entities/job.entity' {
 export const assembleTask: JobTask<'assemble'> = {
   kinds: ['assemble'],
   firstStep: 'parsing',
-  queue: infrastructureErrorsRetried,
+  policy: infrastructureErrorsRetried,
   giveUp: releaseHold,
   async run(services, job, progress) {
     const plan = await services.assembly.plan(assemblyRequestFromJob(job.request));

@@ -22,7 +22,7 @@ declare module '../entities/job.entity' {
 export const generateTask: JobTask<'generate_package' | 'generate_app'> = {
   kinds: ['generate_package', 'generate_app'],
   firstStep: 'generating',
-  queue: infrastructureErrorsRetried,
+  policy: infrastructureErrorsRetried,
   giveUp: releaseHold,
   async run(services, job) {
     const request = { kind: job.kind, dmCtId: job.request.dmCtId, profile: job.request.profile };

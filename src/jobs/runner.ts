@@ -34,7 +34,7 @@ interface QueuePolicy {
 export interface JobTask<K extends JobKind = JobKind> {
   kinds: readonly K[];
   firstStep: string;
-  queue: QueuePolicy;
+  policy: QueuePolicy;
   run(services: Services, job: Job<K>, progress: JobProgress<K>): Promise<JobOutcome<K>>;
   giveUp(services: Services, job: Job<K>, reason: string): Promise<void>;
 }
@@ -60,7 +60,7 @@ export const releaseHold = (services: Services, job: Job, reason: string) =>
   services.ledger.release(job.id, `job failed: ${reason}`).then(() => undefined);
 
 /** The failure policy, for every queue: a failure its task retries is rethrown while attempts remain (pg-boss
- * retries it); any other, or one on the last attempt, gives up: `recordFailure` then the task's `giveUp`. */
+ * retries it); any other, or one on the last attempt, gives up: `giveUp` (a job is marked failed first, then its task's hook runs). */
 async function attempt(
   services: Services,
   policy: QueuePolicy,
@@ -134,7 +134,7 @@ export async function runJob<K extends JobKind>(services: Services, task: JobTas
     });
     logger.info({ ...log, status, ...(outcome.error === undefined ? {} : { error: outcome.error }) }, 'job finished');
   };
-  await attempt(services, task.queue, at, log, work, async (reason) => {
+  await attempt(services, task.policy, at, log, work, async (reason) => {
     await jobs.update(job.id, { status: 'failed', error: reason, result: keptResult });
     await task.giveUp(services, job, reason);
   });

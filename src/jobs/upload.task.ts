@@ -35,7 +35,7 @@ const PART_BYTES = 1024 * 1024;
 export const uploadTask: JobTask<'upload'> = {
   kinds: ['upload'],
   firstStep: 'parsing',
-  queue: infrastructureErrorsRetried,
+  policy: infrastructureErrorsRetried,
   giveUp: releaseHold,
   async run(services, job, progress) {
     const source = await services.db.manager.findOneOrFail(DataSourceRecord, {
