@@ -104,8 +104,8 @@ export function createServices(args: {
   const packages = new PackageService(db, catalog, clock, app.storage, links, contextual, schemaArchive, cpu, settings.packageTaskBudgetMs);
   const builder = new ModelBuilder(catalog);
   const assembly = new AssemblyService(db, catalog, ledger, jobs, clock, links, builder);
-  const pipeline = new PipelineService(db, jobs, assembly, builder, catalog, packages, ledger, links, logger);
-  const dataSources = new DataSourcesService(db, jobs, builder, pipeline, clock, cpu, ledger);
+  const pipeline = new PipelineService(db, assembly, catalog, packages, links, logger);
+  const dataSources = new DataSourcesService(db, jobs, clock, ledger);
   const generation = new GenerationService(db, catalog, packages, jobs, ledger, links, () => settings.appDownloadCredits);
   const schemas = new SchemaHostingService(db, schemaArchive, packages, links);
   const signing = new SigningService(db, clock);

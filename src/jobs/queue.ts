@@ -1,15 +1,7 @@
 import PgBoss from 'pg-boss';
 import { PgListener } from '../db/pg-listener';
+import { QUEUE_WAKE_CHANNEL, releaseActiveMessages, releaseMessages, wakeQueue } from '../db/queries/queue.sql';
 import { QUEUE_SCHEMA, type QueueName, type QueuePayloads, type QueueSender } from '../db/queues';
-import { QUEUE_WAKE_CHANNEL, wakeQueueSql } from './queue-wake';
-
-/** A message back to `created` as if never fetched: pg-boss counts an attempt only for a message that was started. */
-const RESET = `SET state = 'created', started_on = NULL, start_after = now()`;
-const releaseSql = (ids: string[]) => ({
-  text: `UPDATE ${QUEUE_SCHEMA}.job ${RESET} WHERE id = ANY($1::uuid[]) AND state = 'active'`,
-  values: [ids] as unknown[],
-});
-const releaseAbandonedSql = () => ({ text: `UPDATE ${QUEUE_SCHEMA}.job ${RESET} WHERE state = 'active' RETURNING name`, values: [] as unknown[] });
 
 /** `retryCount` is 0 on the first attempt; the attempt with `retryCount === retryLimit` is the last. */
 export interface Attempt {
@@ -64,7 +56,7 @@ export class JobQueue implements QueueSender {
     const expiry = name !== 'rdf_sync' && this.expireInSeconds ? { expireInSeconds: this.expireInSeconds } : {};
     const id = await this.boss.send(name, payload, { ...expiry, ...(db ? { db } : {}) });
     if (!id) throw new Error(`pg-boss refused the ${name} message`);
-    const wake = wakeQueueSql(name);
+    const wake = wakeQueue(name);
     await (db ?? this.boss.getDb()).executeSql(wake.text, wake.values);
     return id;
   }
@@ -126,7 +118,7 @@ export class JobQueue implements QueueSender {
   /** Every message left active by processes that are gone (a crash, or an interrupted embedded Postgres): only
    * safe when no other process can be working, i.e. right after this process started the database itself. */
   async releaseAbandoned(): Promise<number> {
-    const sql = releaseAbandonedSql();
+    const sql = releaseActiveMessages();
     const { rows } = await this.boss.getDb().executeSql(sql.text, sql.values);
     const names = rows.map((row: { name: string }) => row.name);
     for (const name of new Set(names)) await this.announce(name);
@@ -134,13 +126,13 @@ export class JobQueue implements QueueSender {
   }
 
   private async release(ids: string[], names: QueueName[]): Promise<void> {
-    const sql = releaseSql(ids);
+    const sql = releaseMessages(ids);
     await this.boss.getDb().executeSql(sql.text, sql.values);
     for (const name of names) await this.announce(name);
   }
 
   private async announce(name: string): Promise<void> {
-    const wake = wakeQueueSql(name);
+    const wake = wakeQueue(name);
     await this.boss.getDb().executeSql(wake.text, wake.values);
   }
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { DataType } from '../domain/model-tree';
+import type { JobRequest } from '../entities/job.entity';
 import { DomainError } from '../lib/errors';
 import { codePointLength } from '../lib/text';
 import { enumeratedType, parseComponentDataType, parseEnumeration, type EnumerationValue } from './assembly-component.parser';
@@ -260,14 +261,13 @@ export function estimateId(request: Pick<AssemblyRequest, 'title' | 'root'>): st
     .slice(0, 12);
 }
 
-/** What an assembly job stores as its request (jobs.request, JSON): the parsed request and the price it was
- * accepted at. */
-export function assemblyJobRequest(request: AssemblyRequest, estimatedCostCredits: number): Record<string, unknown> {
-  return { assembly: request, estimated_cost_credits: estimatedCostCredits };
+/** What an assembly job stores as its request (jobs.request, src/jobs/assemble.task.ts): the parsed request and
+ * the price it was accepted at. */
+export function assemblyJobRequest(request: AssemblyRequest, estimatedCostCredits: number): JobRequest<'assemble'> {
+  return { assembly: request, estimatedCostCredits };
 }
 
 /** The request of a queued assembly job. Jobs queued before the parsed request was stored hold the raw body. */
-export function assemblyRequestFromJob(stored: Record<string, unknown>): AssemblyRequest {
-  if (isObject(stored.assembly)) return stored.assembly as unknown as AssemblyRequest;
-  return parseAssemblyRequest(stored.body);
+export function assemblyRequestFromJob(stored: JobRequest<'assemble'>): AssemblyRequest {
+  return 'assembly' in stored ? stored.assembly : parseAssemblyRequest(stored.body);
 }

@@ -1,6 +1,6 @@
 import type { JobStatus } from '../entities/job.entity';
 import type { ArtifactKey } from './catalog.presenter';
-import { renderJob, type JobView } from './job.presenter';
+import { renderJob, renderJobResult, type JobView } from './job.presenter';
 
 /** A job as the small-business agent polls it (`GET /dmgen/tasks/{task_id}/`): the job, the model's title and,
  * once completed, its artefact links. */
@@ -26,8 +26,8 @@ export function renderTask(view: TaskView) {
     dm_ct_id: job.dmCtId,
     ct_id: job.dmCtId,
     title: view.title,
-    ...(done ? { artifacts: view.artifacts, result: job.result } : {}),
-    ...(job.status === 'failed' ? { error: job.error, message: job.error, result: job.result } : {}),
+    ...(done ? { artifacts: view.artifacts, result: renderJobResult(job) } : {}),
+    ...(job.status === 'failed' ? { error: job.error, message: job.error, result: renderJobResult(job) } : {}),
     job: renderJob(job),
   };
 }

@@ -9,8 +9,7 @@ import type { JobView } from '../presenters/job.presenter';
 import type { Caller } from '../services/auth.service';
 import { CurrentCaller, Requires, type GraphQLContext } from './context';
 import { JobKindEnum } from './enums';
-import { JobResult, jobResultOf } from './job-results';
-import { jobNode, JobType, type JobNode } from './jobs.types';
+import { jobNode, jobResultNode, JobResultUnion, JobType, type JobNode } from './jobs.types';
 
 /** A subscription's caller: `subscribe` gets no parameter decorators, and `@Requires` has already refused anyone else. */
 function subscriber(context: unknown): { services: GraphQLContext['services']; caller: Caller } {
@@ -81,9 +80,9 @@ export class JobsResolver {
     return 'costCredits' in job ? job.costCredits : ctx.loaders.jobCost.load(job.id);
   }
 
-  @FieldResolver(() => JobResult, { nullable: true, description: 'What the job produced, typed by its kind; null until it has a result.' })
-  result(@Root() job: JobNode | JobView): ReturnType<typeof jobResultOf> {
-    return jobResultOf(job);
+  @FieldResolver(() => JobResultUnion, { nullable: true, description: 'What the job produced, typed by its kind; null until it has a result.' })
+  result(@Root() job: JobNode | JobView): ReturnType<typeof jobResultNode> {
+    return jobResultNode(job);
   }
 
   @FieldResolver(() => Int, {

@@ -2,12 +2,11 @@ import type { DataSource } from 'typeorm';
 import type { Job } from '../entities/job.entity';
 import { conflict, forbidden, isDatabaseUnavailable } from '../lib/errors';
 import type { Links } from '../lib/links';
-import type { AppProfile } from '../packages/app-compose';
-import type { GenerationKind, GenerationRequest } from '../parsers/generation.parser';
-import { renderGeneration, type ChargeView, type GenerationView } from '../presenters/generation.presenter';
+import type { GenerationRequest } from '../parsers/generation.parser';
+import type { ChargeView, GenerationView } from '../presenters/generation.presenter';
 import type { Caller } from './auth.service';
 import type { CatalogService } from './catalog.service';
-import type { JobOutcome, JobsService } from './jobs.service';
+import type { JobsService } from './jobs.service';
 import { transactionRetried } from '../db/transaction';
 import {
   clearOutcome,
@@ -64,7 +63,7 @@ export class GenerationService {
           kind: request.kind,
           userId: caller.user.id,
           apiKeyId: caller.key?.id ?? null,
-          request: { dm_ct_id: request.dmCtId, profile: request.profile },
+          request: { dmCtId: request.dmCtId, profile: request.profile },
           dmCtId: request.dmCtId,
         });
         let charge: ChargeView | null = null;
@@ -95,18 +94,9 @@ export class GenerationService {
     return this.generate(request, { userId: caller.user.id, apiKeyId: caller.key?.id ?? null, jobId: null, idempotencyKey: undefined }, already);
   }
 
-  /** A generation job (the runner has started it at `generating`): the same generation as inside a request, its
-   * charge keyed to the job so a retried attempt pays once. */
-  async generateJob(job: Job): Promise<JobOutcome> {
-    const request = job.request as { dm_ct_id: string; profile: AppProfile };
-    const result = await this.generate(
-      { kind: job.kind as GenerationKind, dmCtId: request.dm_ct_id, profile: request.profile },
-      { userId: job.userId, apiKeyId: job.apiKeyId, jobId: job.id, idempotencyKey: `job:${job.ctId}:app_download` },
-    );
-    return { result: renderGeneration(result) };
-  }
-
-  private async generate(
+  /** A generation, inside a request or as a job (src/jobs/generate.task.ts, whose `payer` names the job and its
+   * charge key, so a retried attempt captures once). */
+  async generate(
     request: GenerationRequest,
     payer: { userId: number; apiKeyId: number | null; jobId: number | null; idempotencyKey: string | undefined },
     already: { ledgerEntryId: number | null; balanceCredits: number } | null = null,

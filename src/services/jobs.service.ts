@@ -1,6 +1,8 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { newId } from '../lib/ids';
 import { transactionDb } from '../db/pg-boss-adapter';
+import { countJobAttempt, jobModelTitle, lostJobs, setJobTask, updateJob } from '../db/queries/jobs.sql';
+import { notify } from '../db/queries/queue.sql';
 import {
   jobEventsAfter,
   jobPositionsOf,
@@ -10,9 +12,9 @@ import {
   type JobEventRow,
   type JobPositionRow,
 } from '../db/queries/job-events.sql';
-import { one, query, queryOne, rows } from '../db/sql';
+import { query, queryOne } from '../db/sql';
 import type { QueueSender } from '../db/queues';
-import { Job, type JobKind, type JobStatus } from '../entities/job.entity';
+import { asJob, Job, type JobKind, type JobRequest, type JobResult, type JobStatus } from '../entities/job.entity';
 import { notFound } from '../lib/errors';
 import type { Links } from '../lib/links';
 import type { JobFilters } from '../parsers/jobs.parser';
@@ -36,26 +38,13 @@ export interface JobEvent {
   at: string;
 }
 
-export interface JobPatch {
+/** A change of a job of kind K (any kind by default): its result is of its kind. */
+export interface JobPatch<K extends JobKind = JobKind> {
   status?: JobStatus;
   step?: string | null;
-  result?: Record<string, unknown> | null;
+  result?: JobResult<K> | null;
   error?: string | null;
   dmCtId?: string | null;
-}
-
-/** How a task reports progress to the runner (src/jobs/runner.ts), which owns the job row's state. */
-export interface JobProgress {
-  /** Moves the running job to `name` (with extra fields such as its model), announced to subscribers. */
-  step(name: string, patch?: Pick<JobPatch, 'dmCtId'>): Promise<void>;
-  /** The result to keep on the job if it fails from here on (e.g. the links of a model already built). */
-  keepOnFailure(result: Record<string, unknown>): void;
-}
-
-/** How a task ended when it did not throw: completed with its result, or failed with `error` and a result. */
-export interface JobOutcome {
-  result: Record<string, unknown>;
-  error?: string;
 }
 
 /** A job is its owner's, and staff see any; to anyone else it does not exist. */
@@ -89,17 +78,17 @@ export class JobsService {
   }
 
   /** Writes the job row and its queue message in the caller's transaction: neither exists without the other. */
-  async enqueue(
+  async enqueue<K extends JobKind>(
     manager: EntityManager,
     input: {
-      kind: JobKind;
+      kind: K;
       userId: number;
       apiKeyId: number | null;
-      request: Record<string, unknown>;
+      request: JobRequest<K>;
       dataSourceCtId?: string | null;
       dmCtId?: string | null;
     },
-  ): Promise<Job> {
+  ): Promise<Job<K>> {
     const ctId = newId();
     const now = this.clock.now();
     const job = await manager.save(
@@ -122,83 +111,72 @@ export class JobsService {
     );
     const taskId = await this.queue.send(input.kind, { jobId: ctId }, transactionDb(manager));
     job.taskId = taskId;
-    await rows(manager, 'UPDATE jobs SET task_id = $2 WHERE id = $1', [job.id, taskId]);
+    await query(manager, setJobTask(job.id, taskId));
     await this.notify(manager, job);
-    return job;
+    return job as Job<K>;
   }
 
-  async byCtId(ctId: string, manager: EntityManager = this.db.manager): Promise<Job> {
-    const job = await manager.findOneBy(Job, { ctId });
+  async byCtId(ctId: string): Promise<Job> {
+    const job = await this.db.manager.findOneBy(Job, { ctId });
     if (!job) throw notFound('Job');
-    return job;
+    return asJob(job);
   }
 
   /** Owner or staff; anyone else gets 404, so job ids do not leak. */
   async getFor(caller: Caller, ctId: string): Promise<Job> {
     const job = typeof ctId === 'string' && ctId.length <= 64 ? await this.db.manager.findOneBy(Job, { ctId }) : null;
     if (!job || !jobVisibleTo(caller, job.userId)) throw notFound('Job');
-    return job;
+    return asJob(job);
   }
 
   /** A job by its queue task id (what a 202 returns as `task_id`; the job's ct_id also works), owner or staff
    * only, with the title of its model and, once completed, the model's artefact links. */
   async taskFor(caller: Caller, taskId: string): Promise<TaskView> {
-    const byTask = (ownerId?: number) => {
-      const qb = this.db.manager.createQueryBuilder(Job, 'j').where('(j.task_id = :id OR j.ct_id = :id)', { id: taskId });
-      return (ownerId === undefined ? qb : qb.andWhere('j.user_id = :ownerId', { ownerId })).getOne();
-    };
+    const byTask = (owner: { userId: number } | object) =>
+      this.db.manager.findOne(Job, {
+        where: [
+          { taskId, ...owner },
+          { ctId: taskId, ...owner },
+        ],
+      });
     // The owner's lookup stays on the user index (jobs has none on task_id); only staff look further.
     const valid = typeof taskId === 'string' && taskId.length <= 64;
-    const found = valid ? ((await byTask(caller.user.id)) ?? (caller.user.isStaff ? await byTask() : null)) : null;
-    if (!found || !jobVisibleTo(caller, found.userId)) throw notFound('Task');
+    const row = valid ? ((await byTask({ userId: caller.user.id })) ?? (caller.user.isStaff ? await byTask({}) : null)) : null;
+    if (!row || !jobVisibleTo(caller, row.userId)) throw notFound('Task');
+    const found = asJob(row);
     const view = await this.view(found);
-    const model = found.dmCtId ? await one<{ title: string }>(this.db, 'SELECT title FROM data_models WHERE ct_id = $1', [found.dmCtId]) : undefined;
+    const model = found.dmCtId ? await queryOne(this.db, jobModelTitle(found.dmCtId)) : undefined;
     const artifacts = found.status === 'completed' && found.dmCtId ? artifactUrls(found.dmCtId, this.links) : null;
-    return { job: view, title: model?.title ?? requestedTitle(found.request), artifacts };
+    return { job: view, title: model?.title ?? (found.kind === 'assemble' ? requestedTitle(found.request) : null), artifacts };
   }
 
   async listFor(caller: Caller, filters: JobFilters): Promise<Job[]> {
-    const qb = this.db.manager.createQueryBuilder(Job, 'j').where('j.user_id = :userId', { userId: caller.user.id });
-    if (filters.kind !== undefined) qb.andWhere('j.kind = :kind', { kind: filters.kind });
-    if (filters.dataSource !== undefined) qb.andWhere('j.data_source_ct_id = :ds', { ds: filters.dataSource });
-    return qb.orderBy('j.created_at', 'DESC').addOrderBy('j.id', 'DESC').limit(MAX_LISTED_JOBS).getMany();
+    const jobs = await this.db.manager.find(Job, {
+      where: { userId: caller.user.id, kind: filters.kind, dataSourceCtId: filters.dataSource },
+      order: { createdAt: 'DESC', id: 'DESC' },
+      take: MAX_LISTED_JOBS,
+    });
+    return jobs.map(asJob);
   }
 
-  /** Applies a change and announces it in the same transaction (subscribers see every step, in order). */
-  async update(jobId: number, patch: JobPatch, manager?: EntityManager): Promise<Job> {
-    if (!manager) return this.db.transaction((m) => this.update(jobId, patch, m));
-    const sets: string[] = ['updated_at = $2'];
-    const values: unknown[] = [jobId, this.clock.now()];
-    const column = { status: 'status', step: 'step', result: 'result', error: 'error', dmCtId: 'dm_ct_id' } as const;
-    for (const [field, name] of Object.entries(column) as Array<[keyof JobPatch, string]>) {
-      if (patch[field] === undefined) continue;
-      values.push(field === 'result' && patch.result !== null ? JSON.stringify(patch.result) : patch[field]);
-      sets.push(`${name} = $${values.length}`);
-    }
-    const row = await one<{ id: string }>(manager, `UPDATE jobs SET ${sets.join(', ')} WHERE id = $1 RETURNING id`, values);
-    if (!row) throw notFound('Job');
-    const job = await manager.findOneByOrFail(Job, { id: jobId });
-    await this.notify(manager, job);
-    return job;
+  /** Applies a change and announces it, in a transaction of its own (the change is one unit of work: subscribers
+   * see every step, in order). */
+  update<K extends JobKind>(jobId: number, patch: JobPatch<K>): Promise<Job> {
+    return this.db.transaction((manager) => this.write(manager, jobId, patch));
   }
 
-  /** A worker takes the job: running, one more attempt. */
-  async start(jobId: number, step: string, manager?: EntityManager): Promise<Job> {
-    if (!manager) return this.db.transaction((m) => this.start(jobId, step, m));
-    await rows(manager, 'UPDATE jobs SET attempts = attempts + 1 WHERE id = $1', [jobId]);
-    return this.update(jobId, { status: 'running', step }, manager);
+  /** A worker takes the job: running at `step`, one more attempt, in a transaction of its own. */
+  start(jobId: number, step: string): Promise<Job> {
+    return this.db.transaction(async (manager) => {
+      await query(manager, countJobAttempt(jobId));
+      return this.write(manager, jobId, { status: 'running', step });
+    });
   }
 
   /** Jobs whose queue task has failed for good (its worker died on every attempt) are marked failed, so none
    * stays `running` past its expiry. Run periodically by workers. */
   async failLostJobs(): Promise<number> {
-    const lost = await rows<{ id: string }>(
-      this.db,
-      `SELECT j.id FROM jobs j
-        WHERE j.status IN ('queued', 'running') AND j.task_id IS NOT NULL
-          AND (EXISTS (SELECT 1 FROM pgboss.job q WHERE q.id::text = j.task_id AND q.state IN ('failed', 'cancelled'))
-               OR EXISTS (SELECT 1 FROM pgboss.archive a WHERE a.id::text = j.task_id AND a.state IN ('failed', 'cancelled')))`,
-    );
+    const lost = await query(this.db, lostJobs());
     for (const { id } of lost) {
       await this.update(Number(id), { status: 'failed', error: 'The worker running this job stopped on every attempt.' });
     }
@@ -226,18 +204,28 @@ export class JobsService {
     return new Map((await query(this.db, lastEventSeqOf(ctIds))).map((r) => [r.ct_id, r.seq]));
   }
 
+  /** Applies `patch` in `manager`'s transaction and records it as the job's next event. */
+  private async write(manager: EntityManager, jobId: number, patch: JobPatch): Promise<Job> {
+    const { result, dmCtId, ...rest } = patch;
+    const columns = { ...rest, dm_ct_id: dmCtId, result: result === undefined || result === null ? result : JSON.stringify(result) };
+    if (!(await queryOne(manager, updateJob(jobId, this.clock.now(), columns)))) throw notFound('Job');
+    const job = asJob(await manager.findOneByOrFail(Job, { id: jobId }));
+    await this.notify(manager, job);
+    return job;
+  }
+
   /** Records a new status or step as the job's next event and announces it, inside the caller's transaction:
    * the event commits with the change, and NOTIFY delivers at commit, in commit order. */
-  private async notify(manager: EntityManager, job: Job): Promise<void> {
+  private async notify(manager: EntityManager, job: Pick<Job, 'id' | 'ctId' | 'userId'>): Promise<void> {
     const row = await queryOne(manager, recordJobEvent(job.id));
     if (!row) return;
     const event: JobEvent = { ctId: job.ctId, userId: job.userId, seq: row.seq, status: row.status, step: row.step, at: row.at.toISOString() };
-    await rows(manager, 'SELECT pg_notify($1, $2)', [JOB_CHANNEL, JSON.stringify(event)]);
+    await query(manager, notify(JOB_CHANNEL, JSON.stringify(event)));
   }
 }
 
 /** The title an assembly job was asked for (the parsed request, or the raw body of older jobs). */
-function requestedTitle(request: Record<string, unknown>): string | null {
-  const source = (request.assembly ?? request.body) as { title?: unknown } | undefined;
+function requestedTitle(request: JobRequest<'assemble'>): string | null {
+  const source = ('assembly' in request ? request.assembly : request.body) as { title?: unknown } | null | undefined;
   return typeof source?.title === 'string' ? source.title : null;
 }

@@ -380,7 +380,7 @@ describe('account pages in Chromium', () => {
         step: 'parsing',
         userId: user.id,
         apiKeyId: null,
-        request: { title: 'Held still' },
+        request: { body: { title: 'Held still' } },
         result: null,
         error: null,
         dataSourceCtId: null,

@@ -20,7 +20,7 @@ describe('a job row and its queue message commit or roll back together', () => {
   it('commits both, with task_id naming the pg-boss message', async () => {
     const user = await makeUser(app.services);
     const job = await app.services.db.transaction((m) =>
-      app.services.jobs.enqueue(m, { kind: 'generate_package', userId: user.id, apiKeyId: null, request: {} }),
+      app.services.jobs.enqueue(m, { kind: 'generate_package', userId: user.id, apiKeyId: null, request: { dmCtId: 'none', profile: 'os' } }),
     );
     const [task] = await app.services.db.query('SELECT name, data FROM pgboss.job WHERE id = $1', [job.taskId]);
     expect(task).toEqual({ name: 'generate_package', data: { jobId: job.ctId } });
@@ -31,7 +31,7 @@ describe('a job row and its queue message commit or roll back together', () => {
     const before = await counts();
     await expect(
       app.services.db.transaction(async (m) => {
-        await app.services.jobs.enqueue(m, { kind: 'generate_package', userId: user.id, apiKeyId: null, request: {} });
+        await app.services.jobs.enqueue(m, { kind: 'generate_package', userId: user.id, apiKeyId: null, request: { dmCtId: 'none', profile: 'os' } });
         throw new Error('the caller changed its mind');
       }),
     ).rejects.toThrow('the caller changed its mind');
@@ -48,7 +48,7 @@ describe('workers in another process', () => {
   }
 
   const enqueue = (m: EntityManager, userId: number) =>
-    app.services.jobs.enqueue(m, { kind: 'generate_package', userId, apiKeyId: null, request: {} });
+    app.services.jobs.enqueue(m, { kind: 'generate_package', userId, apiKeyId: null, request: { dmCtId: 'none', profile: 'os' } });
 
   it('take a job as soon as the enqueueing transaction commits, not at their next poll', async () => {
     const user = await makeUser(app.services);

@@ -1,4 +1,6 @@
 import path from 'node:path';
+import type { Job } from '../../src/entities/job.entity';
+import { generateTask } from '../../src/jobs/generate.task';
 import { startTestApp, type TestApp } from '../support/app';
 import { makeUser } from '../support/factories';
 import { FIXTURES, STATE_POPULATION_CT_ID } from '../unit/xml/fixtures';
@@ -31,13 +33,14 @@ it('a retried generate_app job that fails refunds the charge an earlier attempt 
       kind: 'generate_app',
       userId: user.id,
       apiKeyId: null,
-      request: { dm_ct_id: STATE_POPULATION_CT_ID, profile: 'os' },
+      request: { dmCtId: STATE_POPULATION_CT_ID, profile: 'os' },
       dmCtId: STATE_POPULATION_CT_ID,
     });
     await services.ledger.hold({ userId: user.id, apiKeyId: null, jobId: admitted.id, amount: APP_PRICE, reason: 'application download' }, m);
     return admitted;
   });
-  const row = await services.jobs.byCtId(job.ctId);
+  const row = (await services.jobs.byCtId(job.ctId)) as Job<'generate_app'>;
+  const attempt = () => generateTask.run(services, row, { step: async () => undefined, keepOnFailure: () => undefined });
 
   // The killed first attempt: it captured the hold under the job's charge key, then died before generating.
   await services.ledger.capture({
@@ -50,8 +53,8 @@ it('a retried generate_app job that fails refunds the charge an earlier attempt 
   });
   // The retry fails for good: the imported model's stored package is gone.
   await db.query("UPDATE data_models SET package_path = package_path || '.lost' WHERE ct_id = $1", [STATE_POPULATION_CT_ID]);
-  await expect(services.generation.generateJob(row)).rejects.toMatchObject({ code: 'not_generated' });
-  await expect(services.generation.generateJob(row)).rejects.toMatchObject({ code: 'not_generated' });
+  await expect(attempt()).rejects.toMatchObject({ code: 'not_generated' });
+  await expect(attempt()).rejects.toMatchObject({ code: 'not_generated' });
 
   expect(await ledgerOf(job.id)).toEqual([
     { kind: 'hold', amount: -APP_PRICE },

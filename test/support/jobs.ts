@@ -11,5 +11,7 @@ export async function appWithoutWorkers(): Promise<{ app: TestApp; userId: numbe
 
 /** A queued generate_package job of `userId`: its first event. */
 export function queuedJob(app: TestApp, userId: number): Promise<{ id: number; ctId: string }> {
-  return app.services.db.transaction((m) => app.services.jobs.enqueue(m, { kind: 'generate_package', userId, apiKeyId: null, request: {} }));
+  return app.services.db.transaction((m) =>
+    app.services.jobs.enqueue(m, { kind: 'generate_package', userId, apiKeyId: null, request: { dmCtId: 'none', profile: 'os' } }),
+  );
 }

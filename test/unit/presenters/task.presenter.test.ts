@@ -3,6 +3,8 @@ import { renderTask } from '../../../src/presenters/task.presenter';
 
 /** The task answer in the words the small-business agent polls for: it stops on completed/failed only. */
 
+const kept = { dmCtId: 'dm1', modelUrl: 'http://m', catalogUrl: 'http://c', packageUrl: null };
+
 const job = (patch: Partial<JobView>): JobView => ({
   ctId: 'job1',
   url: 'http://studio/api/v1/jobs/job1/',
@@ -33,13 +35,13 @@ describe('renderTask', () => {
 
   it('ends a completed job with its model and artefact links', () => {
     const artifacts = { xsd: 'http://studio/x.xsd' } as never;
-    const body = renderTask({ job: job({ status: 'completed', dmCtId: 'dm1', result: { dm_ct_id: 'dm1' } }), title: 'T', artifacts });
+    const body = renderTask({ job: job({ status: 'completed', dmCtId: 'dm1', result: kept }), title: 'T', artifacts });
     expect(body).toMatchObject({ status: 'completed', dm_ct_id: 'dm1', ct_id: 'dm1', title: 'T', artifacts, result: { dm_ct_id: 'dm1' } });
   });
 
   it('ends a failed job with the reason as error and message, and what was kept', () => {
     const body = renderTask({
-      job: job({ status: 'failed', dmCtId: 'dm1', error: 'finalize_error: disk full', result: { dm_ct_id: 'dm1' } }),
+      job: job({ status: 'failed', dmCtId: 'dm1', error: 'finalize_error: disk full', result: kept }),
       title: null,
       artifacts: null,
     });

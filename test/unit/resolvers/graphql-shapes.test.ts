@@ -1,6 +1,7 @@
 import { DomainError } from '../../../src/lib/errors';
 import { errorExtensions } from '../../../src/resolvers/errors';
-import { jobResultOf } from '../../../src/resolvers/job-results';
+import { renderJobResult } from '../../../src/presenters/job.presenter';
+import { jobResultNode } from '../../../src/resolvers/jobs.types';
 
 describe('GraphQL error extensions', () => {
   it('keep the REST error_type as code and the HTTP status; camelCase the other fields at any depth', () => {
@@ -27,36 +28,58 @@ describe('GraphQL error extensions', () => {
 });
 
 describe('Job.result', () => {
-  const links = { dm_ct_id: 'dm1', model_url: 'http://m', catalog_url: 'http://c', package_url: null };
+  const links = { dmCtId: 'dm1', modelUrl: 'http://m', catalogUrl: 'http://c', packageUrl: null };
+  const restLinks = { dm_ct_id: 'dm1', model_url: 'http://m', catalog_url: 'http://c', package_url: null };
 
-  it('is typed by the job kind, camelCase', () => {
-    expect(jobResultOf({ kind: 'assemble', result: { ...links, published: true, generated: false, finalize_error: null } })).toEqual({
-      dmCtId: 'dm1',
-      modelUrl: 'http://m',
-      catalogUrl: 'http://c',
-      packageUrl: null,
+  it('is typed by the job kind, camelCase, as the job keeps it', () => {
+    expect(jobResultNode({ kind: 'assemble', result: { ...links, published: true, generated: false } })).toEqual({
+      ...links,
       published: true,
       generated: false,
       finalizeError: null,
     });
-    const upload = jobResultOf({
-      kind: 'upload',
-      result: { ...links, published: false, generated: false, columns: [{ label: 'A', data_type: 'XdCount' }] },
-    });
-    expect(upload).toMatchObject({ dmCtId: 'dm1', columns: [{ label: 'A', dataType: 'XdCount' }] });
-    const app = jobResultOf({ kind: 'generate_app', result: { ...links, profile: 'enterprise', app_name: 'Vitals', app_url: 'http://a' } });
+    const columns = [{ label: 'A', dataType: 'XdCount' }];
+    const upload = jobResultNode({ kind: 'upload', result: { ...links, published: false, generated: false, columns } });
+    expect(upload).toMatchObject({ dmCtId: 'dm1', columns });
+    const app = jobResultNode({ kind: 'generate_app', result: { ...links, profile: 'enterprise', appName: 'Vitals', appUrl: 'http://a' } });
     expect(app).toMatchObject({ dmCtId: 'dm1', profile: 'enterprise', appName: 'Vitals', appUrl: 'http://a' });
     expect(upload?.constructor.name).toBe('UploadJobResultType');
     expect(app?.constructor.name).toBe('GenerationType');
   });
 
   it('an assembly that failed before finalizing keeps its links, not published; no result is null', () => {
-    expect(jobResultOf({ kind: 'assemble', result: links })).toMatchObject({
+    expect(jobResultNode({ kind: 'assemble', result: links })).toMatchObject({
       dmCtId: 'dm1',
       published: false,
       generated: false,
       finalizeError: null,
     });
-    expect(jobResultOf({ kind: 'upload', result: null })).toBeNull();
+    expect(jobResultNode({ kind: 'upload', result: null })).toBeNull();
+  });
+
+  it('is rendered by REST in the contract snake_case, each kind with its own fields', () => {
+    expect(renderJobResult({ kind: 'assemble', result: links })).toEqual(restLinks);
+    expect(renderJobResult({ kind: 'assemble', result: { ...links, published: true, generated: true, finalizeError: 'disk full' } })).toEqual({
+      ...restLinks,
+      published: true,
+      generated: true,
+      finalize_error: 'disk full',
+    });
+    const columns = [{ label: 'A', dataType: 'XdCount' }];
+    expect(renderJobResult({ kind: 'upload', result: { ...links, published: false, generated: false, columns } })).toEqual({
+      ...restLinks,
+      published: false,
+      generated: false,
+      columns: [{ label: 'A', data_type: 'XdCount' }],
+    });
+    const generation = { ...links, profile: null, appName: null, appUrl: null };
+    expect(renderJobResult({ kind: 'generate_package', result: generation })).toEqual(restLinks);
+    expect(renderJobResult({ kind: 'generate_app', result: { ...generation, profile: 'os', appName: 'A', appUrl: 'http://a' } })).toEqual({
+      ...restLinks,
+      profile: 'os',
+      app_name: 'A',
+      app_url: 'http://a',
+    });
+    expect(renderJobResult({ kind: 'upload', result: null })).toBeNull();
   });
 });
