@@ -1,6 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { newId } from '../lib/ids';
 import { transactionDb } from '../db/pg-boss-adapter';
+import { transactionRetried } from '../db/transaction';
 import { countJobAttempt, jobModelTitle, lostJobs, setJobTask, updateJob } from '../db/queries/jobs.sql';
 import { notify } from '../db/queries/queue.sql';
 import {
@@ -162,12 +163,12 @@ export class JobsService {
   /** Applies a change and announces it, in a transaction of its own (the change is one unit of work: subscribers
    * see every step, in order). */
   update<K extends JobKind>(jobId: number, patch: JobPatch<K>): Promise<Job> {
-    return this.db.transaction((manager) => this.write(manager, jobId, patch));
+    return transactionRetried(this.db, (manager) => this.write(manager, jobId, patch));
   }
 
   /** A worker takes the job: running at `step`, one more attempt, in a transaction of its own. */
   start(jobId: number, step: string): Promise<Job> {
-    return this.db.transaction(async (manager) => {
+    return transactionRetried(this.db, async (manager) => {
       await query(manager, countJobAttempt(jobId));
       return this.write(manager, jobId, { status: 'running', step });
     });

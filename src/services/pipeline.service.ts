@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { transactionRetried } from '../db/transaction';
 import { isDatabaseUnavailable } from '../lib/errors';
 import type { Links } from '../lib/links';
 import type { Logger } from '../lib/logger';
@@ -45,7 +46,7 @@ export class PipelineService {
     try {
       if (flags.publish) {
         await onStep('publishing');
-        await this.db.transaction((m) => this.catalog.publishModelTree(m, dmCtId));
+        await transactionRetried(this.db, (m) => this.catalog.publishModelTree(m, dmCtId));
         published = true;
       }
       if (flags.generate) {

@@ -9,20 +9,10 @@ const SRC = path.resolve(__dirname, '../../src');
 
 /** Files other work is still converting; each list shrinks to empty as they land (a file that complies must
  * leave its list, so the lists never hide a new offender). */
-const PENDING_TX_PARAMETERS = ['money/ledger.service.ts', 'services/jobs.service.ts'];
-const PENDING_OWN_TRANSACTION = ['money/ledger.service.ts', 'services/jobs.service.ts'];
-const PENDING_PLAIN_TRANSACTION = [
-  'services/instances.service.ts',
-  'services/jobs.service.ts',
-  'services/pipeline.service.ts',
-];
-const PENDING_SQL = [
-  'jobs/queue-wake.ts',
-  'jobs/queue.ts',
-  'services/assembly.service.ts',
-  'services/instances.service.ts',
-  'services/jobs.service.ts',
-];
+const PENDING_TX_PARAMETERS = ['money/ledger.service.ts'];
+const PENDING_OWN_TRANSACTION = ['money/ledger.service.ts'];
+const PENDING_PLAIN_TRANSACTION = ['services/instances.service.ts'];
+const PENDING_SQL = ['services/assembly.service.ts', 'services/instances.service.ts'];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
