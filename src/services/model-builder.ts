@@ -1,5 +1,7 @@
 import type { EntityManager } from 'typeorm';
-import { rows } from '../db/sql';
+import { query, queryOne, rows } from '../db/sql';
+import { defaultProjectOf } from '../db/queries/projects.sql';
+import { heldBuildDeleted, heldBuildPrefix, heldBuilds } from '../db/queries/ledger-held-builds.sql';
 import type { EnumerationValue } from '../parsers/assembly-component.parser';
 import type { AssemblyRequest, ClusterSpec } from '../parsers/assembly.parser';
 import type { CatalogStatus } from '../entities/catalog-entry';
@@ -30,6 +32,7 @@ export interface CatalogForAssembly {
       status: CatalogStatus;
       ownerId: number;
       mintKey?: string;
+      projectId?: number;
     },
   ): Promise<{ id: number; ctId: string }>;
   createCluster(
@@ -41,6 +44,7 @@ export interface CatalogForAssembly {
       ownerId: number;
       children: Array<{ componentId: number } | { clusterId: number }>;
       mintKey?: string;
+      projectId?: number;
     },
   ): Promise<{ id: number; ctId: string }>;
   createDataModel(
@@ -53,6 +57,7 @@ export interface CatalogForAssembly {
       published: boolean;
       ownerId: number;
       mintKey?: string;
+      projectId?: number;
     },
   ): Promise<{ id: number; ctId: string }>;
   publishModelTree(manager: EntityManager, dmCtId: string): Promise<void>;
@@ -82,6 +87,8 @@ export class ModelBuilder {
     const reusedComponents = await this.idsByCtId(manager, 'components', collectCtIds(request.root, 'component'));
     const reusedClusters = await this.idsByCtId(manager, 'clusters', collectCtIds(request.root, 'cluster'));
     const storedUnits = await unitsResolver(manager, ownerId, collectMintUnits(request.root));
+    // The owner's default project, read once for every row (without one, each row goes to the library).
+    const projectId = await queryOne(manager, defaultProjectOf(ownerId)).then((p) => (p ? Number(p.id) : undefined));
     const buildCluster = async (spec: ClusterSpec): Promise<number> => {
       if (spec.ctId) return reusedClusters.get(spec.ctId)!;
       const children: Array<{ componentId: number } | { clusterId: number }> = [];
@@ -97,6 +104,7 @@ export class ModelBuilder {
             status,
             ownerId,
             mintKey: key(c.path),
+            projectId,
           });
           children.push({ componentId: made.id });
         }
@@ -109,6 +117,7 @@ export class ModelBuilder {
         ownerId,
         children,
         mintKey: key(spec.path),
+        projectId,
       });
       return made.id;
     };
@@ -122,8 +131,28 @@ export class ModelBuilder {
       published: options.publish,
       ownerId,
       mintKey: key('model'),
+      projectId,
     });
     return { dmCtId: model.ctId, published: options.publish };
+  }
+
+  /** The mint-key prefix of a build made under the request hold `token` (see `undoHeldBuilds`). */
+  static heldPrefix(token: string): string {
+    return heldBuildPrefix(token);
+  }
+
+  /** Removes what was built under the request holds `tokens` (minted with `heldPrefix`), in the transaction that
+   * releases them: a hold released instead of captured leaves nothing unpaid in the catalog. */
+  static async undoHeldBuilds(manager: EntityManager, tokens: string[]): Promise<void> {
+    const found = await queryOne(manager, heldBuilds(tokens));
+    if (!found?.models.length) return;
+    const ids = (list: string[]) => list.map(Number);
+    await query(manager, heldBuildDeleted.models(ids(found.models)));
+    if (found.clusters.length) {
+      await query(manager, heldBuildDeleted.children(ids(found.clusters)));
+      await query(manager, heldBuildDeleted.clusters(ids(found.clusters)));
+    }
+    if (found.components.length) await query(manager, heldBuildDeleted.components(ids(found.components)));
   }
 
   private async idsByCtId(manager: EntityManager, table: 'components' | 'clusters', ctIds: string[]): Promise<Map<string, number>> {
