@@ -33,6 +33,7 @@ export interface CatalogForAssembly {
       ownerId: number;
       mintKey?: string;
       projectId?: number;
+      paid?: boolean;
     },
   ): Promise<{ id: number; ctId: string }>;
   createCluster(
@@ -45,6 +46,7 @@ export interface CatalogForAssembly {
       children: Array<{ componentId: number } | { clusterId: number }>;
       mintKey?: string;
       projectId?: number;
+      paid?: boolean;
     },
   ): Promise<{ id: number; ctId: string }>;
   createDataModel(
@@ -58,6 +60,7 @@ export interface CatalogForAssembly {
       ownerId: number;
       mintKey?: string;
       projectId?: number;
+      paid?: boolean;
     },
   ): Promise<{ id: number; ctId: string }>;
   publishModelTree(manager: EntityManager, dmCtId: string): Promise<void>;
@@ -70,7 +73,7 @@ export interface BuiltModel {
 }
 
 /** Writes an assembly's tree into the catalog inside the caller's transaction: the reuse path, the mixed job and
- * the upload job all build through it. */
+ * the upload job all build through it, and each charges for what it mints, so every row is minted `paid`. */
 export class ModelBuilder {
   constructor(private readonly catalog: CatalogForAssembly) {}
 
@@ -105,6 +108,7 @@ export class ModelBuilder {
             ownerId,
             mintKey: key(c.path),
             projectId,
+            paid: true,
           });
           children.push({ componentId: made.id });
         }
@@ -118,6 +122,7 @@ export class ModelBuilder {
         children,
         mintKey: key(spec.path),
         projectId,
+        paid: true,
       });
       return made.id;
     };
@@ -132,6 +137,7 @@ export class ModelBuilder {
       ownerId,
       mintKey: key('model'),
       projectId,
+      paid: true,
     });
     return { dmCtId: model.ctId, published: options.publish };
   }
