@@ -222,6 +222,14 @@ export class LedgerService {
     return true;
   }
 
+  /** Settles the money of a job that failed for good (its worker died on every attempt), in `manager`'s transaction
+   * (the one that marks it failed): its open hold is released, and what an attempt captured before dying is
+   * refunded, once each; a failed job is never paid for. */
+  async settleFailedJob(jobId: number, reason: string, manager: EntityManager): Promise<void> {
+    await this.release(jobId, reason, manager);
+    for (const { id } of await query(manager, q.unrefundedJobCharges(jobId))) await this.refund(Number(id), `refund: ${reason}`, manager);
+  }
+
   /** Releases the holds of jobs that ended without closing them, and request holds past their TTL; returns how many. */
   async releaseEndedJobHolds(): Promise<number> {
     const open = await query(this.db, q.openHoldsOfEndedJobs());

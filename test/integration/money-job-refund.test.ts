@@ -62,3 +62,43 @@ it('a retried generate_app job that fails refunds the charge an earlier attempt 
   const [wallet] = await db.query('SELECT balance_credits::int AS balance FROM wallets WHERE user_id = $1', [user.id]);
   expect(wallet.balance).toBe(1000);
 });
+
+it('a job whose worker died on every attempt after capturing: failLostJobs fails it and refunds the charge, once', async () => {
+  const { services } = app;
+  const { db } = services;
+  const user = await makeUser(services, { credits: 1000 });
+  const job = await db.transaction(async (m) => {
+    const admitted = await services.jobs.enqueue(m, {
+      kind: 'generate_app',
+      userId: user.id,
+      apiKeyId: null,
+      request: { dm_ct_id: STATE_POPULATION_CT_ID, profile: 'os' },
+      dmCtId: STATE_POPULATION_CT_ID,
+    });
+    await services.ledger.hold({ userId: user.id, apiKeyId: null, jobId: admitted.id, amount: APP_PRICE, reason: 'application download' }, m);
+    return admitted;
+  });
+  const row = await services.jobs.byCtId(job.ctId);
+  // An attempt captured the hold, then died; so did every retry: the queue gave the task up.
+  await services.ledger.capture({
+    userId: user.id,
+    apiKeyId: null,
+    jobId: job.id,
+    amount: APP_PRICE,
+    reason: `application download: ${STATE_POPULATION_CT_ID} (os)`,
+    idempotencyKey: `job:${row.ctId}:app_download`,
+  });
+  await db.query("UPDATE pgboss.job SET state = 'failed' WHERE id = $1::uuid", [row.taskId]);
+
+  expect(await services.jobs.failLostJobs()).toBe(1);
+  expect(await services.jobs.failLostJobs()).toBe(0);
+  expect((await services.jobs.byCtId(job.ctId)).status).toBe('failed');
+  expect(await ledgerOf(job.id)).toEqual([
+    { kind: 'hold', amount: -APP_PRICE },
+    { kind: 'capture', amount: APP_PRICE },
+    { kind: 'charge', amount: -APP_PRICE },
+    { kind: 'refund', amount: APP_PRICE },
+  ]);
+  const [wallet] = await db.query('SELECT balance_credits::int AS balance, held_credits::int AS held FROM wallets WHERE user_id = $1', [user.id]);
+  expect(wallet).toEqual({ balance: 1000, held: 0 });
+});
