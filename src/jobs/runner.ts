@@ -63,6 +63,6 @@ export async function runJob(services: Services, task: JobTask, jobCtId: string,
     logger.warn({ ...log, err: error }, 'job failed');
     await jobs.update(job.id, { status: 'failed', error: messageOf(error), result: keptResult });
     // A job given up never captures: what its admission held goes back to the wallet and the key.
-    await services.ledger.release(job.id, `job failed: ${messageOf(error)}`);
+    await services.db.transaction((m) => services.ledger.release(job.id, `job failed: ${messageOf(error)}`, m));
   }
 }

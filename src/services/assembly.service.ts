@@ -120,7 +120,7 @@ export class AssemblyService {
 
   async estimate(caller: Caller, request: AssemblyRequest): Promise<EstimateView> {
     const plan = await this.plan(request, caller.user.id);
-    const wallet = await this.ledger.wallet(caller.user.id);
+    const wallet = await this.ledger.wallet(caller.user.id, this.db.manager);
     const key = caller.via === 'key' ? await this.ledger.currentSpend(caller.key) : null;
     // Open holds are promised to admitted jobs: the estimate judges the available balance.
     return estimateView(plan, wallet.balanceCredits - wallet.heldCredits, key);

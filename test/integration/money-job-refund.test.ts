@@ -40,14 +40,15 @@ it('a retried generate_app job that fails refunds the charge an earlier attempt 
   const row = await services.jobs.byCtId(job.ctId);
 
   // The killed first attempt: it captured the hold under the job's charge key, then died before generating.
-  await services.ledger.capture({
+  const captured = {
     userId: user.id,
     apiKeyId: null,
     jobId: job.id,
     amount: APP_PRICE,
     reason: `application download: ${STATE_POPULATION_CT_ID} (os)`,
     idempotencyKey: `job:${row.ctId}:app_download`,
-  });
+  };
+  await db.transaction((m) => services.ledger.capture(captured, m));
   // The retry fails for good: the imported model's stored package is gone.
   await db.query("UPDATE data_models SET package_path = package_path || '.lost' WHERE ct_id = $1", [STATE_POPULATION_CT_ID]);
   await expect(services.generation.generateJob(row)).rejects.toMatchObject({ code: 'not_generated' });
@@ -80,14 +81,15 @@ it('a job whose worker died on every attempt after capturing: failLostJobs fails
   });
   const row = await services.jobs.byCtId(job.ctId);
   // An attempt captured the hold, then died; so did every retry: the queue gave the task up.
-  await services.ledger.capture({
+  const captured = {
     userId: user.id,
     apiKeyId: null,
     jobId: job.id,
     amount: APP_PRICE,
     reason: `application download: ${STATE_POPULATION_CT_ID} (os)`,
     idempotencyKey: `job:${row.ctId}:app_download`,
-  });
+  };
+  await db.transaction((m) => services.ledger.capture(captured, m));
   await db.query("UPDATE pgboss.job SET state = 'failed' WHERE id = $1::uuid", [row.taskId]);
 
   expect(await services.jobs.failLostJobs()).toBe(1);
