@@ -10,10 +10,12 @@ const MAX_MODELS_LISTED = 100;
 export type CatalogTable = 'components' | 'clusters' | 'data_models';
 export type CatalogKind = 'component' | 'cluster' | 'data_model';
 
-/** The ids of the cluster $1 and of every cluster below it: the one recursive walk of a model tree. */
+/** The ids of the cluster $1 and of every cluster below it: the one recursive walk of a model tree, each level's
+ * children read by key (a plain join let the planner scan all of cluster_children at every level). */
 const CLUSTER_TREE = `WITH RECURSIVE tree(id) AS (
     SELECT $1::bigint
-    UNION SELECT cc.child_cluster_id FROM cluster_children cc JOIN tree t ON cc.cluster_id = t.id WHERE cc.child_cluster_id IS NOT NULL)`;
+    UNION SELECT cc.child_cluster_id FROM tree t CROSS JOIN LATERAL (
+      SELECT c.child_cluster_id FROM cluster_children c WHERE c.cluster_id = t.id AND c.child_cluster_id IS NOT NULL OFFSET 0) cc)`;
 
 /** One place of a tree: a cluster with one of its children (none: position null), in cluster then position order. */
 export interface TreeRow {
