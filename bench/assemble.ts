@@ -6,7 +6,8 @@ import { load, printTable, startBenchService } from './support';
 const LEAVES = 20;
 
 /** bench:assemble — the reuse path under load: POST assemble/ with a tree of 20 reused published components and
- * `generate: false` (charge, build and publish inside the request) at concurrency 16, one key and wallet. */
+ * `generate: false` (hold, build and publish, capture, inside the request; the hold and the capture are group-committed
+ * per wallet, the builds run in parallel) at concurrency 16, one key and wallet. */
 export async function benchReuseAssemble(options: { quick?: boolean } = {}): Promise<Record<string, unknown>> {
   const service = await startBenchService();
   try {

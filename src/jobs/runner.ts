@@ -1,5 +1,6 @@
 import type { Services } from '../container';
 import type { QueueName, QueuePayloads } from '../db/queues';
+import { transactionRetried } from '../db/transaction';
 import type { Job, JobKind, JobResult } from '../entities/job.entity';
 import { isDatabaseUnavailable } from '../lib/errors';
 import { hideServerPaths } from '../lib/server-paths';
@@ -57,7 +58,7 @@ const messageOf = (error: unknown) => hideServerPaths(error instanceof Error ? e
 /** The give-up hook of a charged job: a job given up never captures, so what its admission held goes back to the
  * wallet and the key (the money module's release). */
 export const releaseHold = (services: Services, job: Job, reason: string) =>
-  services.ledger.release(job.id, `job failed: ${reason}`).then(() => undefined);
+  transactionRetried(services.db, (tx) => services.ledger.release(job.id, `job failed: ${reason}`, tx)).then(() => undefined);
 
 /** The failure policy, for every queue: a failure its task retries is rethrown while attempts remain (pg-boss
  * retries it); any other, or one on the last attempt, gives up: `giveUp` (a job is marked failed first, then its task's hook runs). */

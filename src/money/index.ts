@@ -8,6 +8,6 @@ export { GroupCommit, type Settled } from './group-commit';
 export { LedgerService, type ChargeRequest, type ChargeResult } from './ledger.service';
 export type { RequestCapture, RequestHold, RequestHoldRequest } from './request-holds';
 export { renderWallet, walletView, type AutoReloadView, type WalletView } from './wallet-view';
-export { CHARGES, csvUploadPrice, PRICES, type ChargeDoor } from './prices';
+export { CHARGES, csvUploadPrice, PRICES, unpaidTreePrice, type ChargeDoor } from './prices';
 export { clearOutcome, currentClaim, decodeResult, recordOutcome, replayOr, withClaim, type Claim, type ClaimOutcome } from './claims';
 export type { LedgerEntryView, LedgerPageView } from './ledger-entry-view';

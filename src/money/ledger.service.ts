@@ -70,7 +70,7 @@ export class LedgerService {
     return row ? { ...key, spentCredits: Number(row.spent_credits), heldCredits: Number(row.held_credits) } : key;
   }
 
-  async wallet(userId: number, manager: EntityManager = this.db.manager): Promise<Wallet> {
+  async wallet(userId: number, manager: EntityManager): Promise<Wallet> {
     const wallet = await manager.findOneBy(Wallet, { userId });
     if (!wallet) throw notFound('Wallet');
     return wallet;
@@ -95,8 +95,7 @@ export class LedgerService {
 
   /** An immediate charge: 403 when the key's limit (open holds included) cannot cover it, 402 when the available
    * balance cannot. */
-  async charge(request: ChargeRequest, manager?: EntityManager): Promise<ChargeResult> {
-    if (!manager) return transactionRetried(this.db, (m) => this.charge(request, m));
+  async charge(request: ChargeRequest, manager: EntityManager): Promise<ChargeResult> {
     const { userId, amount, apiKeyId } = request;
     if (apiKeyId) this.keySpendChanging(userId);
     if (request.idempotencyKey) {
@@ -156,8 +155,7 @@ export class LedgerService {
   /** Charges a job from its hold, never more than held, once (a retried step finds its charge). A job without a
    * hold (admitted before holds existed, or free) is charged directly. Throws `key_revoked` when the job's key
    * was revoked: the caller rolls back and releases. */
-  async capture(request: ChargeRequest & { jobId: number }, manager?: EntityManager): Promise<ChargeResult> {
-    if (!manager) return transactionRetried(this.db, (m) => this.capture(request, m));
+  async capture(request: ChargeRequest & { jobId: number }, manager: EntityManager): Promise<ChargeResult> {
     this.keySpendChanging(request.userId);
     const hold = await queryOne(manager, q.jobHold(request.jobId));
     if (!hold) return this.charge(request, manager);
@@ -199,8 +197,7 @@ export class LedgerService {
   }
 
   /** Returns a job's open hold to the wallet and the key, once; false when there was none open. */
-  async release(jobId: number, reason: string, manager?: EntityManager): Promise<boolean> {
-    if (!manager) return transactionRetried(this.db, (m) => this.release(jobId, reason, m));
+  async release(jobId: number, reason: string, manager: EntityManager): Promise<boolean> {
     const hold = await queryOne(manager, q.jobHold(jobId));
     if (!hold) return false;
     await queryOne(manager, q.lockWallet(Number(hold.user_id)));
@@ -222,18 +219,27 @@ export class LedgerService {
     return true;
   }
 
+  /** Settles the money of a job that failed for good (its worker died on every attempt), in `manager`'s transaction
+   * (the one that marks it failed): its open hold is released, and what an attempt captured before dying is
+   * refunded, once each; a failed job is never paid for. */
+  async settleFailedJob(jobId: number, reason: string, manager: EntityManager): Promise<void> {
+    await this.release(jobId, reason, manager);
+    for (const { id } of await query(manager, q.unrefundedJobCharges(jobId))) await this.refund(Number(id), `refund: ${reason}`, manager);
+  }
+
   /** Releases the holds of jobs that ended without closing them, and request holds past their TTL; returns how many. */
   async releaseEndedJobHolds(): Promise<number> {
     const open = await query(this.db, q.openHoldsOfEndedJobs());
     let released = 0;
-    for (const { job_id: jobId } of open) if (await this.release(Number(jobId), 'the job ended without a charge')) released++;
+    for (const { job_id: jobId } of open) {
+      if (await transactionRetried(this.db, (m) => this.release(Number(jobId), 'the job ended without a charge', m))) released++;
+    }
     return released + (await this.requests.sweep());
   }
 
   /** Returns a charge to the wallet and to the key's spent count, once: a charge already refunded is left as it is
    * (a job's retry that fails again refunds what an earlier, killed attempt charged). */
-  async refund(chargeEntryId: number, reason: string, manager?: EntityManager): Promise<void> {
-    if (!manager) return transactionRetried(this.db, (m) => this.refund(chargeEntryId, reason, m));
+  async refund(chargeEntryId: number, reason: string, manager: EntityManager): Promise<void> {
     const charge = await queryOne(manager, q.chargeEntry(chargeEntryId));
     if (!charge) throw notFound('Charge');
     if (await queryOne(manager, q.entryByKey(`refund:${chargeEntryId}`))) return;
@@ -259,7 +265,7 @@ export class LedgerService {
   }
 
   async walletView(userId: number): Promise<WalletView> {
-    return walletView(await this.wallet(userId));
+    return walletView(await this.wallet(userId, this.db.manager));
   }
 
   /** A page of the user's ledger, newest first, before entry `beforeId` (from the newest when null). */
@@ -271,7 +277,7 @@ export class LedgerService {
 
   /** Auto-reload may only be enabled with a positive amount, judged on the wallet as it will be after the update. */
   async updateAutoReload(userId: number, update: AutoReloadUpdate): Promise<WalletView> {
-    const wallet = await this.wallet(userId);
+    const wallet = await this.wallet(userId, this.db.manager);
     const enabled = update.enabled ?? wallet.autoReloadEnabled;
     const amount = update.amountCredits ?? wallet.autoReloadAmountCredits;
     if (enabled && amount <= 0) {

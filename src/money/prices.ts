@@ -14,3 +14,11 @@ export const CHARGES = 'charges';
 
 /** A CSV upload mints a draft model with one new component per column: N × component + model. */
 export const csvUploadPrice = (columns: number): number => columns * PRICES.component + PRICES.model;
+
+/** What publishing a draft tree charges for its entries no door charged for: by the same table, the model with its
+ * root cluster 500 (its root cluster 100 when the model itself was paid), every other cluster 100, every component
+ * 100. `clusters` counts the root among them. */
+export const unpaidTreePrice = (unpaid: { model: boolean; rootCluster: boolean; clusters: number; components: number }): number =>
+  (unpaid.model ? PRICES.model : 0) +
+  (unpaid.clusters - (unpaid.model && unpaid.rootCluster ? 1 : 0)) * PRICES.cluster +
+  unpaid.components * PRICES.component;

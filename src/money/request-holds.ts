@@ -36,6 +36,10 @@ export interface RequestCapture {
 /** The ledger's refusal of a hold: 403 key limit (judged first), else 402 funds. */
 export type RefuseHold = (manager: EntityManager, request: RequestHoldRequest, walletRefused: boolean) => Promise<never>;
 
+/** Undoes, in the transaction that releases them, what requests built under the holds `tokens` before capturing
+ * them (see `RequestHolds.onRelease`). */
+export type ReleaseUndo = (manager: EntityManager, tokens: string[]) => Promise<void>;
+
 /** What a capture writes on its request's Idempotency-Key claim, in the batch's transaction. */
 export type CaptureOutcome = (capture: RequestCapture) => Outcome<unknown>;
 
@@ -65,6 +69,7 @@ async function closedCapture(closedBy: 'capture' | 'release' | null | undefined,
  */
 export class RequestHolds {
   private readonly batches: GroupCommit<RequestOp, RequestOutcome>;
+  private readonly undos: ReleaseUndo[] = [];
 
   constructor(
     private readonly db: DataSource,
@@ -74,6 +79,13 @@ export class RequestHolds {
     private readonly keySpendChanging: (userId: number) => void,
   ) {
     this.batches = new GroupCommit((userId, ops) => this.apply(userId, ops));
+  }
+
+  /** Runs `undo` in every transaction that releases holds, with their tokens: a request that builds between its
+   * hold and its capture registers how to remove what a hold released instead of captured had built, so a refused
+   * capture or a process that died before it (the sweep releases) leaves nothing unpaid behind. */
+  onRelease(undo: ReleaseUndo): void {
+    this.undos.push(undo);
   }
 
   /** 403 when the key's limit cannot cover `amount`, 402 when the available balance cannot. */
@@ -143,6 +155,10 @@ export class RequestHolds {
         }
       }
       await batch.flush();
+      const released = ops.flatMap((op, i) =>
+        op.kind === 'release' && outcomes[i].ok && (outcomes[i] as { value: unknown }).value === true ? [op.token] : [],
+      );
+      if (released.length) for (const undo of this.undos) await undo(manager, released);
       // A capture's claim outcome commits with it; a claim taken over fails the batch, then that member alone.
       for (const [i, op] of ops.entries()) {
         const settled = outcomes[i];

@@ -195,10 +195,12 @@ export class DraftsResolver {
     return services.drafts.structure.updateModel(caller.user.id, ctId, parseModelFields(input.toBody()));
   }
 
-  @Requires('build')
-  @Mutation(() => DraftModelType, { description: 'Publishes your draft model with its tree, bottom-up.' })
+  @Requires('build', { charges: 'draft' })
+  @Mutation(() => DraftModelType, {
+    description: 'Publishes your draft model with its tree, bottom-up: charges its drafts no door charged for (a key needs spend too).',
+  })
   async publishDraftModel(@Arg('ctId') ctId: string, @CurrentCaller() caller: Caller, @Ctx() { services }: GraphQLContext): Promise<ModelDraftView> {
-    return services.drafts.structure.publishModel(caller.user.id, ctId);
+    return services.drafts.structure.publishModel(caller, ctId);
   }
 
   @Requires('read')

@@ -1,6 +1,5 @@
 import type { DataSource } from 'typeorm';
 import { newId } from '../lib/ids';
-import { rows } from '../db/sql';
 import type { CatalogStatus } from '../entities/catalog-entry';
 import { DataSourceRecord } from '../entities/data-source.entity';
 import { conflict, DomainError, isDatabaseUnavailable } from '../lib/errors';
@@ -21,7 +20,7 @@ import type { ModelView } from '../presenters/catalog.presenter';
 import type { Caller } from './auth.service';
 import type { Clock } from './clock';
 import type { JobsService } from './jobs.service';
-import type { BuiltModel, CatalogForAssembly, ModelBuilder } from './model-builder';
+import { ModelBuilder, type BuiltModel, type CatalogForAssembly } from './model-builder';
 import { transactionRetried } from '../db/transaction';
 import type { LedgerService } from '../money';
 
@@ -31,8 +30,12 @@ export interface Plan extends Pricing {
   request: AssemblyRequest;
 }
 
-/** A failure of the build itself (not of the request): the reuse path refunds its charge. */
-const buildFailed = (cause: unknown) => new DomainError(500, 'build_failed', 'The model could not be built; the charge was refunded.', {}, { cause });
+/** A failure of the build itself (not of the request): the reuse path releases its hold. */
+const buildFailed = (cause: unknown) => new DomainError(500, 'build_failed', 'The model could not be built; nothing was charged.', {}, { cause });
+
+/** The build outlived its hold (the sweep released it): nothing was charged or kept; a retry builds again. */
+const holdExpired = (cause: unknown) =>
+  new DomainError(503, 'hold_expired', 'The model took longer to build than its hold lasts; nothing was charged. Try again.', {}, { cause });
 
 export class AssemblyService {
   constructor(
@@ -43,7 +46,9 @@ export class AssemblyService {
     private readonly clock: Clock,
     private readonly links: Links,
     private readonly builder: ModelBuilder,
-  ) {}
+  ) {
+    this.ledger.requests.onRelease((manager, tokens) => ModelBuilder.undoHeldBuilds(manager, tokens));
+  }
 
   /** Resolves every leaf against the catalog and prices the assembly; builds and charges nothing. Another user's
    * draft is reported as unknown to `viewerId`, exactly like a missing ct_id, so its existence does not leak. */
@@ -115,7 +120,7 @@ export class AssemblyService {
 
   async estimate(caller: Caller, request: AssemblyRequest): Promise<EstimateView> {
     const plan = await this.plan(request, caller.user.id);
-    const wallet = await this.ledger.wallet(caller.user.id);
+    const wallet = await this.ledger.wallet(caller.user.id, this.db.manager);
     const key = caller.via === 'key' ? await this.ledger.currentSpend(caller.key) : null;
     // Open holds are promised to admitted jobs: the estimate judges the available balance.
     return estimateView(plan, wallet.balanceCredits - wallet.heldCredits, key);
@@ -146,52 +151,64 @@ export class AssemblyService {
     return plan;
   }
 
-  /** Reuse path, one transaction: build under a savepoint and read the answer first, then charge (the wallet's
-   * lock is taken last, so concurrent builds of one wallet run in parallel and queue only for the charge and the
-   * commit); when the build failed, roll back to the savepoint and append the charge's refund. A crash anywhere
-   * leaves either nothing or a charge with its model or its refund; a 402 or 403 at the charge rolls the build
-   * back (the funds and the key's limit are checked before the build too, so that is rare). The answer (the model
-   * as the catalog shows it, the balance) is read inside the transaction and recorded with an Idempotency-Key's
-   * claim, so nothing read after the commit can fail a request that was charged. */
+  /** Reuse path, off the wallet's lock: hold the whole price (group-committed with the wallet's other holds;
+   * 402/403 before any work), build in a transaction of its own (concurrent builds of one wallet run in parallel),
+   * then capture (group-committed). The capture's transaction records the Idempotency-Key's outcome, so a retry
+   * replays the charged answer. The build is minted under the hold's mint-key prefix and the release of a hold
+   * removes what was built under it (ModelBuilder.undoHeldBuilds, registered in the constructor): a failed build
+   * releases the hold (nothing charged), a refused capture releases it with the model, and a process that died
+   * between the build's commit and the capture leaves a hold the sweep releases, model and all. The answer (the
+   * model as the catalog shows it) is read inside the build's transaction, the balance is the capture's. */
   async assembleReuse(caller: Caller, plan: Plan): Promise<BuiltModelView> {
-    const reason = `assemble: ${plan.request.title}`;
-    const payer = { userId: caller.user.id, amount: plan.totalCredits, reason, apiKeyId: caller.key?.id ?? null };
-    await this.ledger.assertCanPay(caller, plan.totalCredits);
-    const outcome = await transactionRetried(this.db, async (manager) => {
-      await rows(manager, 'SAVEPOINT assembly_build');
-      let built: { model: BuiltModel; detail: ModelView } | { failure: unknown };
-      try {
-        const model = await this.builder.build(manager, plan.request, caller.user.id, { publish: plan.request.publish });
-        built = { model, detail: await this.catalog.modelDetailIn(manager, model.dmCtId, { userId: caller.user.id }) };
-        await rows(manager, 'RELEASE SAVEPOINT assembly_build');
-      } catch (error) {
-        if (isDatabaseUnavailable(error)) throw error;
-        await rows(manager, 'ROLLBACK TO SAVEPOINT assembly_build');
-        built = { failure: error };
-      }
-      const charge = await this.ledger.charge(payer, manager);
-      if ('failure' in built) {
-        if (charge.ledgerEntryId) await this.ledger.refund(charge.ledgerEntryId, `refund: build failed for ${plan.request.title}`, manager);
-        return built;
-      }
-      const { model, detail } = built;
-      const view: BuiltModelView = {
-        mode: 'reuse',
-        model: detail,
-        published: model.published,
-        generated: false,
-        modelUrl: this.links.model(model.dmCtId),
-        packageUrl: null,
-        finalizeError: null,
-        estimatedCostCredits: plan.totalCredits,
-        balanceCredits: charge.balanceCredits,
-      };
-      const resource = { type: 'model', id: model.dmCtId };
-      await recordOutcome(manager, { charged: plan.totalCredits, ledgerEntryId: charge.ledgerEntryId, resource, result: view });
-      return { view };
+    const { title } = plan.request;
+    const reason = `assemble: ${title}`;
+    const userId = caller.user.id;
+    const hold = await this.ledger.requests.hold({ userId, amount: plan.totalCredits, reason, apiKeyId: caller.key?.id ?? null });
+    let built: { model: BuiltModel; detail: ModelView };
+    try {
+      built = await transactionRetried(this.db, async (manager) => {
+        const mintKeyPrefix = hold.holdId ? ModelBuilder.heldPrefix(hold.holdId) : undefined;
+        const model = await this.builder.build(manager, plan.request, userId, { publish: plan.request.publish, mintKeyPrefix });
+        return { model, detail: await this.catalog.modelDetailIn(manager, model.dmCtId, { userId }) };
+      });
+    } catch (error) {
+      await this.ledger.requests.release(hold, `build failed for ${title}`).catch(() => false);
+      if (isDatabaseUnavailable(error)) throw error;
+      throw buildFailed(error);
+    }
+    const { model, detail } = built;
+    const view = (balanceCredits: number): BuiltModelView => ({
+      mode: 'reuse',
+      model: detail,
+      published: model.published,
+      generated: false,
+      modelUrl: this.links.model(model.dmCtId),
+      packageUrl: null,
+      finalizeError: null,
+      estimatedCostCredits: plan.totalCredits,
+      balanceCredits,
     });
-    if ('failure' in outcome) throw buildFailed(outcome.failure);
-    return outcome.view;
+    const resource = { type: 'model', id: model.dmCtId };
+    try {
+      const paid = await this.ledger.requests.capture(hold, plan.totalCredits, reason, (c) => ({
+        charged: c.capturedCredits,
+        ledgerEntryId: c.ledgerEntryId,
+        resource,
+        result: view(c.balanceCredits),
+      }));
+      return view(paid.balanceCredits);
+    } catch (error) {
+      // Not charged. A hold the sweep released (the build outlived REQUEST_HOLD_TTL_SECONDS) may have been
+      // released before the build committed: remove the model here, and ask for a retry.
+      if (error instanceof DomainError && error.code === 'hold_released' && hold.holdId) {
+        const token = hold.holdId;
+        await transactionRetried(this.db, (m) => ModelBuilder.undoHeldBuilds(m, [token]));
+        throw holdExpired(error);
+      }
+      // Any other refusal (a key revoked since the hold): the release takes the model with it.
+      await this.ledger.requests.release(hold, `assemble: ${title} could not be charged`).catch(() => false);
+      throw error;
+    }
   }
 
   /** Mixed path: the job, its queue message and a hold on the whole amount (key and wallet) in one transaction,

@@ -28,6 +28,8 @@ export interface NewComponent {
   contextualSlot?: string | null;
   /** The codes an XdString or XdToken may take, in order, with their labels (stored as enums and enum_descr). */
   enumeration?: EnumerationValue[] | null;
+  /** Minted by a door that charged for it (migration 0026); publishing a draft charges what is not. */
+  paid?: boolean;
 }
 
 export type ClusterChildRef = { componentId: number } | { clusterId: number };
@@ -41,6 +43,7 @@ export interface NewCluster {
   mintKey?: string;
   ctId?: string;
   projectId?: number;
+  paid?: boolean;
 }
 
 export interface NewDataModel {
@@ -53,6 +56,7 @@ export interface NewDataModel {
   mintKey?: string;
   ctId?: string;
   projectId?: number;
+  paid?: boolean;
 }
 
 export interface Minted {
@@ -135,6 +139,7 @@ export class CatalogMinter {
       project_id: input.projectId ?? (await this.projectOf(manager, input.ownerId)),
       owner_id: input.ownerId,
       mint_key: input.mintKey ?? null,
+      paid: input.paid ?? false,
       created_at: now,
       updated_at: now,
     });
@@ -151,6 +156,7 @@ export class CatalogMinter {
       project_id: input.projectId ?? (await this.projectOf(manager, input.ownerId)),
       owner_id: input.ownerId,
       mint_key: input.mintKey ?? null,
+      paid: input.paid ?? false,
       created_at: now,
       updated_at: now,
     };

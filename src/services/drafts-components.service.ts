@@ -88,6 +88,7 @@ export class DraftComponentsService {
           status: 'draft',
           ownerId: userId,
           projectId,
+          paid: true,
         });
         if (Object.keys(columns).length) await queryOne(manager, q.updateEntry('components', minted.id, columns, this.clock.now()));
         if (input.predObjIds?.length) await setPredObjs(manager, 'component_pred_objs', minted.id, userId, input.predObjIds);

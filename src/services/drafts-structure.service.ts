@@ -22,13 +22,15 @@ import { assertTreeWithinBound, clusterTreeSize, expandedSizes } from './catalog
 import type { Clock } from './clock';
 import { draftNotFound, immutable } from './drafts-components.service';
 import { ownProjectId, pageOf, setPredObjs } from './drafts-semantics.service';
-import { recordOutcome, replayOr, type LedgerService } from '../money';
+import { recordOutcome, replayOr, unpaidTreePrice, type LedgerService } from '../money';
+import { unpaidTreeMarkedPaid } from '../db/queries/ledger-unpaid-drafts.sql';
 
 /** Clusters and models of the drafts API: built from the caller's components and clusters (or published ones),
  * read and edited while drafts; publishing a model publishes its tree bottom-up, as the assembly pipeline does.
  * Creating one is a charge at the assembly's prices (a new cluster 100, a model 500: assembly's "model with its root
  * cluster", the root here being a cluster that already exists), scope `spend` for a key, through the ledger in the
- * transaction that inserts it, so a refused charge creates nothing. Edits and publishing charge nothing. */
+ * transaction that inserts it, so a refused charge creates nothing. Edits charge nothing; publishing charges the
+ * tree's drafts that no door charged for (migration 0026's `paid`). */
 
 const offset = (page: PageRequest) => (page.page - 1) * page.pageSize;
 
@@ -91,6 +93,7 @@ export class DraftStructureService {
           ownerId: userId,
           projectId,
           children,
+          paid: true,
         });
         if (input.predObjIds?.length) await setPredObjs(manager, 'cluster_pred_objs', minted.id, userId, input.predObjIds);
         const cluster = await this.readCluster(manager, userId, minted.ctId);
@@ -147,6 +150,7 @@ export class DraftStructureService {
           published: false,
           ownerId: userId,
           projectId,
+          paid: true,
         });
         if (input.dublinCore) {
           await queryOne(manager, q.updateEntry('data_models', minted.id, { dublin_core: JSON.stringify(input.dublinCore) }, this.clock.now()));
@@ -180,13 +184,28 @@ export class DraftStructureService {
     });
   }
 
-  /** Publishes the model's draft components, then clusters, then the model, in one transaction. */
-  async publishModel(userId: number, ctId: string): Promise<ModelDraftView> {
-    return transactionRetried(this.db, async (manager) => {
-      await this.ownDraftModel(manager, userId, ctId);
-      await this.catalog.publishModelTree(manager, ctId);
-      return this.readModel(manager, userId, ctId);
-    });
+  /** Publishes the model's draft components, then clusters, then the model, in one transaction, charging first
+   * what no door charged for (its unpaid drafts, by the price table): a 402 (or the key's 403) changes nothing. A
+   * tree minted by charging doors publishes for 0. With an Idempotency-Key the outcome commits with the charge. */
+  async publishModel(caller: Caller, ctId: string): Promise<ModelDraftView> {
+    const userId = caller.user.id;
+    return replayOr(() =>
+      transactionRetried(this.db, async (manager) => {
+        const row = await this.ownDraftModel(manager, userId, ctId);
+        const unpaid = await queryOne(manager, unpaidTreeMarkedPaid(Number(row.id), userId));
+        const price = unpaid ? unpaidTreePrice({ ...unpaid, rootCluster: unpaid.root_cluster }) : 0;
+        const charge = price > 0 ? await this.charge(manager, caller, price, `publish: ${row.title}`) : null;
+        await this.catalog.publishModelTree(manager, ctId);
+        const model = await this.readModel(manager, userId, ctId);
+        await recordOutcome(manager, {
+          charged: price,
+          ledgerEntryId: charge?.ledgerEntryId ?? null,
+          resource: { type: 'model', id: ctId },
+          result: model,
+        });
+        return model;
+      }),
+    );
   }
 
   private async ownDraftModel(manager: EntityManager, userId: number, ctId: string) {

@@ -125,7 +125,7 @@ export class GenerationService {
       ? { ...already, alreadyCharged: true }
       : payer.jobId === null
         ? await this.chargeInline(charge)
-        : await this.ledger.capture({ ...charge, jobId: payer.jobId });
+        : await transactionRetried(this.db, (m) => this.ledger.capture({ ...charge, jobId: payer.jobId! }, m));
     try {
       const app = await this.packages.generateApp(request.dmCtId, request.profile);
       const packageUrl = await this.packages.isGenerated(request.dmCtId);

@@ -175,11 +175,17 @@ export class JobsService {
   }
 
   /** Jobs whose queue task has failed for good (its worker died on every attempt) are marked failed, so none
-   * stays `running` past its expiry. Run periodically by workers. */
+   * stays `running` past its expiry, and their money settled (hold released, captures refunded). Run periodically
+   * by workers. */
   async failLostJobs(): Promise<number> {
     const lost = await query(this.db, lostJobs());
     for (const { id } of lost) {
-      await this.update(Number(id), { status: 'failed', error: 'The worker running this job stopped on every attempt.' });
+      const error = 'The worker running this job stopped on every attempt.';
+      // One transaction: the job fails with its hold released and what an attempt captured refunded.
+      await transactionRetried(this.db, async (m) => {
+        await this.write(m, Number(id), { status: 'failed', error });
+        await this.ledger.settleFailedJob(Number(id), 'the job was lost: its worker stopped on every attempt', m);
+      });
     }
     await this.ledger.releaseEndedJobHolds();
     return lost.length;

@@ -1,6 +1,8 @@
 import { idsByCtId } from '../db/queries/catalog.sql';
-import { query } from '../db/sql';
+import { query, queryOne } from '../db/sql';
 import type { Tx } from '../db/transaction';
+import { defaultProjectOf } from '../db/queries/projects.sql';
+import { heldBuildDeleted, heldBuildPrefix, heldBuilds } from '../db/queries/ledger-held-builds.sql';
 import type { EnumerationValue } from '../parsers/assembly-component.parser';
 import type { AssemblyRequest, ClusterSpec } from '../parsers/assembly.parser';
 import type { CatalogStatus } from '../entities/catalog-entry';
@@ -29,6 +31,8 @@ export interface CatalogForAssembly {
       status: CatalogStatus;
       ownerId: number;
       mintKey?: string;
+      projectId?: number;
+      paid?: boolean;
     },
   ): Promise<{ id: number; ctId: string }>;
   createCluster(
@@ -40,6 +44,8 @@ export interface CatalogForAssembly {
       ownerId: number;
       children: Array<{ componentId: number } | { clusterId: number }>;
       mintKey?: string;
+      projectId?: number;
+      paid?: boolean;
     },
   ): Promise<{ id: number; ctId: string }>;
   createDataModel(
@@ -52,6 +58,8 @@ export interface CatalogForAssembly {
       published: boolean;
       ownerId: number;
       mintKey?: string;
+      projectId?: number;
+      paid?: boolean;
     },
   ): Promise<{ id: number; ctId: string }>;
   publishModelTree(manager: Tx, dmCtId: string): Promise<void>;
@@ -64,7 +72,7 @@ export interface BuiltModel {
 }
 
 /** Writes an assembly's tree into the catalog inside the caller's transaction: the reuse path, the mixed job and
- * the upload job all build through it. */
+ * the upload job all build through it, and each charges for what it mints, so every row is minted `paid`. */
 export class ModelBuilder {
   constructor(private readonly catalog: CatalogForAssembly) {}
 
@@ -76,6 +84,8 @@ export class ModelBuilder {
     const reusedComponents = await this.idsByCtId(manager, 'components', collectCtIds(request.root, 'component'));
     const reusedClusters = await this.idsByCtId(manager, 'clusters', collectCtIds(request.root, 'cluster'));
     const storedUnits = await unitsResolver(manager, ownerId, collectMintUnits(request.root));
+    // The owner's default project, read once for every row (without one, each row goes to the library).
+    const projectId = await queryOne(manager, defaultProjectOf(ownerId)).then((p) => (p ? Number(p.id) : undefined));
     const buildCluster = async (spec: ClusterSpec): Promise<number> => {
       if (spec.ctId) return reusedClusters.get(spec.ctId)!;
       const children: Array<{ componentId: number } | { clusterId: number }> = [];
@@ -91,6 +101,8 @@ export class ModelBuilder {
             status,
             ownerId,
             mintKey: key(c.path),
+            projectId,
+            paid: true,
           });
           children.push({ componentId: made.id });
         }
@@ -103,6 +115,8 @@ export class ModelBuilder {
         ownerId,
         children,
         mintKey: key(spec.path),
+        projectId,
+        paid: true,
       });
       return made.id;
     };
@@ -116,8 +130,29 @@ export class ModelBuilder {
       published: options.publish,
       ownerId,
       mintKey: key('model'),
+      projectId,
+      paid: true,
     });
     return { dmCtId: model.ctId, published: options.publish };
+  }
+
+  /** The mint-key prefix of a build made under the request hold `token` (see `undoHeldBuilds`). */
+  static heldPrefix(token: string): string {
+    return heldBuildPrefix(token);
+  }
+
+  /** Removes what was built under the request holds `tokens` (minted with `heldPrefix`), in the transaction that
+   * releases them: a hold released instead of captured leaves nothing unpaid in the catalog. */
+  static async undoHeldBuilds(manager: Tx, tokens: string[]): Promise<void> {
+    const found = await queryOne(manager, heldBuilds(tokens));
+    if (!found?.models.length) return;
+    const ids = (list: string[]) => list.map(Number);
+    await query(manager, heldBuildDeleted.models(ids(found.models)));
+    if (found.clusters.length) {
+      await query(manager, heldBuildDeleted.children(ids(found.clusters)));
+      await query(manager, heldBuildDeleted.clusters(ids(found.clusters)));
+    }
+    if (found.components.length) await query(manager, heldBuildDeleted.components(ids(found.components)));
   }
 
   private async idsByCtId(manager: Tx, table: 'components' | 'clusters', ctIds: string[]): Promise<Map<string, number>> {

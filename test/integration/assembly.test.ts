@@ -264,19 +264,20 @@ describe('assemble, reuse path', () => {
     expect(count).toBe(1);
   });
 
-  it('refunds the charge as its own ledger entry when the build fails', async () => {
+  it('releases the hold, charging nothing, when the build fails', async () => {
     const { client, user } = await signedIn(app.url, app.services, { credits: 5000 });
     await failInserts(app.services.db, 'data_models', 'title', 'Doomed', 'disk on fire');
     const res = await client.post(ASSEMBLE, reuseBody({ title: 'Doomed' }));
     expect(res.status).toBe(500);
-    expect(res.body).toEqual({ error: 'The model could not be built; the charge was refunded.', error_type: 'build_failed' });
+    expect(res.body).toEqual({ error: 'The model could not be built; nothing was charged.', error_type: 'build_failed' });
     const entries = await app.services.db.query('SELECT kind, amount_credits::int AS amount FROM ledger_entries WHERE user_id = $1 ORDER BY id', [
       user.id,
     ]);
+    // The price was held before the build and released when it failed: never charged.
     expect(entries).toEqual([
       { kind: 'credit', amount: 5000 },
-      { kind: 'charge', amount: -REUSE_PRICE },
-      { kind: 'refund', amount: REUSE_PRICE },
+      { kind: 'hold', amount: -REUSE_PRICE },
+      { kind: 'release', amount: REUSE_PRICE },
     ]);
     expect((await client.get('/api/v1/wallet/')).body.balance_credits).toBe(5000);
   });

@@ -355,7 +355,9 @@ describe('generation', () => {
 
     await app.services.ledger.credit(user.id, 10000, 'top up');
     const atLimit = await issueKey(client, { spend_limit_credits: 250 });
-    await app.services.ledger.charge({ userId: user.id, amount: 250, reason: 'reach the key limit', apiKeyId: atLimit.id });
+    await app.services.db.transaction((m) =>
+      app.services.ledger.charge({ userId: user.id, amount: 250, reason: 'reach the key limit', apiKeyId: atLimit.id }, m),
+    );
     const over = await client.withToken(atLimit.key).post(generateApp);
     expect(over.status).toBe(403);
     expect(over.body).toMatchObject({ error_type: 'key_spend_limit', spend_limit_credits: 250, spent_credits: 250, estimated_cost_credits: 250 });

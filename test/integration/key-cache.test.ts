@@ -187,7 +187,9 @@ describe('key lists', () => {
     await app.services.db.query('UPDATE api_keys SET spent_credits = 7 WHERE id = $1', [spender.id]);
     await bothListsWithinASecond(headers, (keys) => keys[1]?.spent_credits === 7, 'the UPDATE');
 
-    await app.services.ledger.charge({ userId: user.id, amount: 5, reason: 'key list test', apiKeyId: spender.id });
+    await app.services.db.transaction((m) =>
+      app.services.ledger.charge({ userId: user.id, amount: 5, reason: 'key list test', apiKeyId: spender.id }, m),
+    );
     await bothListsWithinASecond(headers, (keys) => keys[1]?.spent_credits === 12, 'the charge');
   });
 
@@ -200,7 +202,9 @@ describe('key lists', () => {
     try {
       for (let round = 1; round <= 3; round++) {
         expect((await listed(app.url, headers))[0].spent_credits).toBe((round - 1) * 3);
-        await app.services.ledger.charge({ userId: user.id, amount: 3, reason: 'read your writes', apiKeyId: spender.id });
+        await app.services.db.transaction((m) =>
+          app.services.ledger.charge({ userId: user.id, amount: 3, reason: 'read your writes', apiKeyId: spender.id }, m),
+        );
         expect((await listed(app.url, headers))[0].spent_credits).toBe(round * 3);
       }
     } finally {

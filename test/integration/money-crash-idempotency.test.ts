@@ -20,11 +20,14 @@ import { ASSEMBLE, jobsSettled, mixedBody, moneyAudit, moneyState } from './mone
 const KILLS = 3;
 const PER_DOOR = 20;
 const APP_PRICE = 50;
+/** Short, so the sweep after the last start releases what the kills left open; long enough that a live request on
+ * a loaded machine (a reuse build, a VaaS validation) is not swept from under itself. */
+const HOLD_TTL_SECONDS = 5;
 
 let app: TestApp;
 let service: (ChildProcess & { output: () => string }) | null = null;
 beforeAll(async () => {
-  app = await startTestApp({ schemaCatalogDir: SDC4_REFERENCE_DIR, requestHoldTtlSeconds: 1 }, { workers: false });
+  app = await startTestApp({ schemaCatalogDir: SDC4_REFERENCE_DIR, requestHoldTtlSeconds: HOLD_TTL_SECONDS }, { workers: false });
   await app.services.packages.importPackage(path.join(FIXTURES, 'sdc4/packages/StatePopulation'));
 }, 180_000);
 afterAll(async () => {
@@ -63,7 +66,7 @@ describe('SIGKILL during charging requests with Idempotency-Keys, then retries',
       JOB_EXPIRE_SECONDS: '8',
       QUEUE_MAINTENANCE_SECONDS: '1',
       IDEMPOTENCY_LEASE_SECONDS: '3',
-      REQUEST_HOLD_TTL_SECONDS: '1',
+      REQUEST_HOLD_TTL_SECONDS: String(HOLD_TTL_SECONDS),
       APP_DOWNLOAD_CREDITS: String(APP_PRICE),
     };
     const reused = (await libraryComponent(app.services, { label: 'Crash Key Reused' })).ctId;
@@ -140,7 +143,7 @@ describe('SIGKILL during charging requests with Idempotency-Keys, then retries',
 
     await jobsSettled(app.services.db, user.id, 300_000);
     await app.services.jobs.failLostJobs();
-    await sleep(1500);
+    await sleep(HOLD_TTL_SECONDS * 1000 + 500);
     await app.services.ledger.releaseEndedJobHolds();
 
     const db = app.services.db;

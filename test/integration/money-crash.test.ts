@@ -16,7 +16,8 @@ const PER_PATH = 20;
 let app: TestApp;
 let service: (ChildProcess & { output: () => string }) | null = null;
 beforeAll(async () => {
-  app = await startTestApp({}, { workers: false });
+  // The reuse path's request holds left open by a kill are released by the sweep once older than the TTL.
+  app = await startTestApp({ requestHoldTtlSeconds: 1 }, { workers: false });
 });
 afterAll(async () => {
   if (service && service.exitCode === null) {
@@ -41,6 +42,7 @@ describe('SIGKILL of the service during concurrent charges', () => {
       LOG_LEVEL: 'warn',
       JOB_EXPIRE_SECONDS: '8',
       QUEUE_MAINTENANCE_SECONDS: '1',
+      REQUEST_HOLD_TTL_SECONDS: '1',
     };
     const reused = (await libraryComponent(app.services, { label: 'Crash Reused' })).ctId;
     const user = await makeUser(app.services, { credits: 10_000_000 });
@@ -67,6 +69,9 @@ describe('SIGKILL of the service during concurrent charges', () => {
     await jobsSettled(app.services.db, user.id, 240_000);
     // A job whose retries all died is failed by the lost-job sweep, which releases its hold.
     await app.services.jobs.failLostJobs();
+    // A reuse request killed between its hold and its capture: the sweep releases the hold, with what it built.
+    await sleep(1500);
+    await app.services.ledger.releaseEndedJobHolds();
 
     const db = app.services.db;
     const state = await moneyState(db, user.id);

@@ -20,10 +20,13 @@ const fingerprintOfBody = (body: unknown) => fingerprintOf({ params: {}, query: 
 
 const reuseBody = (title: string) => ({ title, generate: false, data: { label: `${title} Data`, components: [{ ct_id: reused }] } });
 
+/** What the user was made to pay for: charges, and the holds of jobs (a mixed assembly's, captured when it runs).
+ * A request's own hold (the reuse path's, job_id null) is not counted: its capture is the charge. */
 async function charges(userId: number): Promise<number> {
-  const [{ n }] = await app.services.db.query("SELECT count(*)::int AS n FROM ledger_entries WHERE user_id = $1 AND kind IN ('charge', 'hold')", [
-    userId,
-  ]);
+  const [{ n }] = await app.services.db.query(
+    "SELECT count(*)::int AS n FROM ledger_entries WHERE user_id = $1 AND (kind = 'charge' OR (kind = 'hold' AND job_id IS NOT NULL))",
+    [userId],
+  );
   return n;
 }
 

@@ -43,14 +43,15 @@ it('a retried generate_app job that fails refunds the charge an earlier attempt 
   const attempt = () => generateTask.run(services, row, { step: async () => undefined, keepOnFailure: () => undefined });
 
   // The killed first attempt: it captured the hold under the job's charge key, then died before generating.
-  await services.ledger.capture({
+  const captured = {
     userId: user.id,
     apiKeyId: null,
     jobId: job.id,
     amount: APP_PRICE,
     reason: `application download: ${STATE_POPULATION_CT_ID} (os)`,
     idempotencyKey: `job:${row.ctId}:app_download`,
-  });
+  };
+  await db.transaction((m) => services.ledger.capture(captured, m));
   // The retry fails for good: the imported model's stored package is gone.
   await db.query("UPDATE data_models SET package_path = package_path || '.lost' WHERE ct_id = $1", [STATE_POPULATION_CT_ID]);
   await expect(attempt()).rejects.toMatchObject({ code: 'not_generated' });
@@ -64,4 +65,45 @@ it('a retried generate_app job that fails refunds the charge an earlier attempt 
   ]);
   const [wallet] = await db.query('SELECT balance_credits::int AS balance FROM wallets WHERE user_id = $1', [user.id]);
   expect(wallet.balance).toBe(1000);
+});
+
+it('a job whose worker died on every attempt after capturing: failLostJobs fails it and refunds the charge, once', async () => {
+  const { services } = app;
+  const { db } = services;
+  const user = await makeUser(services, { credits: 1000 });
+  const job = await db.transaction(async (m) => {
+    const admitted = await services.jobs.enqueue(m, {
+      kind: 'generate_app',
+      userId: user.id,
+      apiKeyId: null,
+      request: { dmCtId: STATE_POPULATION_CT_ID, profile: 'os' },
+      dmCtId: STATE_POPULATION_CT_ID,
+    });
+    await services.ledger.hold({ userId: user.id, apiKeyId: null, jobId: admitted.id, amount: APP_PRICE, reason: 'application download' }, m);
+    return admitted;
+  });
+  const row = await services.jobs.byCtId(job.ctId);
+  // An attempt captured the hold, then died; so did every retry: the queue gave the task up.
+  const captured = {
+    userId: user.id,
+    apiKeyId: null,
+    jobId: job.id,
+    amount: APP_PRICE,
+    reason: `application download: ${STATE_POPULATION_CT_ID} (os)`,
+    idempotencyKey: `job:${row.ctId}:app_download`,
+  };
+  await db.transaction((m) => services.ledger.capture(captured, m));
+  await db.query("UPDATE pgboss.job SET state = 'failed' WHERE id = $1::uuid", [row.taskId]);
+
+  expect(await services.jobs.failLostJobs()).toBe(1);
+  expect(await services.jobs.failLostJobs()).toBe(0);
+  expect((await services.jobs.byCtId(job.ctId)).status).toBe('failed');
+  expect(await ledgerOf(job.id)).toEqual([
+    { kind: 'hold', amount: -APP_PRICE },
+    { kind: 'capture', amount: APP_PRICE },
+    { kind: 'charge', amount: -APP_PRICE },
+    { kind: 'refund', amount: APP_PRICE },
+  ]);
+  const [wallet] = await db.query('SELECT balance_credits::int AS balance, held_credits::int AS held FROM wallets WHERE user_id = $1', [user.id]);
+  expect(wallet).toEqual({ balance: 1000, held: 0 });
 });

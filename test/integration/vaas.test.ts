@@ -71,7 +71,7 @@ async function post(pathAndQuery: string, xml: string, headers: Record<string, s
 const validateInstance = (xml: string, mode = 'recover', pkg = false) => post(`/api/v1/vaas/validate/?mode=${mode}&package=${pkg}`, xml);
 const signInstance = (xml: string, recover = true, pkg = false) => post(`/api/v1/vaas/validate/sign/?recover=${recover}&package=${pkg}`, xml);
 
-const balance = async (id = userId) => (await app.services.ledger.wallet(id)).balanceCredits;
+const balance = async (id = userId) => (await app.services.ledger.wallet(id, app.services.db.manager)).balanceCredits;
 const charges = async (id = userId) =>
   Number((await app.services.db.query("SELECT count(*) AS n FROM ledger_entries WHERE user_id = $1 AND kind = 'charge'", [id]))[0].n);
 

@@ -9,10 +9,10 @@ const SRC = path.resolve(__dirname, '../../src');
 
 /** Files other work is still converting; each list shrinks to empty as they land (a file that complies must
  * leave its list, so the lists never hide a new offender). */
-const PENDING_TX_PARAMETERS = ['money/ledger.service.ts'];
-const PENDING_OWN_TRANSACTION = ['money/ledger.service.ts'];
+const PENDING_TX_PARAMETERS: string[] = [];
+const PENDING_OWN_TRANSACTION: string[] = [];
 const PENDING_PLAIN_TRANSACTION = ['services/instances.service.ts'];
-const PENDING_SQL = ['services/assembly.service.ts', 'services/instances.service.ts'];
+const PENDING_SQL = ['services/instances.service.ts'];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

@@ -21,6 +21,7 @@ import { jobEventsRetention } from './0022-job-events-retention';
 import { unitsLibrary } from './0023-units-library';
 import { vsl } from './0024-vsl';
 import { idempotencyOutcomes } from './0025-idempotency-outcomes';
+import { paidEntries } from './0026-paid-entries';
 import { jobPayloadsCamelCase } from './0030-job-payloads-camel-case';
 import type { Migration } from './migration';
 
@@ -50,5 +51,6 @@ export const MIGRATIONS: Migration[] = [
   unitsLibrary,
   vsl,
   idempotencyOutcomes,
+  paidEntries,
   jobPayloadsCamelCase,
 ];

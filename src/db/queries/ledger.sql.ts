@@ -126,6 +126,15 @@ export const jobCosts = (jobIds: number[]) =>
     [jobIds],
   );
 
+/** A job's charges that no refund returned yet, oldest first. */
+export const unrefundedJobCharges = (jobId: number) =>
+  sql<IdRow>(
+    `SELECT c.id FROM ledger_entries c
+      WHERE c.job_id = $1 AND c.kind = 'charge' AND NOT EXISTS (SELECT 1 FROM ledger_entries r WHERE r.idempotency_key = 'refund:' || c.id)
+      ORDER BY c.id`,
+    [jobId],
+  );
+
 export interface ChargeEntryRow {
   user_id: string;
   amount_credits: string;

@@ -214,14 +214,16 @@ export const draftsRoutes: StudioRoute[] = [
     method: 'post',
     path: `${BASE}/dms/:ctId/publish/`,
     requirement: 'build',
+    idempotent: true,
+    charges: 'draft',
     doc: {
-      summary: 'Publish a draft model with its tree, bottom-up (published: 409)',
+      summary: 'Publish a draft model with its tree, bottom-up, charging its drafts no door charged for (published: 409)',
       tag: TAG,
       responses: { 200: { description: 'The published model.', schema: modelDraftSchema } },
     },
     handle: async ({ services, caller, params }) => ({
       status: 200,
-      body: renderModelDraft(await services.drafts.structure.publishModel(caller.user.id, params.ctId)),
+      body: renderModelDraft(await services.drafts.structure.publishModel(caller, params.ctId)),
     }),
   }),
   route({

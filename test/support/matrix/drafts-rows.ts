@@ -135,6 +135,8 @@ export const DRAFTS_SCENARIOS: Record<string, StudioScenario> = {
   },
   'POST /api/v1/dmgen/dms/:ctId/publish/': {
     requirement: 'build',
+    // The model is minted straight into the catalog (no charging door): publishing charges it, 500.
+    charges: () => MODEL_CREDITS,
     params: async ({ world }) => ({ ctId: await newOwnerModel(world) }),
     expect: (ctx, { params }) => (stranger(ctx) ? notYours : ok(200, has({ ct_id: params.ctId, published: true }))),
   },
@@ -222,6 +224,7 @@ export const DRAFTS_GRAPHQL_SCENARIOS: Record<string, GraphQLScenario> = {
   },
   publishDraftModel: {
     requirement: 'build',
+    charges: () => MODEL_CREDITS,
     args: async ({ world }) => ({ ctId: await newOwnerModel(world) }),
     expect: (ctx, args) => (stranger(ctx) ? notYoursInGraphQL : data(has({ ctId: args.ctId, published: true }))),
   },

@@ -53,7 +53,8 @@ export async function buildWorld(app: TestApp): Promise<World> {
   const spendKey = await keyOf({ scopes: ['spend'] });
   const allKey = await keyOf({});
   const limitKey = await keyOf({ spend_limit_credits: SPEND_LIMIT_CREDITS });
-  await services.ledger.charge({ userId: owner.user.id, amount: SPEND_LIMIT_CREDITS, reason: 'matrix: reach the key limit', apiKeyId: limitKey.id });
+  const reachLimit = { userId: owner.user.id, amount: SPEND_LIMIT_CREDITS, reason: 'matrix: reach the key limit', apiKeyId: limitKey.id };
+  await services.db.transaction((m) => services.ledger.charge(reachLimit, m));
   const revokedKey = await keyOf({});
   const revoked = await owner.client.post(`/api/v1/auth/api-tokens/${revokedKey.id}/revoke/`);
   if (revoked.status !== 200) throw new Error(`revoke failed: ${revoked.status} ${revoked.text}`);
