@@ -242,6 +242,7 @@ export function loadSettings(env: Env = process.env): Settings {
       taskBudgetMs: int(env, 'CPU_TASK_BUDGET_MS', 10_000),
       maxQueue: int(env, 'CPU_POOL_MAX_QUEUE', 64),
       maxQueuePerCaller: int(env, 'CPU_POOL_MAX_QUEUE_PER_CALLER', 32),
+      largeTaskBytes: int(env, 'CPU_POOL_LARGE_TASK_BYTES', 256 * 1024),
       maxMemoryMb: int(env, 'CPU_TASK_MAX_MEMORY_MB', 512),
       thread: {
         xml: {
