@@ -21,6 +21,7 @@ import { jobEventsRetention } from './0022-job-events-retention';
 import { unitsLibrary } from './0023-units-library';
 import { vsl } from './0024-vsl';
 import { idempotencyOutcomes } from './0025-idempotency-outcomes';
+import { namespacesPerUser } from './0027-namespaces-per-user';
 import type { Migration } from './migration';
 
 /** Applied in order; never edit one that has shipped, add the next number. 0004 and 0005 belong to the
@@ -49,4 +50,5 @@ export const MIGRATIONS: Migration[] = [
   unitsLibrary,
   vsl,
   idempotencyOutcomes,
+  namespacesPerUser,
 ];
