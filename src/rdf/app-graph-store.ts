@@ -10,16 +10,19 @@ export interface GraphRecord {
   /** The graph's triples as N-Triples (also valid Turtle, which every Graph Store endpoint accepts). */
   ntriples: string;
   tripleCount: number;
+  /** The organisation whose key wrote it (counted toward its APP_MAX_TRIPLES_PER_ORGANIZATION); none from the CLI. */
+  organization?: string;
 }
 
 /** Upsert of a graph's durable copy; the revision moves so every process's embedded store reloads it. */
 export async function saveGraph(on: DataSource | EntityManager, graph: GraphRecord): Promise<void> {
   await rows(
     on,
-    `INSERT INTO app_graphs (graph_uri, source, ntriples, triple_count) VALUES ($1, $2, $3, $4)
+    `INSERT INTO app_graphs (graph_uri, source, ntriples, triple_count, organization) VALUES ($1, $2, $3, $4, $5)
      ON CONFLICT (graph_uri) DO UPDATE SET source = EXCLUDED.source, ntriples = EXCLUDED.ntriples,
-       triple_count = EXCLUDED.triple_count, revision = nextval('app_graph_revision'), updated_at = clock_timestamp()`,
-    [graph.graphUri, graph.source, graph.ntriples, graph.tripleCount],
+       triple_count = EXCLUDED.triple_count, organization = EXCLUDED.organization, revision = nextval('app_graph_revision'),
+       updated_at = clock_timestamp()`,
+    [graph.graphUri, graph.source, graph.ntriples, graph.tripleCount, graph.organization ?? null],
   );
 }
 

@@ -52,7 +52,7 @@ export class AppResolver {
     description: 'upload/rdf: a .ttl or .rdf file, parsed, stored under dmlib/ and written to the schema graph.',
   })
   async uploadRdf(@Arg('file', () => GraphQLUpload) file: Promise<FileUpload>, @Ctx() ctx: GraphQLContext): Promise<RdfUploadView> {
-    return ctx.services.app.uploads.uploadRdf(await stage(ctx, file, 'file'));
+    return ctx.services.app.uploads.uploadRdf(await stage(ctx, file, 'file'), (await appCallerOf(ctx)).organization);
   }
 
   @RequiresAppKey()

@@ -22,6 +22,7 @@ import { unitsLibrary } from './0023-units-library';
 import { vsl } from './0024-vsl';
 import { idempotencyOutcomes } from './0025-idempotency-outcomes';
 import { namespacesPerUser } from './0027-namespaces-per-user';
+import { appStorageOwners } from './0028-app-storage-owners';
 import type { Migration } from './migration';
 
 /** Applied in order; never edit one that has shipped, add the next number. 0004 and 0005 belong to the
@@ -51,4 +52,5 @@ export const MIGRATIONS: Migration[] = [
   vsl,
   idempotencyOutcomes,
   namespacesPerUser,
+  appStorageOwners,
 ];
