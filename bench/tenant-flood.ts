@@ -78,18 +78,19 @@ export const FULL_SCALE: FloodScale = {
   env: {},
 };
 
-/** Every attack kind, sized for a 2-core CI machine: the CPU flood 8 wide per key (not 32), one user's
- * subscriptions over 4 sockets per key (2,000, not 9,900: ten times the per-user cap either way), estimates over a
- * 2,000-leaf tree (not 9,900), 20 VaaS packages of 8 MiB instances against a 64 MB quota (not 100 against 256 MB). */
+/** Every attack kind, sized for a 2-core CI machine: the CPU flood 8 wide per key once (not 32 wide twice), one
+ * user's subscriptions over 4 sockets per key (2,000, not 9,900: ten times the per-user cap either way), estimates
+ * over a 2,000-leaf tree (not 9,900), 12 VaaS packages of 8 MiB instances against a 40 MB quota (not 100 against
+ * 256 MB). */
 export const CI_SCALE: FloodScale = {
   ...FULL_SCALE,
   cpuWidth: 8,
-  cpuRounds: 2,
+  cpuRounds: 1,
   subscriptionSocketsPerKey: 4,
   estimateLeaves: 2_000,
-  packages: 20,
+  packages: 12,
   packageWidth: 4,
-  env: { VAAS_PACKAGE_QUOTA_BYTES: String(64 * MB) },
+  env: { VAAS_PACKAGE_QUOTA_BYTES: String(40 * MB) },
 };
 
 export interface VictimStats {

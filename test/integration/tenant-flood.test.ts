@@ -6,8 +6,8 @@ import { startAppUnderTest, type AppUnderTest } from './app-helpers';
  * build` first), while a victim user calls /healthz, a keyed GET /wallet/ and a paid VaaS strict validation every
  * 50 ms and follows its own job through a myJobs subscription. The scenario (bench/tenant-flood.ts, also
  * `npm run bench:tenant-flood`) runs here at CI_SCALE: every attack kind, some smaller (the CPU flood 8 wide per
- * key, 2,000 subscriptions from one user, estimates of 2,000 leaves, 20 VaaS packages of 9 MB against a 64 MB
- * quota). Asserted is what a busy machine cannot fake: the victim's VaaS calls answer 200 (≥ 95 %), its
+ * key once, 2,000 subscriptions from one user, estimates of 2,000 leaves, 12 VaaS packages of 8 MiB instances
+ * against a 40 MB quota). Asserted is what a busy machine cannot fake: the victim's VaaS calls answer 200 (≥ 95 %), its
  * subscription sees every step of its job, no answer is a wrong 200, nothing answers 500, and the victim's p99
  * under attack stays within 10× and within a second of its own p99 measured a moment before. */
 
