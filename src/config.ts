@@ -85,8 +85,8 @@ export interface Settings {
   sparqlTimeoutMs: number;
   sparqlMaxRows: number;
   /** Interface B's storage caps: triples overall and per organisation (what the embedded SPARQL store loads),
-   * instance bytes per organisation. */
-  appStorage: { maxTriples: number; maxTriplesPerOrganization: number; instanceQuotaBytes: number };
+   * stored bytes (instances and uploaded files) per organisation. */
+  appStorage: { maxTriples: number; maxTriplesPerOrganization: number; storageQuotaBytes: number };
   /** Requests one API key, session or address may have in progress at once; more answer 429. */
   maxConcurrentRequestsPerCaller: number;
   /** Database connections one GraphQL operation may hold at once. */
@@ -271,7 +271,7 @@ export function loadSettings(env: Env = process.env): Settings {
     appStorage: {
       maxTriples: int(env, 'APP_MAX_TRIPLES', 10_000_000),
       maxTriplesPerOrganization: int(env, 'APP_MAX_TRIPLES_PER_ORGANIZATION', 2_000_000),
-      instanceQuotaBytes: int(env, 'APP_INSTANCE_QUOTA_BYTES', 1024 * 1024 * 1024),
+      storageQuotaBytes: int(env, 'APP_STORAGE_QUOTA_BYTES', 1024 * 1024 * 1024),
     },
     maxConcurrentRequestsPerCaller: int(env, 'MAX_CONCURRENT_REQUESTS_PER_CALLER', 32),
     graphqlMaxDbConnections: int(env, 'GRAPHQL_MAX_DB_CONNECTIONS', 2),

@@ -1,18 +1,18 @@
 import type { DataSource } from 'typeorm';
-import { graphTriples, organizationUsage, totalTriples } from '../db/queries/instances.sql';
+import { graphTriples, organizationUsage, recordUpload, storedUpload, totalTriples } from '../db/queries/instances.sql';
 import { query, queryOne } from '../db/sql';
 import { AppError } from '../lib/app-api-errors';
 
 /** Interface B's storage caps (README, limits): the triples every organisation's graphs may hold together and
- * each one's, which bound what the embedded SPARQL store loads into memory, and each organisation's stored
- * instance bytes. */
+ * each one's, which bound what the embedded SPARQL store loads into memory, and the bytes each organisation
+ * stores (instances and uploaded files). */
 export interface AppStorageLimits {
   /** APP_MAX_TRIPLES */
   maxTriples: number;
   /** APP_MAX_TRIPLES_PER_ORGANIZATION */
   maxTriplesPerOrganization: number;
-  /** APP_INSTANCE_QUOTA_BYTES */
-  instanceQuotaBytes: number;
+  /** APP_STORAGE_QUOTA_BYTES */
+  storageQuotaBytes: number;
 }
 
 /** 507 in Interface B's per-endpoint shape: what was asked, what is held, the cap and the setting that sets it. */
@@ -48,27 +48,38 @@ export class AppStorageQuota {
     private readonly limits: AppStorageLimits,
   ) {}
 
-  /** Admits `add` for `organization` (a graph replacing `replacesGraph` asks only for the triples it adds) or
-   * throws 507; the returned function takes it back when the write does not happen. */
-  async admit(organization: string, add: { triples: number; bytes: number; replacesGraph?: string }): Promise<() => void> {
+  /** Admits `add` for `organization` (a graph replacing `replacesGraph` asks only for the triples it adds, a
+   * file replacing its own `replacesUpload` only for the bytes it adds) or throws 507; the returned function
+   * takes it back when the write does not happen. */
+  async admit(
+    organization: string,
+    add: { triples: number; bytes: number; replacesGraph?: string; replacesUpload?: { area: string; filename: string } },
+  ): Promise<() => void> {
     const replaced = add.replacesGraph ? ((await queryOne(this.db, graphTriples(add.replacesGraph)))?.triple_count ?? 0) : 0;
     const triples = Math.max(0, add.triples - replaced);
+    const previous = add.replacesUpload ? await queryOne(this.db, storedUpload(add.replacesUpload.area, add.replacesUpload.filename)) : undefined;
+    const bytes = Math.max(0, add.bytes - (previous?.organization === organization ? Number(previous.size) : 0));
     const [own, all] = await Promise.all([this.usageOf(organization), this.totalUsage()]);
-    const { maxTriples, maxTriplesPerOrganization, instanceQuotaBytes } = this.limits;
-    if (add.bytes > 0 && own.bytes + add.bytes > instanceQuotaBytes)
-      throw quotaExceeded(`your organisation's stored instances (bytes)`, 'APP_INSTANCE_QUOTA_BYTES', instanceQuotaBytes, own.bytes, add.bytes);
+    const { maxTriples, maxTriplesPerOrganization, storageQuotaBytes } = this.limits;
+    if (bytes > 0 && own.bytes + bytes > storageQuotaBytes)
+      throw quotaExceeded(`your organisation's stored instances and files (bytes)`, 'APP_STORAGE_QUOTA_BYTES', storageQuotaBytes, own.bytes, bytes);
     if (triples > 0 && own.triples + triples > maxTriplesPerOrganization)
       throw quotaExceeded(`your organisation's stored triples`, 'APP_MAX_TRIPLES_PER_ORGANIZATION', maxTriplesPerOrganization, own.triples, triples);
     if (triples > 0 && all.triples + triples > maxTriples)
       throw quotaExceeded('the triples stored by every organisation', 'APP_MAX_TRIPLES', maxTriples, all.triples, triples);
     own.triples += triples;
-    own.bytes += add.bytes;
+    own.bytes += bytes;
     all.triples += triples;
     return () => {
       own.triples -= triples;
-      own.bytes -= add.bytes;
+      own.bytes -= bytes;
       all.triples -= triples;
     };
+  }
+
+  /** Records an uploaded file as the organisation's (after it is stored): its size counts toward its quota. */
+  async recordUpload(organization: string, area: string, filename: string, size: number): Promise<void> {
+    await query(this.db, recordUpload(area, filename, organization, size));
   }
 
   private async usageOf(organization: string): Promise<Usage> {

@@ -33,12 +33,12 @@ export class UploadsService {
   ) {}
 
   /** upload/zip: a `.zip` whose every entry passes the integrity and expansion checks, stored under zip/. */
-  async uploadZip(file: IncomingFile | undefined): Promise<StoredFile> {
+  async uploadZip(file: IncomingFile | undefined, organization: string): Promise<StoredFile> {
     if (!file) throw fileRequired();
     try {
       if (!isZipFilename(file.filename)) throw invalidFileType(file.filename, ['.zip']);
       await inspectZip(file.tempPath, this.zipLimits);
-      return await this.store(file, 'zip', storedZipName(file.filename));
+      return await this.store(file, 'zip', storedZipName(file.filename), organization);
     } finally {
       await this.files.discard(file.tempPath);
     }
@@ -46,7 +46,7 @@ export class UploadsService {
 
   /** upload/schema: per file, a bad extension or name, or an XSD that is not safe well-formed XML, goes into
    * `errors` and the rest are stored under dmlib/; a replaced schema leaves the compiled-schema cache. */
-  async uploadSchemas(incoming: IncomingFile[]): Promise<SchemaUploadView> {
+  async uploadSchemas(incoming: IncomingFile[], organization: string): Promise<SchemaUploadView> {
     if (incoming.length === 0) throw filesRequired();
     const result: SchemaUploadView = { storedFiles: [], errors: [] };
     try {
@@ -63,7 +63,7 @@ export class UploadsService {
           result.errors.push({ filename: file.filename, error: unsafe });
           continue;
         }
-        const stored = await this.store(file, 'dmlib', file.filename);
+        const stored = await this.store(file, 'dmlib', file.filename, organization);
         result.storedFiles = [...result.storedFiles.filter((s) => s.filename !== stored.filename), stored];
       }
       return result;
@@ -90,7 +90,7 @@ export class UploadsService {
       const release = await this.quota.admit(organization, { triples: count, bytes: 0, replacesGraph: graphUri });
       let stored: StoredFile;
       try {
-        stored = await this.store(file, 'dmlib', file.filename);
+        stored = await this.store(file, 'dmlib', file.filename, organization);
         await saveGraph(this.db, { graphUri, source: 'schema', ntriples, tripleCount: count, organization });
       } catch (error) {
         release();
@@ -113,10 +113,18 @@ export class UploadsService {
     return documents;
   }
 
-  /** Acknowledged only once the storage has it (committed, for postgres:). */
-  private async store(file: IncomingFile, area: StoreArea, filename: string): Promise<StoredFile> {
-    const { size } = await this.storage.put(area, filename, createReadStream(file.tempPath));
-    return { filename, path: `${area}/${filename}`, size };
+  /** Acknowledged only once the storage has it (committed, for postgres:), and counted toward the organisation's
+   * APP_STORAGE_QUOTA_BYTES: a file that would pass it is refused (507) before anything is stored. */
+  private async store(file: IncomingFile, area: StoreArea, filename: string, organization: string): Promise<StoredFile> {
+    const release = await this.quota.admit(organization, { triples: 0, bytes: file.size, replacesUpload: { area, filename } });
+    try {
+      const { size } = await this.storage.put(area, filename, createReadStream(file.tempPath));
+      await this.quota.recordUpload(organization, area, filename, size);
+      return { filename, path: `${area}/${filename}`, size };
+    } catch (error) {
+      release();
+      throw error;
+    }
   }
 
   private async inPool<I, O>(module: TaskModule, name: string, input: I): Promise<O> {

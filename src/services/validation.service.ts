@@ -51,7 +51,7 @@ export class ValidationService {
       rdfSyncStatus: syncStatus,
     };
 
-    // The organisation's stored instances and triples within their caps (507 otherwise), checked before the write.
+    // The organisation's stored bytes and triples within their caps (507 otherwise), checked before the write.
     const storedBytes =
       Buffer.byteLength(xml) +
       (outcome.correctedXml === null ? Buffer.byteLength(xml) : Buffer.byteLength(outcome.correctedXml)) +

@@ -1,10 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { randomBytes } from 'node:crypto';
 import { loadSettings, type Settings } from '../../src/config';
-import { form, SP_CT_ID, STATE_POPULATION, startAppUnderTest, type AppUnderTest } from './app-helpers';
+import { form, makeZip, SP_CT_ID, storedNames, STATE_POPULATION, startAppUnderTest, type AppUnderTest } from './app-helpers';
 
-/** Interface B's storage caps (issue 30, points 5 and 7): an organisation's stored instances within
- * APP_INSTANCE_QUOTA_BYTES, its graphs' triples within APP_MAX_TRIPLES_PER_ORGANIZATION, and every organisation's
+/** Interface B's storage caps (issue 30, points 5 and 7): what an organisation stores (instances and uploaded
+ * files) within APP_STORAGE_QUOTA_BYTES, its graphs' triples within APP_MAX_TRIPLES_PER_ORGANIZATION, and every organisation's
  * triples (what the embedded SPARQL store loads) within APP_MAX_TRIPLES. The write past a cap answers 507
  * STORAGE_QUOTA_EXCEEDED in Interface B's shape, naming the setting, and stores nothing; other organisations keep
  * their own room. */
@@ -57,19 +58,19 @@ const expectQuotaError = (refused: { status: number; body: any }, setting: strin
   expect(refused.body.error.message).toContain(setting);
 };
 
-describe('instance storage per organisation', () => {
-  const QUOTA = 20_000;
+describe('storage per organisation', () => {
+  const QUOTA = 100_000;
   let app: AppUnderTest;
   beforeAll(async () => {
-    app = await appWith({ instanceQuotaBytes: QUOTA });
+    app = await appWith({ storageQuotaBytes: QUOTA });
   }, 120_000);
   afterAll(() => app?.close());
 
-  it('refuses the instance past APP_INSTANCE_QUOTA_BYTES with a 507, stores nothing, and leaves others their quota', async () => {
+  it('refuses the instance past APP_STORAGE_QUOTA_BYTES with a 507, stores nothing, and leaves others their quota', async () => {
     const key = await organization(app, 'Quota Org');
     const { accepted, refused } = await fill(app, key);
     expect(accepted).toBeGreaterThan(0);
-    expectQuotaError(refused, 'APP_INSTANCE_QUOTA_BYTES', QUOTA);
+    expectQuotaError(refused, 'APP_STORAGE_QUOTA_BYTES', QUOTA);
     const held = await usage(app, 'Quota Org');
     expect(held.instances).toBe(accepted);
     expect(held.bytes).toBeLessThanOrEqual(QUOTA);
@@ -87,6 +88,28 @@ describe('instance storage per organisation', () => {
 
     const other = await organization(app, 'Other Org');
     expect((await validate(app, other)).status).toBe(201);
+  });
+
+  it('counts uploaded files toward the same quota, a replaced file only for what it adds', async () => {
+    const key = await organization(app, 'Files Org');
+    // Random bytes stored, not deflated: each ZIP is about 40 KB.
+    const zip = await makeZip([{ name: 'data.bin', content: randomBytes(40_000), compress: false }]);
+    const upload = (name: string) =>
+      app.call('POST', '/api/v1/upload/zip/', { body: form([{ field: 'file', name, content: zip }]), headers: { 'x-api-key': key } });
+    expect((await upload('one.zip')).status).toBe(201);
+    expect((await upload('two.zip')).status).toBe(201);
+    const third = await upload('three.zip');
+    expectQuotaError(third, 'APP_STORAGE_QUOTA_BYTES', QUOTA);
+    expect(await storedNames(app.storageDir, 'zip')).toEqual(['one.zip', 'two.zip']);
+    // The same name again replaces the file: no new bytes, so it fits.
+    expect((await upload('two.zip')).status).toBe(201);
+    // Another organisation's files are counted toward its own quota.
+    const other = await organization(app, 'Other Files Org');
+    const theirs = await app.call('POST', '/api/v1/upload/zip/', {
+      body: form([{ field: 'file', name: 'three.zip', content: zip }]),
+      headers: { 'x-api-key': other },
+    });
+    expect(theirs.status).toBe(201);
   });
 });
 

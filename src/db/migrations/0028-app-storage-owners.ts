@@ -1,10 +1,11 @@
 import type { Migration } from './migration';
 
 /** Interface B storage per organisation (issue 30): each graph and each stored instance names the organisation
- * whose key wrote it, and an instance records the bytes it stores (original, corrected and JSON texts), so the
- * triple caps (APP_MAX_TRIPLES, APP_MAX_TRIPLES_PER_ORGANIZATION) and the instance quota
- * (APP_INSTANCE_QUOTA_BYTES) are sums over an index. Rows written before know their organisation through their key;
- * schema graphs written before have none and count toward the overall cap only. */
+ * whose key wrote it, an instance records the bytes it stores (original, corrected and JSON texts), and each
+ * uploaded file (zip/, dmlib/) its organisation and size, so the triple caps (APP_MAX_TRIPLES,
+ * APP_MAX_TRIPLES_PER_ORGANIZATION) and the storage quota (APP_STORAGE_QUOTA_BYTES) are sums over an index. Rows
+ * written before know their organisation through their key; schema graphs and files stored before have none and
+ * count toward the overall cap only. */
 export const appStorageOwners: Migration = {
   id: '0028-app-storage-owners',
   sql: `
@@ -18,5 +19,14 @@ UPDATE app_instances SET stored_bytes = octet_length(original_xml) + octet_lengt
 UPDATE app_graphs g SET organization = i.organization FROM app_instances i WHERE i.graph_uri = g.graph_uri;
 CREATE INDEX app_graphs_organization_idx ON app_graphs (organization) INCLUDE (triple_count) WHERE organization IS NOT NULL;
 CREATE INDEX app_instances_organization_idx ON app_instances (organization) INCLUDE (stored_bytes) WHERE organization IS NOT NULL;
+CREATE TABLE app_uploads (
+  area text NOT NULL,
+  filename text NOT NULL,
+  organization text NOT NULL,
+  size bigint NOT NULL CHECK (size >= 0),
+  stored_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+  PRIMARY KEY (area, filename)
+);
+CREATE INDEX app_uploads_organization_idx ON app_uploads (organization) INCLUDE (size);
 `,
 };

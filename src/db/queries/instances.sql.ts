@@ -98,12 +98,25 @@ export function storeInstances(instances: StoredInstance[]): Named<never> {
   return { ...statement, values };
 }
 
-/** What an organisation stores in Interface B: its graphs' triples and its instances' bytes (migration 0028). */
+/** What an organisation stores in Interface B: its graphs' triples, and its instances' and uploads' bytes
+ * (migration 0028). */
 export const organizationUsage = (organization: string) =>
   sql<{ triples: string; bytes: string }>(
     `SELECT (SELECT coalesce(sum(triple_count), 0) FROM app_graphs WHERE organization = $1) AS triples,
-            (SELECT coalesce(sum(stored_bytes), 0) FROM app_instances WHERE organization = $1) AS bytes`,
+            (SELECT coalesce(sum(stored_bytes), 0) FROM app_instances WHERE organization = $1)
+              + (SELECT coalesce(sum(size), 0) FROM app_uploads WHERE organization = $1) AS bytes`,
     [organization],
+  );
+
+/** An uploaded file as stored now (an upload under the same name replaces it). */
+export const storedUpload = (area: string, filename: string) =>
+  sql<{ organization: string; size: string }>('SELECT organization, size FROM app_uploads WHERE area = $1 AND filename = $2', [area, filename]);
+
+export const recordUpload = (area: string, filename: string, organization: string, size: number) =>
+  sql(
+    `INSERT INTO app_uploads (area, filename, organization, size) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (area, filename) DO UPDATE SET organization = EXCLUDED.organization, size = EXCLUDED.size, stored_at = clock_timestamp()`,
+    [area, filename, organization, size],
   );
 
 /** Every stored graph's triples: what the embedded SPARQL store holds once loaded. */

@@ -119,9 +119,9 @@ export const appApiRoutes: AppApiRoute[] = [
       requestBody: fileUpload('file'),
       responses: { 201: { description: 'Stored.', schema: appSuccessSchema(storedFileSchema) } },
     },
-    handle: async ({ req, services }) =>
+    handle: async ({ req, services, caller }) =>
       withMultipart(req, services, MAX_SINGLE_FILE_PARTS, async (body) =>
-        success(201, renderStoredFile(await services.app.uploads.uploadZip(singleFile(body, 'file')))),
+        success(201, renderStoredFile(await services.app.uploads.uploadZip(singleFile(body, 'file'), caller.organization))),
       ),
   }),
   route({
@@ -134,9 +134,17 @@ export const appApiRoutes: AppApiRoute[] = [
       requestBody: fileUpload('files', true),
       responses: { 201: { description: 'What was stored, and why each other file was not.', schema: appSuccessSchema(schemaUploadSchema) } },
     },
-    handle: async ({ req, services }) =>
+    handle: async ({ req, services, caller }) =>
       withMultipart(req, services, MAX_SCHEMA_FILES, async (body) =>
-        success(201, renderSchemaUpload(await services.app.uploads.uploadSchemas(body.files.filter((f) => f.fieldName === 'files')))),
+        success(
+          201,
+          renderSchemaUpload(
+            await services.app.uploads.uploadSchemas(
+              body.files.filter((f) => f.fieldName === 'files'),
+              caller.organization,
+            ),
+          ),
+        ),
       ),
   }),
   route({
