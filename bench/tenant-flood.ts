@@ -392,6 +392,7 @@ export async function runTenantFlood(
     const started = performance.now();
     const attacks: FloodFigures['attacks'] = {};
     const record = (name: string) => (attacks[name] = { statuses: {}, wrong: 0, note: '' });
+    const socketsAcked: Array<Promise<boolean[]>> = [];
 
     const draftModel = async () => {
       const a = record('100³ draft model');
@@ -434,7 +435,9 @@ export async function runTenantFlood(
       const a = record('socket operations');
       const open = Array.from({ length: scale.wsSockets }, () => new Socket(url, socketFlooder.tokens[0]));
       sockets.push(...open);
-      const acked = await Promise.all(open.map((s) => s.acked));
+      const acking = Promise.all(open.map((s) => s.acked));
+      socketsAcked.push(acking);
+      const acked = await acking;
       for (const s of open) for (let i = 0; i < scale.wsOperationsPerSocket; i++) s.subscribe(`op-${i}`, WALLET_QUERY);
       const total = scale.wsSockets * scale.wsOperationsPerSocket;
       const answered = () => open.reduce((n, s) => n + s.messages.filter((m) => m.type === 'next' || m.type === 'error').length, 0);
@@ -471,7 +474,9 @@ export async function runTenantFlood(
       const open: Socket[] = [];
       for (const token of subscriber.tokens) for (let i = 0; i < scale.subscriptionSocketsPerKey; i++) open.push(new Socket(url, token));
       sockets.push(...open);
-      const acked = await Promise.all(open.map((s) => s.acked));
+      const acking = Promise.all(open.map((s) => s.acked));
+      socketsAcked.push(acking);
+      const acked = await acking;
       for (const s of open) for (let i = 0; i < scale.subscriptionsPerSocket; i++) s.subscribe(`jobs-${i}`, MY_JOBS);
       const codes = await Promise.all(open.map((s) => Promise.race([s.closed, new Promise<number>((r) => setTimeout(() => r(0), 3000))])));
       for (const code of codes) tally(a.statuses, code ? `close ${code}` : 'open');
@@ -565,7 +570,12 @@ export async function runTenantFlood(
     const all = { draftModel, socketFlood, cpuFlood, subscriptionFlood, sparqlAttack, estimateAttack, packageAttack };
     const only = process.env.FLOOD_ONLY?.split(',');
     const chosen = Object.entries(all).filter(([name]) => !only || only.includes(name));
-    const [job] = await Promise.all([victimJob(), ...chosen.map(([, attack]) => attack())]);
+    // The socket attacks connect first: at the issue's sizes, this one process sending hundreds of megabytes at once
+    // would otherwise miss its own sockets' connection_init deadline (4408) and the sockets would attack nothing.
+    const connecting = chosen.filter(([name]) => name === 'socketFlood' || name === 'subscriptionFlood').map(([, attack]) => attack());
+    await Promise.race([Promise.all(socketsAcked), new Promise((resolve) => setTimeout(resolve, 5000))]);
+    const rest = chosen.filter(([name]) => name !== 'socketFlood' && name !== 'subscriptionFlood').map(([, attack]) => attack());
+    const [job] = await Promise.all([victimJob(), ...connecting, ...rest]);
     const attackSeconds = Number(((performance.now() - started) / 1000).toFixed(1));
     const samples = await probe.stop();
     const of = (phase: string, name: VictimName) => statsOf(samples.filter((s) => s.phase === phase && s.name === name));

@@ -135,7 +135,10 @@ export class CpuPool {
     const lane = this.lanes.get(caller);
     const retryAfter = Math.max(1, Math.ceil(((lane?.length ?? 0) + 1) * (budgetMs / 1000 / this.threads)));
     if (lane && lane.length >= this.settings.maxQueuePerCaller) return Promise.reject(new CpuPoolBusy(Math.min(retryAfter, 60), true));
-    if (this.waiting >= this.settings.maxQueue) return Promise.reject(new CpuPoolBusy(Math.max(1, Math.ceil(budgetMs / 1000))));
+    // A full queue refuses the callers already waiting in it; one with nothing waiting still gets its turn (up to
+    // twice the depth in all), so callers flooding the queue cannot refuse everyone else.
+    if ((this.waiting >= this.settings.maxQueue && lane) || this.waiting >= 2 * this.settings.maxQueue)
+      return Promise.reject(new CpuPoolBusy(Math.max(1, Math.ceil(budgetMs / 1000))));
     this.waiting++;
     const queued = new Promise<void>((resolve) => {
       if (lane) lane.push({ start: resolve, large });
