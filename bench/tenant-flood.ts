@@ -478,7 +478,9 @@ export async function runTenantFlood(
       socketsAcked.push(acking);
       const acked = await acking;
       for (const s of open) for (let i = 0; i < scale.subscriptionsPerSocket; i++) s.subscribe(`jobs-${i}`, MY_JOBS);
-      const codes = await Promise.all(open.map((s) => Promise.race([s.closed, new Promise<number>((r) => setTimeout(() => r(0), 3000))])));
+      // A busy service takes a while to reach the subscriptions past the cap: 100 ms a socket, at least 3 s.
+      const waitMs = Math.max(3000, open.length * 100);
+      const codes = await Promise.all(open.map((s) => Promise.race([s.closed, new Promise<number>((r) => setTimeout(() => r(0), waitMs))])));
       for (const code of codes) tally(a.statuses, code ? `close ${code}` : 'open');
       a.note = `${acked.filter(Boolean).length} of ${open.length} sockets acked, ${open.length * scale.subscriptionsPerSocket} subscriptions asked`;
     };
