@@ -145,6 +145,21 @@ function rows(name: string, r: Result): { rows: Row[]; ratios: string[] } {
         })),
         ratios: [`package generation 1,000 / 100 components: **${r.timeGrowth100To1000}×** (linear ≈ 10×)`],
       };
+    case 'tenantFlood':
+      return {
+        rows: (['health', 'wallet', 'vaas'] as const).flatMap((k) => [
+          { feature: 'Tenant flood (issue 30)', measure: `victim ${k}, quiet service`, p50: r.baseline[k].p50, p99: r.baseline[k].p99 },
+          {
+            feature: 'Tenant flood (issue 30)',
+            measure: `victim ${k}, under every attack (${r.scale} scale, ${r.attackSeconds} s)`,
+            p50: r.attack[k].p50,
+            p99: r.attack[k].p99,
+          },
+        ]),
+        ratios: (r.goals as Result[]).map(
+          (g) => `${g.figure}: **${g.valueMs} ms** (goal < ${g.goalMs} ms on an idle machine: ${g.met ? 'met' : 'not met'})`,
+        ),
+      };
     default:
       return { rows: [{ feature: name, measure: JSON.stringify(r).slice(0, 200) }], ratios: [] };
   }

@@ -15,6 +15,7 @@ import { resultsMarkdown, type FeatureOutcome } from './results-table';
 import { benchValidate } from './validate';
 import { benchVaas } from './vaas';
 import { benchStorage } from './storage';
+import { benchTenantFlood } from './tenant-flood';
 
 /** Every per-feature benchmark, under the name it records in bench/results.json; `full` runs the issue's lengths. */
 const FEATURES: Record<string, (full: boolean) => Promise<Record<string, unknown>>> = {
@@ -28,6 +29,8 @@ const FEATURES: Record<string, (full: boolean) => Promise<Record<string, unknown
   package: () => benchPackage(),
   vaas: (full) => benchVaas(full ? 20 : 5),
   storage: (full) => benchStorage(full ? 20 : 5),
+  // Always the issue's sizes: the victim's p99 under them is the figure (`npm run bench:tenant-flood -- --quick`: CI's).
+  tenantFlood: () => benchTenantFlood(),
 };
 
 /** `--quick`: issue 19's hot paths for one second each, to keep the scripts working (CI runs it once); it records

@@ -4,7 +4,8 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { freePort } from '../src/db/embedded-postgres';
 
-const ROOT = path.resolve(__dirname, '../..');
+// dist/bench when built, bench/ when a test imports it through ts-jest.
+const ROOT = path.resolve(__dirname, path.basename(path.dirname(__dirname)) === 'dist' ? '../..' : '..');
 /** BENCH_SERVICE_ROOT: another checkout whose build (dist/src/main.js) to measure instead, e.g. main's, to
  * compare before and after with the same harness. */
 const SERVICE_ROOT = process.env.BENCH_SERVICE_ROOT ? path.resolve(process.env.BENCH_SERVICE_ROOT) : ROOT;

@@ -84,6 +84,9 @@ export interface Settings {
   packageTaskBudgetMs: number;
   sparqlTimeoutMs: number;
   sparqlMaxRows: number;
+  /** Interface B's storage caps: triples overall and per organisation (what the embedded SPARQL store loads),
+   * stored bytes (instances and uploaded files) per organisation. */
+  appStorage: { maxTriples: number; maxTriplesPerOrganization: number; storageQuotaBytes: number };
   /** Requests one API key, session or address may have in progress at once; more answer 429. */
   maxConcurrentRequestsPerCaller: number;
   /** Database connections one GraphQL operation may hold at once. */
@@ -242,6 +245,7 @@ export function loadSettings(env: Env = process.env): Settings {
       taskBudgetMs: int(env, 'CPU_TASK_BUDGET_MS', 10_000),
       maxQueue: int(env, 'CPU_POOL_MAX_QUEUE', 64),
       maxQueuePerCaller: int(env, 'CPU_POOL_MAX_QUEUE_PER_CALLER', 32),
+      largeTaskBytes: int(env, 'CPU_POOL_LARGE_TASK_BYTES', 256 * 1024),
       maxMemoryMb: int(env, 'CPU_TASK_MAX_MEMORY_MB', 512),
       thread: {
         xml: {
@@ -264,6 +268,11 @@ export function loadSettings(env: Env = process.env): Settings {
     packageTaskBudgetMs: int(env, 'PACKAGE_TASK_BUDGET_MS', 30_000),
     sparqlTimeoutMs: int(env, 'SPARQL_TIMEOUT_MS', 5_000),
     sparqlMaxRows: int(env, 'SPARQL_MAX_ROWS', 10_000),
+    appStorage: {
+      maxTriples: int(env, 'APP_MAX_TRIPLES', 10_000_000),
+      maxTriplesPerOrganization: int(env, 'APP_MAX_TRIPLES_PER_ORGANIZATION', 2_000_000),
+      storageQuotaBytes: int(env, 'APP_STORAGE_QUOTA_BYTES', 1024 * 1024 * 1024),
+    },
     maxConcurrentRequestsPerCaller: int(env, 'MAX_CONCURRENT_REQUESTS_PER_CALLER', 32),
     graphqlMaxDbConnections: int(env, 'GRAPHQL_MAX_DB_CONNECTIONS', 2),
     dbConnectionsPerCaller: int(env, 'DB_CONNECTIONS_PER_CALLER', 4),

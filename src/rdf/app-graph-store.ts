@@ -12,6 +12,8 @@ export interface GraphRecord {
   /** The graph's triples as N-Triples (also valid Turtle, which every Graph Store endpoint accepts). */
   ntriples: string;
   tripleCount: number;
+  /** The organisation whose key wrote it (counted toward its APP_MAX_TRIPLES_PER_ORGANIZATION); none from the CLI. */
+  organization?: string;
 }
 
 /** Upsert of a graph's durable copy; the revision moves so every process's embedded store reloads it. */

@@ -33,7 +33,7 @@ export class AppResolver {
   @RequiresAppKey()
   @Mutation(() => StoredFileType, { description: 'upload/zip: a .zip package, checked entry by entry, stored under zip/.' })
   async uploadZip(@Arg('file', () => GraphQLUpload) file: Promise<FileUpload>, @Ctx() ctx: GraphQLContext): Promise<StoredFile> {
-    return ctx.services.app.uploads.uploadZip(await stage(ctx, file, 'file'));
+    return ctx.services.app.uploads.uploadZip(await stage(ctx, file, 'file'), (await appCallerOf(ctx)).organization);
   }
 
   @RequiresAppKey()
@@ -44,7 +44,7 @@ export class AppResolver {
     @Arg('files', () => [GraphQLUpload]) files: Array<Promise<FileUpload>>,
     @Ctx() ctx: GraphQLContext,
   ): Promise<SchemaUploadView> {
-    return ctx.services.app.uploads.uploadSchemas(await stageAll(ctx, files, 'files'));
+    return ctx.services.app.uploads.uploadSchemas(await stageAll(ctx, files, 'files'), (await appCallerOf(ctx)).organization);
   }
 
   @RequiresAppKey()
@@ -52,7 +52,7 @@ export class AppResolver {
     description: 'upload/rdf: a .ttl or .rdf file, parsed, stored under dmlib/ and written to the schema graph.',
   })
   async uploadRdf(@Arg('file', () => GraphQLUpload) file: Promise<FileUpload>, @Ctx() ctx: GraphQLContext): Promise<RdfUploadView> {
-    return ctx.services.app.uploads.uploadRdf(await stage(ctx, file, 'file'));
+    return ctx.services.app.uploads.uploadRdf(await stage(ctx, file, 'file'), (await appCallerOf(ctx)).organization);
   }
 
   @RequiresAppKey()

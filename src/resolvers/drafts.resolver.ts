@@ -206,11 +206,12 @@ export class DraftsResolver {
   @Requires('read')
   @Query(() => NamespacePage)
   async semanticNamespaces(
+    @CurrentCaller() caller: Caller,
     @Ctx() { services }: GraphQLContext,
     @Arg('page', () => Int, PAGE) page?: number,
     @Arg('pageSize', () => Int, PAGE) pageSize?: number,
   ): Promise<PageView<NamespaceView>> {
-    return services.drafts.semantics.listNamespaces(pageArgs(page, pageSize));
+    return services.drafts.semantics.listNamespaces(caller.user.id, pageArgs(page, pageSize));
   }
 
   @Requires('build')

@@ -23,6 +23,7 @@ export interface RouteContext<C extends Caller | AppCaller | null = Caller | nul
   body: unknown;
   /** Runs `work` once per Idempotency-Key (when the request sent one) for this request's `fingerprint`. The
    * glue calls it for JSON routes marked `idempotent`; a raw route calls it once it has read its body. */
+  /** `fingerprint` (or a function returning it, called only when an Idempotency-Key is sent) identifies the request. */
   idempotently: (fingerprint: unknown, work: () => Promise<RouteResult>) => Promise<RouteResult>;
 }
 

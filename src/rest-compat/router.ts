@@ -43,7 +43,13 @@ function contextOf<C extends Caller | AppCaller | null>(
   const userId = caller && 'user' in caller ? caller.user.id : null;
   const idempotently = (fingerprint: unknown, work: () => Promise<RouteResult>) => {
     const key = parseIdempotencyKey(req.headers[IDEMPOTENCY_HEADER]);
-    return key === null || userId === null ? work() : services.idempotency.once({ userId, key, operation }, fingerprintOf(fingerprint), work);
+    if (key === null || userId === null) return work();
+    // A function is called only here, when a key is sent: a fingerprint that hashes megabytes costs nothing without one.
+    return services.idempotency.once(
+      { userId, key, operation },
+      fingerprintOf(typeof fingerprint === 'function' ? (fingerprint as () => unknown)() : fingerprint),
+      work,
+    );
   };
   return { req, res, services, caller, params: req.params as Record<string, string>, query: req.query, body: req.body, idempotently };
 }

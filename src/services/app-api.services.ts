@@ -19,6 +19,7 @@ import { UploadsService } from './uploads.service';
 import { ZIP_LIMITS } from '../storage/zip-inspector';
 import { InstanceStore } from './instance-store';
 import { ValidationService } from './validation.service';
+import { AppStorageQuota } from './app-storage-quota';
 
 /** Interface B (the generated application's API): every rule lives in these services. */
 export interface AppServices {
@@ -54,18 +55,28 @@ export function createAppServices(args: {
   const schemas = createSchemaSets({ settings, db, logger, storage, events: storageEvents });
   const triplestore = createTriplestoreClient(settings.triplestore, { queryTimeoutMs: settings.sparqlTimeoutMs });
   const graphs = new AppGraphStore(db, { timeoutMs: settings.sparqlTimeoutMs, maxRows: settings.sparqlMaxRows });
+  const quota = new AppStorageQuota(db, settings.appStorage);
   return {
     keys: new AppKeysService(db, clock, args.keyCache),
     files,
     storage,
     storageEvents,
     schemas,
-    uploads: new UploadsService(db, files, storage, pool, triplestore, logger, {
-      ...ZIP_LIMITS,
-      maxTotalBytes: settings.zipMaxInflatedBytes,
-      maxMs: settings.zipMaxInflateMs,
-    }),
-    validation: new ValidationService(new InstanceStore(db, queue), schemas, pool, triplestore !== null),
+    uploads: new UploadsService(
+      db,
+      files,
+      storage,
+      pool,
+      triplestore,
+      logger,
+      {
+        ...ZIP_LIMITS,
+        maxTotalBytes: settings.zipMaxInflatedBytes,
+        maxMs: settings.zipMaxInflateMs,
+      },
+      quota,
+    ),
+    validation: new ValidationService(new InstanceStore(db, queue), schemas, pool, triplestore !== null, quota),
     instances: new InstancesService(db, queue, triplestore, clock, logger),
     graphs,
     sparql: new SparqlService(graphs),

@@ -5,7 +5,10 @@ import { DataSourceRecord } from '../entities/data-source.entity';
 import { conflict, DomainError, isDatabaseUnavailable } from '../lib/errors';
 import type { Links } from '../lib/links';
 import { creditsToUsd, PRICES, recordOutcome } from '../money';
-import { assemblyJobRequest, estimateId, type AssemblyRequest, type ClusterSpec } from '../parsers/assembly.parser';
+import { assemblyJobRequest, type AssemblyRequest } from '../parsers/assembly.parser';
+import { asStudioError } from '../lib/cpu-errors';
+import type { CpuPool } from '../workers/pool';
+import { assemblyShape, treeNodesUpTo, type AssemblyShape } from '../workers/assembly-shape';
 import {
   estimateView,
   renderProblem,
@@ -25,6 +28,9 @@ import { transactionRetried } from '../db/transaction';
 import type { LedgerService } from '../money';
 
 /** The price table's home is src/money/prices.ts. */
+
+/** Trees this large (nodes) are planned in the worker pool: below it, a pool round trip costs more than the walk. */
+const PLAN_IN_POOL_NODES = 1000;
 
 export interface Plan extends Pricing {
   request: AssemblyRequest;
@@ -46,31 +52,23 @@ export class AssemblyService {
     private readonly clock: Clock,
     private readonly links: Links,
     private readonly builder: ModelBuilder,
+    /** Plans large trees off the event loop (none: every plan in place). */
+    private readonly cpu?: CpuPool,
   ) {
     this.ledger.requests.onRelease((manager, tokens) => ModelBuilder.undoHeldBuilds(manager, tokens));
   }
 
   /** Resolves every leaf against the catalog and prices the assembly; builds and charges nothing. Another user's
-   * draft is reported as unknown to `viewerId`, exactly like a missing ct_id, so its existence does not leak. */
+   * draft is reported as unknown to `viewerId`, exactly like a missing ct_id, so its existence does not leak. A
+   * tree of PLAN_IN_POOL_NODES or more is walked and hashed in the worker pool, off the event loop. */
   async plan(request: AssemblyRequest, viewerId?: number): Promise<Plan> {
-    const componentRefs: Array<{ path: string; ctId: string }> = request.contextual.map((c) => ({ path: c.path, ctId: c.ctId }));
-    const clusterRefs: Array<{ path: string; ctId: string }> = [];
-    const mint: Plan['mint'] = [];
-    let newClusters = 0;
-    const stack: ClusterSpec[] = [request.root];
-    while (stack.length) {
-      const cluster = stack.pop()!;
-      if (cluster.ctId) clusterRefs.push({ path: cluster.path, ctId: cluster.ctId });
-      else if (cluster.path !== 'data') {
-        newClusters++;
-        mint.push({ path: cluster.path, label: cluster.label, dataType: 'Cluster' });
-      }
-      for (const c of cluster.components) {
-        if (c.kind === 'reuse') componentRefs.push({ path: c.path, ctId: c.ctId });
-        else mint.push({ path: c.path, label: c.label, dataType: c.dataType });
-      }
-      stack.push(...[...cluster.clusters].reverse());
-    }
+    const shape =
+      this.cpu && treeNodesUpTo(request.root, PLAN_IN_POOL_NODES) >= PLAN_IN_POOL_NODES
+        ? await this.cpu.run<AssemblyRequest, AssemblyShape>('assembly', 'shape', request).catch((error: unknown) => {
+            throw asStudioError(error);
+          })
+        : assemblyShape(request);
+    const { componentRefs, clusterRefs, mint, newClusters } = shape;
     const [components, clusters] = await Promise.all([
       this.catalog.findComponentsByCtIds([...new Set(componentRefs.map((r) => r.ctId))]),
       this.catalog.findClustersByCtIds([...new Set(clusterRefs.map((r) => r.ctId))]),
@@ -107,7 +105,7 @@ export class AssemblyService {
     const mintCredits = newClusters * PRICES.cluster + newComponents * PRICES.component;
     return {
       request,
-      estimateId: estimateId(request),
+      estimateId: shape.estimateId,
       mode: newComponents > 0 ? 'mixed' : 'reuse',
       reuse,
       mint,

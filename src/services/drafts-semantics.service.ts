@@ -51,12 +51,14 @@ export async function setPredObjs(manager: EntityManager, table: LinkTable, entr
 export class DraftSemanticsService {
   constructor(private readonly db: DataSource) {}
 
-  listNamespaces(page: PageRequest): Promise<PageView<NamespaceView>> {
-    return pageOf(this.db, q.namespacesPage(page.pageSize, offset(page)), page, namespaceView);
+  /** The shared namespaces and the viewer's own. */
+  listNamespaces(viewerId: number, page: PageRequest): Promise<PageView<NamespaceView>> {
+    return pageOf(this.db, q.namespacesPage(viewerId, page.pageSize, offset(page)), page, namespaceView);
   }
 
-  /** 409 when the abbreviation is taken by another URI, or is a well-known prefix (foaf, prov, xsd, …) given
-   * another URI than its own; the same pair again answers the existing namespace. A well-known prefix with its
+  /** Prefixes are per user: 409 when the user already holds the abbreviation for another URI, or it is a
+   * well-known prefix (foaf, prov, xsd, …) given another URI than its own; the same pair again answers the
+   * existing namespace. Another user's prefix neither blocks nor changes this one. A well-known prefix with its
    * own URI is shared: registered without an owner, so no first comer holds it. */
   async createNamespace(userId: number, input: NewNamespace): Promise<{ namespace: NamespaceView; created: boolean }> {
     const reserved = reservedUriOf(input.abbrev);
@@ -66,9 +68,10 @@ export class DraftSemanticsService {
         uri: reserved,
       });
     }
-    const inserted = await queryOne(this.db, q.insertNamespace(input.abbrev, input.uri, reserved === null ? userId : null));
+    const owner = reserved === null ? userId : null;
+    const inserted = await queryOne(this.db, q.insertNamespace(input.abbrev, input.uri, owner));
     if (inserted) return { namespace: namespaceView(inserted), created: true };
-    const existing = (await queryOne(this.db, q.namespaceBy(input.abbrev)))!;
+    const existing = (await queryOne(this.db, q.ownNamespace(owner, input.abbrev)))!;
     if (existing.uri !== input.uri) {
       throw conflict('namespace_exists', `The prefix ${input.abbrev} already names ${existing.uri}.`, { abbrev: input.abbrev, uri: existing.uri });
     }
@@ -79,9 +82,10 @@ export class DraftSemanticsService {
     return pageOf(this.db, q.predicatesPage(page.pageSize, offset(page)), page, predicateView);
   }
 
-  /** The same namespace and class name again answers the existing predicate. */
+  /** The same namespace and class name again answers the existing predicate. The prefix names the user's own
+   * namespace, else the shared one. */
   async createPredicate(userId: number, input: NewPredicate): Promise<{ predicate: PredicateView; created: boolean }> {
-    const ns = await queryOne(this.db, q.namespaceBy(input.namespace));
+    const ns = await queryOne(this.db, q.namespaceFor(userId, input.namespace));
     if (!ns) throw new DomainError(404, 'not_found', `No namespace is ${input.namespace}.`, { ns_abbrev: input.namespace });
     const row = (await queryOne(this.db, q.upsertPredicate(Number(ns.id), input.className, userId)))!;
     const predicate = (await queryOne(this.db, q.predicateById(Number(row.id))))!;

@@ -1,6 +1,8 @@
 import type { DataSource } from 'typeorm';
 import { transactionDb } from '../db/pg-boss-adapter';
-import { one, rows } from '../db/sql';
+import { transactionRetried } from '../db/transaction';
+import { query, queryOne } from '../db/sql';
+import { instanceForSync, markInstanceSync, oldestWaitingInstance, requeueWaitingInstances } from '../db/queries/instances.sql';
 import { AppInstance } from '../entities/app-instance.entity';
 import type { QueueSender } from '../db/queues';
 import type { Logger } from '../lib/logger';
@@ -11,10 +13,6 @@ import { instanceNotFound } from '../lib/app-api-errors';
 
 /** Waiting instances queued again at a time, after a successful sync (the triplestore is back). */
 const RESYNC_BATCH = 100;
-
-/** Instances waiting for the triplestore: failed for good, or pending after a failed attempt (whose next retry may
- * be many minutes away by then). Matches the partial index app_instances_sync_waiting_idx. */
-const WAITING = `(rdf_sync_status = 'failed' OR (rdf_sync_status = 'pending' AND rdf_sync_error IS NOT NULL))`;
 
 /** Stored instances and the sync of their graphs to the external triplestore. */
 export class InstancesService {
@@ -39,12 +37,7 @@ export class InstancesService {
    * (or, once failed, forever) after the triplestore answers again.
    */
   async sync(instanceId: string, attempt: { retryCount: number; retryLimit: number }): Promise<void> {
-    const row = await one<{ graph_uri: string; ntriples: string; rdf_sync_status: string }>(
-      this.db,
-      `SELECT i.graph_uri, g.ntriples, i.rdf_sync_status FROM app_instances i JOIN app_graphs g ON g.graph_uri = i.graph_uri
-        WHERE i.instance_id = $1`,
-      [instanceId],
-    );
+    const row = await queryOne(this.db, instanceForSync(instanceId));
     if (!row || row.rdf_sync_status !== 'pending') return;
     if (!this.triplestore) {
       await this.mark(instanceId, 'disabled', null);
@@ -70,11 +63,7 @@ export class InstancesService {
    */
   async resyncWaiting(): Promise<number> {
     if (!this.triplestore) return 0;
-    const probe = await one<{ instance_id: string; graph_uri: string; ntriples: string }>(
-      this.db,
-      `SELECT i.instance_id, i.graph_uri, g.ntriples FROM app_instances i JOIN app_graphs g ON g.graph_uri = i.graph_uri
-        WHERE ${WAITING} ORDER BY i.id LIMIT 1`,
-    );
+    const probe = await queryOne(this.db, oldestWaitingInstance());
     if (!probe) return 0;
     try {
       await this.triplestore.replaceGraph(probe.graph_uri, probe.ntriples, 'text/turtle');
@@ -87,23 +76,12 @@ export class InstancesService {
   }
 
   private async mark(instanceId: string, status: 'pending' | 'synced' | 'failed' | 'disabled', error: string | null): Promise<void> {
-    await rows(
-      this.db,
-      `UPDATE app_instances SET rdf_sync_status = $2, rdf_sync_error = $3, rdf_sync_attempts = rdf_sync_attempts + 1,
-         rdf_synced_at = CASE WHEN $2 = 'synced' THEN $4::timestamptz ELSE rdf_synced_at END
-       WHERE instance_id = $1`,
-      [instanceId, status, error, this.clock.now()],
-    );
+    await query(this.db, markInstanceSync(instanceId, status, error, this.clock.now()));
   }
 
   private async requeueWaiting(): Promise<number> {
-    return this.db.transaction(async (manager) => {
-      const waiting = await rows<{ instance_id: string }>(
-        manager,
-        `UPDATE app_instances SET rdf_sync_status = 'pending', rdf_sync_error = NULL WHERE id IN (
-           SELECT id FROM app_instances WHERE ${WAITING} ORDER BY id LIMIT ${RESYNC_BATCH} FOR UPDATE SKIP LOCKED)
-         RETURNING instance_id`,
-      );
+    return transactionRetried(this.db, async (manager) => {
+      const waiting = await query(manager, requeueWaitingInstances(RESYNC_BATCH));
       for (const { instance_id } of waiting) await this.queue.send('rdf_sync', { instanceId: instance_id }, transactionDb(manager));
       return waiting.length;
     });

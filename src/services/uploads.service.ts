@@ -4,12 +4,13 @@ import type { Logger } from '../lib/logger';
 import type { TriplestoreClient } from '../rdf/triplestore';
 import { fileRequired, filesRequired, invalidFilename, invalidFileType } from '../lib/app-api-errors';
 import { saveGraph } from '../rdf/app-graph-store';
+import type { AppStorageQuota } from './app-storage-quota';
 import type { FileStore } from '../storage/file-store';
 import { readText, type Storage, type StoreArea, type StoredFile } from '../storage/storage';
 import { checkRdfFilename, checkSchemaFilename, isZipFilename, RDF_EXTENSIONS, schemaGraphUri, storedZipName } from '../storage/filenames';
 import { discardAll, readIncoming, type IncomingFile } from '../storage/incoming-file';
 import type { RdfFormat } from '../rdf/rdf-parse';
-import { inspectZip, ZIP_LIMITS, type ZipLimits } from '../storage/zip-inspector';
+import { inspectZip, type ZipLimits } from '../storage/zip-inspector';
 import { asAppApiError } from '../lib/cpu-errors';
 import type { CpuPool, TaskModule } from '../workers/pool';
 import type { SchemaGraphResult, SchemaGraphTask } from '../workers/rdf.task';
@@ -27,16 +28,17 @@ export class UploadsService {
     private readonly pool: CpuPool,
     private readonly triplestore: TriplestoreClient | null,
     private readonly logger: Logger,
-    private readonly zipLimits: ZipLimits = ZIP_LIMITS,
+    private readonly zipLimits: ZipLimits,
+    private readonly quota: AppStorageQuota,
   ) {}
 
   /** upload/zip: a `.zip` whose every entry passes the integrity and expansion checks, stored under zip/. */
-  async uploadZip(file: IncomingFile | undefined): Promise<StoredFile> {
+  async uploadZip(file: IncomingFile | undefined, organization: string): Promise<StoredFile> {
     if (!file) throw fileRequired();
     try {
       if (!isZipFilename(file.filename)) throw invalidFileType(file.filename, ['.zip']);
       await inspectZip(file.tempPath, this.zipLimits);
-      return await this.store(file, 'zip', storedZipName(file.filename));
+      return await this.store(file, 'zip', storedZipName(file.filename), organization);
     } finally {
       await this.files.discard(file.tempPath);
     }
@@ -44,7 +46,7 @@ export class UploadsService {
 
   /** upload/schema: per file, a bad extension or name, or an XSD that is not safe well-formed XML, goes into
    * `errors` and the rest are stored under dmlib/; a replaced schema leaves the compiled-schema cache. */
-  async uploadSchemas(incoming: IncomingFile[]): Promise<SchemaUploadView> {
+  async uploadSchemas(incoming: IncomingFile[], organization: string): Promise<SchemaUploadView> {
     if (incoming.length === 0) throw filesRequired();
     const result: SchemaUploadView = { storedFiles: [], errors: [] };
     try {
@@ -61,7 +63,7 @@ export class UploadsService {
           result.errors.push({ filename: file.filename, error: unsafe });
           continue;
         }
-        const stored = await this.store(file, 'dmlib', file.filename);
+        const stored = await this.store(file, 'dmlib', file.filename, organization);
         result.storedFiles = [...result.storedFiles.filter((s) => s.filename !== stored.filename), stored];
       }
       return result;
@@ -72,7 +74,7 @@ export class UploadsService {
 
   /** upload/rdf: parsed first, stored under dmlib/, then the model's schema graph (every stored RDF file of that
    * ct_id together) is kept in Postgres and, when a triplestore is configured, written to it. */
-  async uploadRdf(file: IncomingFile | undefined): Promise<RdfUploadView> {
+  async uploadRdf(file: IncomingFile | undefined, organization: string): Promise<RdfUploadView> {
     if (!file) throw fileRequired();
     try {
       const check = checkRdfFilename(file.filename);
@@ -83,9 +85,17 @@ export class UploadsService {
       const { ntriples, count, skipped } = await this.inPool<SchemaGraphTask, SchemaGraphResult>('rdf', 'schemaGraph', { uploaded, siblings });
       for (const { filename, message } of skipped)
         this.logger.warn({ file: filename, message }, 'stored RDF file no longer parses; left out of the schema graph');
-      const stored = await this.store(file, 'dmlib', file.filename);
       const graphUri = schemaGraphUri(check.ctId);
-      await saveGraph(this.db, { graphUri, source: 'schema', ntriples, tripleCount: count });
+      // The graph's new triples within the organisation's and the overall caps (507 otherwise), before anything is stored.
+      const release = await this.quota.admit(organization, { triples: count, bytes: 0, replacesGraph: graphUri });
+      let stored: StoredFile;
+      try {
+        stored = await this.store(file, 'dmlib', file.filename, organization);
+        await saveGraph(this.db, { graphUri, source: 'schema', ntriples, tripleCount: count, organization });
+      } catch (error) {
+        release();
+        throw error;
+      }
       return { ...stored, graphUri, triplestoreStatus: await this.push(graphUri, ntriples) };
     } finally {
       await this.files.discard(file.tempPath);
@@ -103,10 +113,18 @@ export class UploadsService {
     return documents;
   }
 
-  /** Acknowledged only once the storage has it (committed, for postgres:). */
-  private async store(file: IncomingFile, area: StoreArea, filename: string): Promise<StoredFile> {
-    const { size } = await this.storage.put(area, filename, createReadStream(file.tempPath));
-    return { filename, path: `${area}/${filename}`, size };
+  /** Acknowledged only once the storage has it (committed, for postgres:), and counted toward the organisation's
+   * APP_STORAGE_QUOTA_BYTES: a file that would pass it is refused (507) before anything is stored. */
+  private async store(file: IncomingFile, area: StoreArea, filename: string, organization: string): Promise<StoredFile> {
+    const release = await this.quota.admit(organization, { triples: 0, bytes: file.size, replacesUpload: { area, filename } });
+    try {
+      const { size } = await this.storage.put(area, filename, createReadStream(file.tempPath));
+      await this.quota.recordUpload(organization, area, filename, size);
+      return { filename, path: `${area}/${filename}`, size };
+    } catch (error) {
+      release();
+      throw error;
+    }
   }
 
   private async inPool<I, O>(module: TaskModule, name: string, input: I): Promise<O> {

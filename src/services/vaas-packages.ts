@@ -6,15 +6,8 @@ import { query, queryOne } from '../db/sql';
 import { transactionRetried } from '../db/transaction';
 import { DomainError } from '../lib/errors';
 import type { Links } from '../lib/links';
-import { zipFiles, type PackageFile } from '../packages/model-package';
 import { readBytes, type Storage } from '../storage/storage';
 import type { Clock } from './clock';
-
-export interface VaasPackageFiles {
-  dmCtId: string;
-  title: string;
-  files: PackageFile[];
-}
 
 export interface StoredVaasPackage {
   id: string;
@@ -23,18 +16,6 @@ export interface StoredVaasPackage {
 }
 
 const sha256 = (content: Buffer) => createHash('sha256').update(content).digest('hex');
-const bytes = (file: PackageFile) => (typeof file.content === 'string' ? Buffer.from(file.content, 'utf8') : file.content);
-
-/** A ZIP of the instance's files and `manifest.json` (ct_id, title, each file's name, size and sha256). */
-export async function packageZip(pkg: VaasPackageFiles): Promise<Buffer> {
-  const manifest = {
-    ct_id: pkg.dmCtId,
-    title: pkg.title,
-    files: pkg.files.map((f) => ({ name: f.name, size: bytes(f).length, sha256: sha256(bytes(f)) })),
-  };
-  return zipFiles([...pkg.files, { name: 'manifest.json', content: `${JSON.stringify(manifest, null, 2)}\n` }]);
-}
-
 /** 507: the package would take the user's live packages past VAAS_PACKAGE_QUOTA_BYTES; nothing is charged. */
 const packageQuotaExceeded = (quota: number, held: number, size: number) =>
   new DomainError(

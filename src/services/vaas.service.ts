@@ -11,7 +11,8 @@ import type { Caller } from './auth.service';
 import type { Clock } from './clock';
 import { replayOr, type LedgerService, type RequestCapture, type RequestHold } from '../money';
 import type { SigningService } from './signing.service';
-import { packageZip, type StoredVaasPackage, type VaasPackages } from './vaas-packages';
+import type { VaasPackageFiles } from '../packages/vaas-package-zip';
+import type { StoredVaasPackage, VaasPackages } from './vaas-packages';
 import type { VaasModel, VaasSchemas } from './vaas-schemas';
 
 export interface VaasPrices {
@@ -258,7 +259,7 @@ export class VaasService {
     const render: VaasRenderTask = { xml, dmCtId: model.dmCtId, instanceId: `i-${newId()}`, modelXsd: model.xsd };
     const { json, ntriples } = rendered ?? (await this.run<VaasRenderTask, { json: string; ntriples: string }>('vaasRender', render));
     const base = `dm-${model.dmCtId}`;
-    return packageZip({
+    return this.zipInPool({
       dmCtId: model.dmCtId,
       title: model.title,
       files: [
@@ -268,6 +269,16 @@ export class VaasService {
         { name: `${base}-instance.nt`, content: ntriples },
       ],
     });
+  }
+
+  /** The package's hashes and deflate run in the pool: megabytes of them would stall the event loop. */
+  private async zipInPool(pkg: VaasPackageFiles): Promise<Buffer> {
+    try {
+      const zip = await this.pool.run<VaasPackageFiles, Uint8Array>('package', 'vaasPackageZip', pkg);
+      return Buffer.from(zip.buffer, zip.byteOffset, zip.byteLength);
+    } catch (error) {
+      throw asStudioError(error);
+    }
   }
 
   private async run<I, O>(name: string, input: I): Promise<O> {

@@ -8,6 +8,7 @@ import type { AppCaller } from './app-keys.service';
 import type { RdfSyncStatus } from '../entities/app-instance.entity';
 import type { InstanceStore } from './instance-store';
 import type { ValidationView } from '../presenters/validation.presenter';
+import type { AppStorageQuota } from './app-storage-quota';
 
 export interface ValidateInput {
   /** Uploaded bytes (decoded strictly by the XML declaration or BOM) or the JSON body's text. */
@@ -30,6 +31,7 @@ export class ValidationService {
     private readonly schemas: SchemaSets,
     private readonly pool: CpuPool,
     private readonly triplestoreConfigured: boolean,
+    private readonly quota: AppStorageQuota,
   ) {}
 
   async validate(input: ValidateInput): Promise<ValidationView> {
@@ -49,6 +51,12 @@ export class ValidationService {
       rdfSyncStatus: syncStatus,
     };
 
+    // The organisation's stored bytes and triples within their caps (507 otherwise), checked before the write.
+    const storedBytes =
+      Buffer.byteLength(xml) +
+      (outcome.correctedXml === null ? Buffer.byteLength(xml) : Buffer.byteLength(outcome.correctedXml)) +
+      Buffer.byteLength(outcome.jsonText);
+    const release = await this.quota.admit(input.caller.organization, { triples: outcome.tripleCount, bytes: storedBytes });
     try {
       await this.store.store({
         instanceId,
@@ -65,10 +73,13 @@ export class ValidationService {
         graphUri: outcome.graphUri,
         rdfSyncStatus: syncStatus,
         apiKeyId: input.caller.keyId,
+        organization: input.caller.organization,
+        storedBytes,
         ntriples: outcome.ntriples,
         tripleCount: outcome.tripleCount,
       });
     } catch (error) {
+      release();
       if (pgCode(error) === PG.uniqueViolation) throw instanceIdTaken(instanceId);
       throw error;
     }

@@ -2,6 +2,7 @@ import type { DataModelDocument } from '../domain/model-tree';
 import type { ContextualComponent } from '../packages/contextual-slots';
 import { generateAppPackage, type AppPackageArgs } from '../packages/app-package';
 import { generateModelFiles, zipFiles } from '../packages/model-package';
+import { packageZip, type VaasPackageFiles } from '../packages/vaas-package-zip';
 import { settle, type Outcome } from './outcome';
 import { applyThreadSettings } from './thread-setup';
 
@@ -46,4 +47,9 @@ export function appPackage(task: AppPackageTask): Promise<Outcome<Uint8Array>> {
       })),
     }),
   );
+}
+
+/** A VaaS package (the instance's files and their manifest) zipped, off the event loop. */
+export function vaasPackageZip(task: VaasPackageFiles): Promise<Outcome<Uint8Array>> {
+  return settle(() => packageZip(task));
 }

@@ -22,12 +22,15 @@ export interface CpuPoolSettings {
   maxQueue: number;
   /** Tasks one caller may have waiting (CPU_POOL_MAX_QUEUE_PER_CALLER); more are refused with 429. */
   maxQueuePerCaller: number;
+  /** A task whose input holds this many bytes or more is large (CPU_POOL_LARGE_TASK_BYTES): large tasks may
+   * hold every thread but one, so a small task never waits behind megabyte-sized ones. */
+  largeTaskBytes: number;
   maxMemoryMb: number;
   thread: ThreadSettings;
 }
 
 /** A task module in this folder (`<kind>.task.ts`), loaded by the worker threads from the build. */
-export type TaskModule = 'validation' | 'xml' | 'rdf' | 'vaas' | 'csv' | 'package' | 'body';
+export type TaskModule = 'validation' | 'xml' | 'rdf' | 'vaas' | 'csv' | 'package' | 'body' | 'assembly';
 
 /**
  * Each thread's young generation (V8's default sizes it from the old generation's limit, tens of MB a thread). A
@@ -40,6 +43,20 @@ const THREAD_YOUNG_GENERATION_MB = 8;
 function taskFile(module: TaskModule): string {
   const dir = __filename.endsWith('.ts') ? path.resolve(__dirname, '../../dist/src/workers') : __dirname;
   return path.join(dir, `${module}.task.js`);
+}
+
+/** About how many bytes a task's input holds: its strings and byte arrays, two levels deep (a task input is a
+ * document, or an object of documents or of files), counted until `enough`. */
+function inputBytes(input: unknown, enough: number, depth = 0): number {
+  if (typeof input === 'string') return input.length;
+  if (input instanceof Uint8Array) return input.byteLength;
+  if (depth > 2 || input === null || typeof input !== 'object') return 0;
+  let total = 0;
+  for (const value of Array.isArray(input) ? input : Object.values(input)) {
+    total += inputBytes(value, enough - total, depth + 1);
+    if (total >= enough) break;
+  }
+  return total;
 }
 
 /** The caller (src/http/concurrency.ts's caller id) a CPU task is queued for; work outside any request (jobs)
@@ -65,12 +82,13 @@ export class CpuPool {
   readonly budgetMs: number;
   readonly threads: number;
   /** Waiting tasks by caller; the lane of the caller served least recently goes next (round-robin). */
-  private readonly lanes = new Map<string, Array<() => void>>();
+  private readonly lanes = new Map<string, Array<{ start: () => void; large: boolean }>>();
   /** When each caller last had a task started (a serial number), tasks that never waited included. */
   private readonly served = new Map<string, number>();
   private serial = 0;
   private waiting = 0;
   private running = 0;
+  private runningLarge = 0;
 
   constructor(private readonly settings: CpuPoolSettings) {
     this.threads = settings.threads > 0 ? settings.threads : Math.max(1, availableParallelism());
@@ -92,50 +110,67 @@ export class CpuPool {
 
   /** Runs `name` of a task module within the budget; a domain error thrown in the thread is rethrown here. */
   async run<I, O>(module: TaskModule, name: string, input: I, budgetMs = this.budgetMs): Promise<O> {
-    await this.turn(cpuCaller.getStore() ?? BACKGROUND, budgetMs);
+    const large = inputBytes(input, this.settings.largeTaskBytes) >= this.settings.largeTaskBytes;
+    await this.turn(cpuCaller.getStore() ?? BACKGROUND, budgetMs, large);
     try {
       return await this.runNow<O>(module, name, input, budgetMs);
     } finally {
       this.running--;
+      if (large) this.runningLarge--;
       this.dispatch();
     }
   }
 
+  /** Large tasks may hold every thread but one (all of them with a single thread). */
+  private mayStart(large: boolean): boolean {
+    return this.running < this.threads && (!large || this.runningLarge < Math.max(1, this.threads - 1));
+  }
+
   /** Resolves when the caller's task may start (a thread is free and it is the caller's turn). */
-  private turn(caller: string, budgetMs: number): Promise<void> {
-    if (this.running < this.threads && this.waiting === 0) {
-      this.begin(caller);
+  private turn(caller: string, budgetMs: number, large: boolean): Promise<void> {
+    if (this.waiting === 0 && this.mayStart(large)) {
+      this.begin(caller, large);
       return Promise.resolve();
     }
     const lane = this.lanes.get(caller);
     const retryAfter = Math.max(1, Math.ceil(((lane?.length ?? 0) + 1) * (budgetMs / 1000 / this.threads)));
     if (lane && lane.length >= this.settings.maxQueuePerCaller) return Promise.reject(new CpuPoolBusy(Math.min(retryAfter, 60), true));
-    if (this.waiting >= this.settings.maxQueue) return Promise.reject(new CpuPoolBusy(Math.max(1, Math.ceil(budgetMs / 1000))));
+    // A full queue refuses the callers already waiting in it; one with nothing waiting still gets its turn (up to
+    // twice the depth in all), so callers flooding the queue cannot refuse everyone else.
+    if ((this.waiting >= this.settings.maxQueue && lane) || this.waiting >= 2 * this.settings.maxQueue)
+      return Promise.reject(new CpuPoolBusy(Math.max(1, Math.ceil(budgetMs / 1000))));
     this.waiting++;
-    return new Promise<void>((resolve) => {
-      if (lane) lane.push(resolve);
-      else this.lanes.set(caller, [resolve]);
+    const queued = new Promise<void>((resolve) => {
+      if (lane) lane.push({ start: resolve, large });
+      else this.lanes.set(caller, [{ start: resolve, large }]);
     });
+    // A small task may start at once on the thread kept from large ones, past the large tasks waiting.
+    this.dispatch();
+    return queued;
   }
 
-  /** Starts waiting tasks while threads are free: each time the first task of the caller served least recently. */
+  /** Starts waiting tasks while threads are free: each time the first task of the caller served least recently
+   * among those whose first task may start (a large one only while a thread stays free for small ones). */
   private dispatch(): void {
     while (this.running < this.threads && this.waiting > 0) {
       let next: string | null = null;
-      for (const caller of this.lanes.keys()) {
+      for (const [caller, lane] of this.lanes) {
+        if (!this.mayStart(lane[0].large)) continue;
         if (next === null || (this.served.get(caller) ?? -1) < (this.served.get(next) ?? -1)) next = caller;
       }
-      const lane = this.lanes.get(next!)!;
-      const start = lane.shift()!;
-      if (!lane.length) this.lanes.delete(next!);
+      if (next === null) return;
+      const lane = this.lanes.get(next)!;
+      const { start, large } = lane.shift()!;
+      if (!lane.length) this.lanes.delete(next);
       this.waiting--;
-      this.begin(next!);
+      this.begin(next, large);
       start();
     }
   }
 
-  private begin(caller: string): void {
+  private begin(caller: string, large: boolean): void {
     this.running++;
+    if (large) this.runningLarge++;
     this.served.delete(caller);
     this.served.set(caller, ++this.serial);
     // Forget the oldest callers with nothing waiting (the map is in serving order).

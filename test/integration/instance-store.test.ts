@@ -33,6 +33,8 @@ const instance = (id: string, overrides: Partial<StoredInstance> = {}): StoredIn
   graphUri: `urn:test:${id}`,
   rdfSyncStatus: 'disabled',
   apiKeyId: keyId,
+  organization: 'Store Org',
+  storedBytes: 100,
   ntriples: `<urn:test:${id}> <urn:test:p> "${id}" .\n`,
   tripleCount: 1,
   ...overrides,

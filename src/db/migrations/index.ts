@@ -22,6 +22,8 @@ import { unitsLibrary } from './0023-units-library';
 import { vsl } from './0024-vsl';
 import { idempotencyOutcomes } from './0025-idempotency-outcomes';
 import { paidEntries } from './0026-paid-entries';
+import { namespacesPerUser } from './0027-namespaces-per-user';
+import { appStorageOwners } from './0028-app-storage-owners';
 import { jobPayloadsCamelCase } from './0030-job-payloads-camel-case';
 import type { Migration } from './migration';
 
@@ -52,5 +54,7 @@ export const MIGRATIONS: Migration[] = [
   vsl,
   idempotencyOutcomes,
   paidEntries,
+  namespacesPerUser,
+  appStorageOwners,
   jobPayloadsCamelCase,
 ];

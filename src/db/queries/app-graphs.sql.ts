@@ -3,12 +3,13 @@ import { sql } from '../sql';
 /** The durable copy of the embedded SPARQL store (`app_graphs`): one row per named graph, as N-Triples. */
 
 /** Upsert of a graph; the revision moves so every process's embedded store reloads it. */
-export const saveAppGraph = (graph: { graphUri: string; source: string; ntriples: string; tripleCount: number }) =>
+export const saveAppGraph = (graph: { graphUri: string; source: string; ntriples: string; tripleCount: number; organization?: string }) =>
   sql(
-    `INSERT INTO app_graphs (graph_uri, source, ntriples, triple_count) VALUES ($1, $2, $3, $4)
+    `INSERT INTO app_graphs (graph_uri, source, ntriples, triple_count, organization) VALUES ($1, $2, $3, $4, $5)
      ON CONFLICT (graph_uri) DO UPDATE SET source = EXCLUDED.source, ntriples = EXCLUDED.ntriples,
-       triple_count = EXCLUDED.triple_count, revision = nextval('app_graph_revision'), updated_at = clock_timestamp()`,
-    [graph.graphUri, graph.source, graph.ntriples, graph.tripleCount],
+       triple_count = EXCLUDED.triple_count, organization = EXCLUDED.organization, revision = nextval('app_graph_revision'),
+       updated_at = clock_timestamp()`,
+    [graph.graphUri, graph.source, graph.ntriples, graph.tripleCount, graph.organization ?? null],
   );
 
 /** Graphs written after `revision`, oldest first; `settled` once no transaction can still commit a lower one. */

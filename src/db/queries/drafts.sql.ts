@@ -178,11 +178,15 @@ export interface NamespaceRow {
   uri: string;
 }
 
-export const namespacesPage = (pageSize: number, offset: number) => ({
-  count: sql<CountRow>('SELECT count(*)::int AS n FROM namespaces'),
-  page: sql<NamespaceRow>('SELECT id, abbrev, uri FROM namespaces ORDER BY id LIMIT $1 OFFSET $2', [pageSize, offset]),
+/** The namespaces a user sees: the shared ones (owner null: seeded, well-known) and their own. */
+const VISIBLE_NAMESPACES = 'FROM namespaces WHERE owner_id IS NULL OR owner_id = $1';
+
+export const namespacesPage = (viewerId: number, pageSize: number, offset: number) => ({
+  count: sql<CountRow>(`SELECT count(*)::int AS n ${VISIBLE_NAMESPACES}`, [viewerId]),
+  page: sql<NamespaceRow>(`SELECT id, abbrev, uri ${VISIBLE_NAMESPACES} ORDER BY id LIMIT $2 OFFSET $3`, [viewerId, pageSize, offset]),
 });
 
+/** A prefix is unique among the shared namespaces and within each owner's (migration 0027). */
 export const insertNamespace = (abbrev: string, uri: string, ownerId: number | null) =>
   sql<NamespaceRow>('INSERT INTO namespaces (abbrev, uri, owner_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING id, abbrev, uri', [
     abbrev,
@@ -190,8 +194,17 @@ export const insertNamespace = (abbrev: string, uri: string, ownerId: number | n
     ownerId,
   ]);
 
-export const namespaceBy = (key: number | string) =>
-  sql<NamespaceRow>(`SELECT id, abbrev, uri FROM namespaces WHERE ${typeof key === 'number' ? 'id = $1' : 'abbrev = $1'}`, [key]);
+/** The namespace an id or a prefix names for `viewerId`: their own, else the shared one (never another user's). */
+export const namespaceFor = (viewerId: number, key: number | string) =>
+  sql<NamespaceRow>(
+    `SELECT id, abbrev, uri FROM namespaces WHERE (owner_id IS NULL OR owner_id = $1) AND ${typeof key === 'number' ? 'id = $2' : 'abbrev = $2'}
+      ORDER BY owner_id IS NULL LIMIT 1`,
+    [viewerId, key],
+  );
+
+/** The namespace `ownerId` holds under a prefix (null: the shared one). */
+export const ownNamespace = (ownerId: number | null, abbrev: string) =>
+  sql<NamespaceRow>('SELECT id, abbrev, uri FROM namespaces WHERE owner_id IS NOT DISTINCT FROM $1 AND abbrev = $2', [ownerId, abbrev]);
 
 export interface PredicateRow {
   id: string;

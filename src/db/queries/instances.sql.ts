@@ -1,3 +1,4 @@
+import { sql } from '../sql';
 import type { Named } from './auth.sql';
 
 /** One validated instance as stored: its row, its graph, and whether its triplestore sync is queued. */
@@ -18,6 +19,9 @@ export interface StoredInstance {
   graphUri: string;
   rdfSyncStatus: string;
   apiKeyId: number;
+  /** The organisation of the key that stored it, and the bytes it stores (its quota's measure). */
+  organization: string;
+  storedBytes: number;
   ntriples: string;
   tripleCount: number;
 }
@@ -38,6 +42,8 @@ const COLUMNS = [
   ['graphUri', 'text'],
   ['rdfSyncStatus', 'text'],
   ['apiKeyId', 'bigint'],
+  ['organization', 'text'],
+  ['storedBytes', 'bigint'],
   ['ntriples', 'text'],
   ['tripleCount', 'int'],
 ] as const satisfies ReadonlyArray<readonly [keyof StoredInstance, string]>;
@@ -60,19 +66,22 @@ function storeStatement(rows: number): { name: string; text: string } {
     name: `store_instances_${rows}`,
     text: `
 WITH input (instance_id, dm_ct_id, dm_label, validation_status, storage_type, original_xml, corrected_xml, validation_errors,
-    auto_corrected_fields, corrections, json_rendering, graph_uri, rdf_sync_status, api_key_id, ntriples, triple_count) AS (
+    auto_corrected_fields, corrections, json_rendering, graph_uri, rdf_sync_status, api_key_id, organization, stored_bytes, ntriples,
+    triple_count) AS (
   VALUES ${values.join(',\n    ')}),
 graph AS (
-  INSERT INTO app_graphs (graph_uri, source, ntriples, triple_count)
-  SELECT graph_uri, 'instance', ntriples, triple_count FROM input WHERE instance_id IS NOT NULL
+  INSERT INTO app_graphs (graph_uri, source, ntriples, triple_count, organization)
+  SELECT graph_uri, 'instance', ntriples, triple_count, organization FROM input WHERE instance_id IS NOT NULL
   ON CONFLICT (graph_uri) DO UPDATE SET ntriples = EXCLUDED.ntriples, triple_count = EXCLUDED.triple_count,
+    organization = EXCLUDED.organization,
     revision = nextval('app_graph_revision'), updated_at = clock_timestamp()
   RETURNING graph_uri)
 INSERT INTO app_instances (instance_id, dm_ct_id, dm_label, validation_status, storage_type, original_xml, corrected_xml,
-  validation_errors, auto_corrected_fields, corrections, json_rendering, graph_uri, rdf_sync_status, api_key_id)
+  validation_errors, auto_corrected_fields, corrections, json_rendering, graph_uri, rdf_sync_status, api_key_id, organization,
+  stored_bytes)
 SELECT i.instance_id, i.dm_ct_id, i.dm_label, i.validation_status, i.storage_type, i.original_xml,
   COALESCE(i.corrected_xml, i.original_xml), i.validation_errors, i.auto_corrected_fields, i.corrections, i.json_rendering,
-  graph.graph_uri, i.rdf_sync_status, i.api_key_id
+  graph.graph_uri, i.rdf_sync_status, i.api_key_id, i.organization, i.stored_bytes
 FROM input i JOIN graph USING (graph_uri)`,
   };
 }
@@ -88,3 +97,67 @@ export function storeInstances(instances: StoredInstance[]): Named<never> {
   while (values.length < rows * COLUMNS.length) values.push(null);
   return { ...statement, values };
 }
+
+/** What an organisation stores in Interface B: its graphs' triples, and its instances' and uploads' bytes
+ * (migration 0028). */
+export const organizationUsage = (organization: string) =>
+  sql<{ triples: string; bytes: string }>(
+    `SELECT (SELECT coalesce(sum(triple_count), 0) FROM app_graphs WHERE organization = $1) AS triples,
+            (SELECT coalesce(sum(stored_bytes), 0) FROM app_instances WHERE organization = $1)
+              + (SELECT coalesce(sum(size), 0) FROM app_uploads WHERE organization = $1) AS bytes`,
+    [organization],
+  );
+
+/** An uploaded file as stored now (an upload under the same name replaces it). */
+export const storedUpload = (area: string, filename: string) =>
+  sql<{ organization: string; size: string }>('SELECT organization, size FROM app_uploads WHERE area = $1 AND filename = $2', [area, filename]);
+
+export const recordUpload = (area: string, filename: string, organization: string, size: number) =>
+  sql(
+    `INSERT INTO app_uploads (area, filename, organization, size) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (area, filename) DO UPDATE SET organization = EXCLUDED.organization, size = EXCLUDED.size, stored_at = clock_timestamp()`,
+    [area, filename, organization, size],
+  );
+
+/** Every stored graph's triples: what the embedded SPARQL store holds once loaded. */
+export const totalTriples = () => sql<{ triples: string }>('SELECT coalesce(sum(triple_count), 0) AS triples FROM app_graphs');
+
+/** The triples a graph holds now (a write replaces them). */
+export const graphTriples = (graphUri: string) =>
+  sql<{ triple_count: number }>('SELECT triple_count FROM app_graphs WHERE graph_uri = $1', [graphUri]);
+
+/** An instance and the graph of its triples, for one rdf_sync attempt. */
+export const instanceForSync = (instanceId: string) =>
+  sql<{ graph_uri: string; ntriples: string; rdf_sync_status: string }>(
+    `SELECT i.graph_uri, g.ntriples, i.rdf_sync_status FROM app_instances i JOIN app_graphs g ON g.graph_uri = i.graph_uri
+      WHERE i.instance_id = $1`,
+    [instanceId],
+  );
+
+/** Instances waiting for the triplestore: failed for good, or pending after a failed attempt (whose next retry may
+ * be many minutes away by then). Matches the partial index app_instances_sync_waiting_idx. */
+const WAITING = `(rdf_sync_status = 'failed' OR (rdf_sync_status = 'pending' AND rdf_sync_error IS NOT NULL))`;
+
+/** The oldest waiting instance and its graph: the resync sweep's probe of the triplestore. */
+export const oldestWaitingInstance = () =>
+  sql<{ instance_id: string; graph_uri: string; ntriples: string }>(
+    `SELECT i.instance_id, i.graph_uri, g.ntriples FROM app_instances i JOIN app_graphs g ON g.graph_uri = i.graph_uri
+      WHERE ${WAITING} ORDER BY i.id LIMIT 1`,
+  );
+
+export const markInstanceSync = (instanceId: string, status: string, error: string | null, now: Date) =>
+  sql(
+    `UPDATE app_instances SET rdf_sync_status = $2, rdf_sync_error = $3, rdf_sync_attempts = rdf_sync_attempts + 1,
+       rdf_synced_at = CASE WHEN $2 = 'synced' THEN $4::timestamptz ELSE rdf_synced_at END
+     WHERE instance_id = $1`,
+    [instanceId, status, error, now],
+  );
+
+/** Up to `limit` waiting instances set pending again (skipping rows another sweep holds). */
+export const requeueWaitingInstances = (limit: number) =>
+  sql<{ instance_id: string }>(
+    `UPDATE app_instances SET rdf_sync_status = 'pending', rdf_sync_error = NULL WHERE id IN (
+       SELECT id FROM app_instances WHERE ${WAITING} ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
+     RETURNING instance_id`,
+    [limit],
+  );

@@ -73,11 +73,11 @@ async function validateXml({ req, services, caller, query }: RouteContext<AppCal
 
 /** upload/rdf: a multipart `file`, or the RDF itself as a raw Turtle or RDF/XML body (named by `?filename=` or by
  * the model the graph describes). */
-async function uploadRdf({ req, services, query }: RouteContext<AppCaller>) {
+async function uploadRdf({ req, services, query, caller }: RouteContext<AppCaller>) {
   const extension = RAW_RDF_EXTENSIONS.get(mediaType(req));
   if (!extension) {
     return withMultipart(req, services, MAX_SINGLE_FILE_PARTS, async (body) =>
-      success(201, renderRdfUpload(await services.app.uploads.uploadRdf(singleFile(body, 'file')))),
+      success(201, renderRdfUpload(await services.app.uploads.uploadRdf(singleFile(body, 'file'), caller.organization))),
     );
   }
   const staged = await receiveStream(services.app.files, req, { fieldName: 'file', filename: '' }, services.settings.maxUploadBytes);
@@ -88,7 +88,7 @@ async function uploadRdf({ req, services, query }: RouteContext<AppCaller>) {
     await services.app.files.discard(staged.tempPath);
     throw error;
   }
-  return success(201, renderRdfUpload(await services.app.uploads.uploadRdf({ ...staged, filename })));
+  return success(201, renderRdfUpload(await services.app.uploads.uploadRdf({ ...staged, filename }, caller.organization)));
 }
 
 /** The query of GET `?query=`, a form POST or an application/sparql-query body. */
@@ -119,9 +119,9 @@ export const appApiRoutes: AppApiRoute[] = [
       requestBody: fileUpload('file'),
       responses: { 201: { description: 'Stored.', schema: appSuccessSchema(storedFileSchema) } },
     },
-    handle: async ({ req, services }) =>
+    handle: async ({ req, services, caller }) =>
       withMultipart(req, services, MAX_SINGLE_FILE_PARTS, async (body) =>
-        success(201, renderStoredFile(await services.app.uploads.uploadZip(singleFile(body, 'file')))),
+        success(201, renderStoredFile(await services.app.uploads.uploadZip(singleFile(body, 'file'), caller.organization))),
       ),
   }),
   route({
@@ -134,9 +134,17 @@ export const appApiRoutes: AppApiRoute[] = [
       requestBody: fileUpload('files', true),
       responses: { 201: { description: 'What was stored, and why each other file was not.', schema: appSuccessSchema(schemaUploadSchema) } },
     },
-    handle: async ({ req, services }) =>
+    handle: async ({ req, services, caller }) =>
       withMultipart(req, services, MAX_SCHEMA_FILES, async (body) =>
-        success(201, renderSchemaUpload(await services.app.uploads.uploadSchemas(body.files.filter((f) => f.fieldName === 'files')))),
+        success(
+          201,
+          renderSchemaUpload(
+            await services.app.uploads.uploadSchemas(
+              body.files.filter((f) => f.fieldName === 'files'),
+              caller.organization,
+            ),
+          ),
+        ),
       ),
   }),
   route({

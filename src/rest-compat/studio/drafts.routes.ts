@@ -233,7 +233,7 @@ export const draftsRoutes: StudioRoute[] = [
     doc: listDoc('Semantic namespaces', namespacePageSchema),
     handle: async (ctx) => ({
       status: 200,
-      body: renderLinkedPage(await ctx.services.drafts.semantics.listNamespaces(pageOf(ctx)), renderNamespace, pageUrlOf(ctx)),
+      body: renderLinkedPage(await ctx.services.drafts.semantics.listNamespaces(ctx.caller.user.id, pageOf(ctx)), renderNamespace, pageUrlOf(ctx)),
     }),
   }),
   route({

@@ -21,10 +21,13 @@ const validate = (parse: (query: Record<string, unknown>) => VaasRequest) => asy
   requireXmlContentType(req.headers['content-type']);
   const xml = await readRawBody(req, services.settings.cpu.thread.xml.maxBytes, XML_BODY_ERRORS);
   if (xml.length === 0) throw new DomainError(400, 'invalid_xml', 'The request body is empty: send the instance as raw XML.');
-  return ctx.idempotently({ request, sha256: sha256Hex(xml) }, async () => {
-    const view = await services.vaas.validate(caller, { ...request, xml });
-    return { status: 200, headers: vaasHeaders(view), body: renderVaas(view) };
-  });
+  return ctx.idempotently(
+    () => ({ request, sha256: sha256Hex(xml) }),
+    async () => {
+      const view = await services.vaas.validate(caller, { ...request, xml });
+      return { status: 200, headers: vaasHeaders(view), body: renderVaas(view) };
+    },
+  );
 };
 
 /** Validation as a service for the agent toolkit (`../shared/spec/clients.md`): raw XML in, JSON out. */

@@ -1,0 +1,106 @@
+import type { DataSource } from 'typeorm';
+import { graphTriples, organizationUsage, recordUpload, storedUpload, totalTriples } from '../db/queries/instances.sql';
+import { query, queryOne } from '../db/sql';
+import { AppError } from '../lib/app-api-errors';
+
+/** Interface B's storage caps (README, limits): the triples every organisation's graphs may hold together and
+ * each one's, which bound what the embedded SPARQL store loads into memory, and the bytes each organisation
+ * stores (instances and uploaded files). */
+export interface AppStorageLimits {
+  /** APP_MAX_TRIPLES */
+  maxTriples: number;
+  /** APP_MAX_TRIPLES_PER_ORGANIZATION */
+  maxTriplesPerOrganization: number;
+  /** APP_STORAGE_QUOTA_BYTES */
+  storageQuotaBytes: number;
+}
+
+/** 507 in Interface B's per-endpoint shape: what was asked, what is held, the cap and the setting that sets it. */
+const quotaExceeded = (what: string, setting: string, limit: number, used: number, asked: number) =>
+  new AppError(
+    507,
+    'STORAGE_QUOTA_EXCEEDED',
+    `Storing this would take ${what} past ${limit} (${setting}): ${used} held, ${asked} more asked. Nothing was stored.`,
+    { setting, limit, used, requested: asked },
+  );
+
+/** Usage read from Postgres is reused for this long; this process's own writes are counted at once. */
+const FRESH_MS = 1000;
+
+interface Usage {
+  at: number;
+  triples: number;
+  bytes: number;
+}
+
+/**
+ * Interface B's storage caps, checked before a write: an instance (its bytes and its graph's triples) or a
+ * schema graph. The sums come from indexes (migration 0028) and are reused for a second; what this process
+ * admits is added at once (and taken back if the write fails), so concurrent writes through one process cannot
+ * pass a cap together, and writes through several pass it by at most a second of theirs.
+ */
+export class AppStorageQuota {
+  private total: Usage | null = null;
+  private readonly organizations = new Map<string, Usage>();
+
+  constructor(
+    private readonly db: DataSource,
+    private readonly limits: AppStorageLimits,
+  ) {}
+
+  /** Admits `add` for `organization` (a graph replacing `replacesGraph` asks only for the triples it adds, a
+   * file replacing its own `replacesUpload` only for the bytes it adds) or throws 507; the returned function
+   * takes it back when the write does not happen. */
+  async admit(
+    organization: string,
+    add: { triples: number; bytes: number; replacesGraph?: string; replacesUpload?: { area: string; filename: string } },
+  ): Promise<() => void> {
+    const replaced = add.replacesGraph ? ((await queryOne(this.db, graphTriples(add.replacesGraph)))?.triple_count ?? 0) : 0;
+    const triples = Math.max(0, add.triples - replaced);
+    const previous = add.replacesUpload ? await queryOne(this.db, storedUpload(add.replacesUpload.area, add.replacesUpload.filename)) : undefined;
+    const bytes = Math.max(0, add.bytes - (previous?.organization === organization ? Number(previous.size) : 0));
+    const [own, all] = await Promise.all([this.usageOf(organization), this.totalUsage()]);
+    const { maxTriples, maxTriplesPerOrganization, storageQuotaBytes } = this.limits;
+    if (bytes > 0 && own.bytes + bytes > storageQuotaBytes)
+      throw quotaExceeded(`your organisation's stored instances and files (bytes)`, 'APP_STORAGE_QUOTA_BYTES', storageQuotaBytes, own.bytes, bytes);
+    if (triples > 0 && own.triples + triples > maxTriplesPerOrganization)
+      throw quotaExceeded(`your organisation's stored triples`, 'APP_MAX_TRIPLES_PER_ORGANIZATION', maxTriplesPerOrganization, own.triples, triples);
+    if (triples > 0 && all.triples + triples > maxTriples)
+      throw quotaExceeded('the triples stored by every organisation', 'APP_MAX_TRIPLES', maxTriples, all.triples, triples);
+    own.triples += triples;
+    own.bytes += bytes;
+    all.triples += triples;
+    return () => {
+      own.triples -= triples;
+      own.bytes -= bytes;
+      all.triples -= triples;
+    };
+  }
+
+  /** Records an uploaded file as the organisation's (after it is stored): its size counts toward its quota. */
+  async recordUpload(organization: string, area: string, filename: string, size: number): Promise<void> {
+    await query(this.db, recordUpload(area, filename, organization, size));
+  }
+
+  private async usageOf(organization: string): Promise<Usage> {
+    const cached = this.organizations.get(organization);
+    if (cached && Date.now() - cached.at < FRESH_MS) return cached;
+    const row = (await queryOne(this.db, organizationUsage(organization)))!;
+    const usage = { at: Date.now(), triples: Number(row.triples), bytes: Number(row.bytes) };
+    this.organizations.delete(organization);
+    this.organizations.set(organization, usage);
+    // The map is in refresh order: forget the organisations not seen for longest past a thousand.
+    for (const old of this.organizations.keys()) {
+      if (this.organizations.size <= 1000) break;
+      this.organizations.delete(old);
+    }
+    return usage;
+  }
+
+  private async totalUsage(): Promise<Usage> {
+    if (this.total && Date.now() - this.total.at < FRESH_MS) return this.total;
+    const [row] = await query(this.db, totalTriples());
+    this.total = { at: Date.now(), triples: Number(row.triples), bytes: 0 };
+    return this.total;
+  }
+}
