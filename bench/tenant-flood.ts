@@ -115,7 +115,9 @@ export interface FloodFigures {
   attackSeconds: number;
 }
 
-const FIXTURES = path.resolve(__dirname, '../../../shared/fixtures');
+/** The project's root whether this runs built (dist/bench) or from source under Jest (bench/). */
+const ROOT = path.resolve(__dirname, path.basename(path.dirname(__dirname)) === 'dist' ? '../..' : '..');
+const FIXTURES = path.resolve(ROOT, '../shared/fixtures');
 const CT_ID = 'its7j6bvrb9n2fxdcxmoemod';
 const INSTANCE = path.join(FIXTURES, 'sdc4/packages/StatePopulation', `dm-${CT_ID}.xml`);
 
