@@ -42,6 +42,9 @@ interface Usage {
 export class AppStorageQuota {
   private total: Usage | null = null;
   private readonly organizations = new Map<string, Usage>();
+  /** The usage reads under way: a stale entry is read again once, not once per request waiting on it. */
+  private readonly reading = new Map<string, Promise<Usage>>();
+  private readingTotal: Promise<Usage> | null = null;
 
   constructor(
     private readonly db: DataSource,
@@ -82,9 +85,23 @@ export class AppStorageQuota {
     await query(this.db, recordUpload(area, filename, organization, size));
   }
 
-  private async usageOf(organization: string): Promise<Usage> {
+  /** An organisation's usage: read by one query at a time however many requests ask at once (every waiter shares
+   * the row it returns, so what each admits adds up on one object). Once known, a stale figure is answered at
+   * once while it is read again, so no request waits on the sums (they grow with the rows). */
+  private usageOf(organization: string): Promise<Usage> {
     const cached = this.organizations.get(organization);
-    if (cached && Date.now() - cached.at < FRESH_MS) return cached;
+    if (cached && Date.now() - cached.at < FRESH_MS) return Promise.resolve(cached);
+    let pending = this.reading.get(organization);
+    if (!pending) {
+      pending = this.readUsageOf(organization).finally(() => this.reading.delete(organization));
+      this.reading.set(organization, pending);
+    }
+    if (!cached) return pending;
+    pending.catch(() => undefined);
+    return Promise.resolve(cached);
+  }
+
+  private async readUsageOf(organization: string): Promise<Usage> {
     const row = (await queryOne(this.db, organizationUsage(organization)))!;
     const usage = { at: Date.now(), triples: Number(row.triples), bytes: Number(row.bytes) };
     this.organizations.delete(organization);
@@ -97,10 +114,15 @@ export class AppStorageQuota {
     return usage;
   }
 
-  private async totalUsage(): Promise<Usage> {
-    if (this.total && Date.now() - this.total.at < FRESH_MS) return this.total;
-    const [row] = await query(this.db, totalTriples());
-    this.total = { at: Date.now(), triples: Number(row.triples), bytes: 0 };
-    return this.total;
+  /** Every organisation's triples, read as `usageOf` reads one's. */
+  private totalUsage(): Promise<Usage> {
+    const cached = this.total;
+    if (cached && Date.now() - cached.at < FRESH_MS) return Promise.resolve(cached);
+    this.readingTotal ??= query(this.db, totalTriples())
+      .then(([row]) => (this.total = { at: Date.now(), triples: Number(row.triples), bytes: 0 }))
+      .finally(() => (this.readingTotal = null));
+    if (!cached) return this.readingTotal;
+    this.readingTotal.catch(() => undefined);
+    return Promise.resolve(cached);
   }
 }
