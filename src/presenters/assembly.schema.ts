@@ -14,7 +14,16 @@ export const estimateSchema = obj({
   total_credits: int(),
   total_usd: str(),
   wallet: obj({ balance_credits: int(), can_pay: bool }),
-  key: nullable(obj({ scopes: arr(str()), can_spend: bool })),
+  key: nullable(
+    obj({
+      scopes: arr(str()),
+      can_spend: bool,
+      spend_limit_credits: nullable(int()),
+      spent_credits: int(),
+      remaining_credits: nullable(int()),
+      within_limit: bool,
+    }),
+  ),
 });
 
 /** renderBuiltModel's body (200): the model, then what finishing it did. */
