@@ -18,6 +18,7 @@ export const num = (extra: JsonSchema = {}) => typed<number>({ type: 'number', .
 export const bool = typed<boolean>({ type: 'boolean' });
 export const dateTime = typed<string>({ type: 'string', format: 'date-time' });
 export const anyJson = typed<unknown>({});
+export const constant = <V extends string | number | boolean>(value: V) => typed<V>({ const: value });
 export const strEnum = <V extends string>(...values: V[]) => typed<V>({ type: 'string', enum: values });
 export const nullable = <S extends JsonSchema>(schema: S) => typed<Static<S> | null>({ anyOf: [schema, { type: 'null' }] });
 export const arr = <S extends JsonSchema>(items: S) => typed<Array<Static<S>>>({ type: 'array', items });
