@@ -1,10 +1,10 @@
-import { TEMPORAL_PARTS } from '../parsers/drafts.parser';
-import { arr, bool, dateTime, int, nullable, obj, str, strEnum, type JsonSchema } from '../lib/json-schema';
+import { TEMPORAL_PARTS, type TemporalPart } from '../parsers/drafts.parser';
+import { arr, bool, dateTime, int, nullable, obj, str, strEnum } from '../lib/json-schema';
 import { linkedPageSchema } from './catalog.schema';
 
 /** The drafts API's bodies (src/presenters/drafts.presenter.ts). */
 
-const entryProperties: Record<string, JsonSchema> = {
+const entryProperties = {
   id: int(),
   ct_id: str(),
   label: str(),
@@ -31,9 +31,9 @@ export const componentDraftSchema = obj(
     enum_descr: str({ description: '"value: description" lines' }),
     enumeration: arr(obj({ value: str(), description: nullable(str()) })),
     reference_ranges: arr(str()),
-    ...Object.fromEntries(TEMPORAL_PARTS.map((part) => [`allow_${part}`, bool])),
+    ...(Object.fromEntries(TEMPORAL_PARTS.map((part) => [`allow_${part}`, bool])) as Record<`allow_${TemporalPart}`, typeof bool>),
   },
-  TEMPORAL_PARTS.map((part) => `allow_${part}`),
+  TEMPORAL_PARTS.map((part) => `allow_${part}` as const),
 );
 
 /** renderClusterDraft's body: children by type field (`xdstring`, …, `clusters`), and in order in `children`. */

@@ -1,5 +1,7 @@
 import type { AppInstance } from '../entities/app-instance.entity';
 import { renderValidation, type ValidationView } from './validation.presenter';
+import type { Static } from '../lib/json-schema';
+import type { instanceSchema } from './instance.schema';
 
 /** A stored instance as GET instances/<id>/ shows it: the validation result plus what was stored with it. */
 export interface InstanceView extends ValidationView {
@@ -36,7 +38,7 @@ export function presentInstance(instance: AppInstance): InstanceView {
   };
 }
 
-export function renderInstance(view: InstanceView) {
+export function renderInstance(view: InstanceView): Static<typeof instanceSchema> {
   return {
     ...renderValidation(view),
     rdf_sync_attempts: view.rdfSyncAttempts,
