@@ -8,7 +8,7 @@ export const estimateSchema = obj({
   mode: strEnum('reuse', 'mixed'),
   reuse: arr(obj({ path: str(), ct_id: str(), label: nullable(str()), type: str() })),
   mint: arr(obj({ path: str(), label: nullable(str()), data_type: nullable(str()) })),
-  problems: arr(obj({ path: str(), ct_id: nullable(str()), problem: str(), message: str() })),
+  problems: arr(obj({ path: str(), ct_id: nullable(str()), problem: str(), successor: nullable(str()), message: str() }, ['successor'])),
   model_credits: int(),
   mint_credits: int(),
   total_credits: int(),

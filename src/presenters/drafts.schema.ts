@@ -1,5 +1,6 @@
+import { DATA_TYPES, type DataType } from '../domain/model-tree';
 import { TEMPORAL_PARTS, type TemporalPart } from '../parsers/drafts.parser';
-import { arr, bool, dateTime, int, nullable, obj, str, strEnum } from '../lib/json-schema';
+import { arr, bool, dateTime, int, nullable, obj, str, strEnum, type Schema } from '../lib/json-schema';
 import { linkedPageSchema } from './catalog.schema';
 
 /** The drafts API's bodies (src/presenters/drafts.presenter.ts). */
@@ -36,13 +37,23 @@ export const componentDraftSchema = obj(
   TEMPORAL_PARTS.map((part) => `allow_${part}` as const),
 );
 
+/** A cluster's component children by type field (`xdstring`, …): each field only when it has some. */
+const childrenByType = Object.fromEntries(DATA_TYPES.map((type) => [type.toLowerCase(), arr(str())])) as Record<
+  Lowercase<DataType>,
+  Schema<string[]>
+>;
+
 /** renderClusterDraft's body: children by type field (`xdstring`, …, `clusters`), and in order in `children`. */
-export const clusterDraftSchema = obj({
-  ...entryProperties,
-  type: strEnum('cluster'),
-  clusters: arr(str()),
-  children: arr(obj({ kind: strEnum('component', 'cluster'), ct_id: str(), type: str() })),
-});
+export const clusterDraftSchema = obj(
+  {
+    ...entryProperties,
+    type: strEnum('cluster'),
+    clusters: arr(str()),
+    ...childrenByType,
+    children: arr(obj({ kind: strEnum('component', 'cluster'), ct_id: str(), type: str() })),
+  },
+  Object.keys(childrenByType) as Array<Lowercase<DataType>>,
+);
 
 /** renderModelDraft's body. */
 export const modelDraftSchema = obj({
