@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../../../src/lib/json-schema';
+import type { JsonSchema, Static } from '../../../src/lib/json-schema';
 import { assemblyJobSchema, builtModelSchema, estimateSchema } from '../../../src/presenters/assembly.schema';
 import {
   renderAssemblyJob,
@@ -56,7 +56,7 @@ import { renderInstance } from '../../../src/presenters/instance.presenter';
 import { jobSchema } from '../../../src/presenters/job.schema';
 import { renderJob, type JobView } from '../../../src/presenters/job.presenter';
 import { issuedKeySchema, keySchema, legacyKeySchema } from '../../../src/presenters/key.schema';
-import { renderIssuedKey, renderKey, renderLegacyKey, type KeyView } from '../../../src/presenters/key.presenter';
+import { renderIssuedKey, renderKey, renderLegacyKey, type KeyView, type LegacyKeyView } from '../../../src/presenters/key.presenter';
 import { modelerSchema, projectSchema } from '../../../src/presenters/projects.schema';
 import { renderModeler, renderProject } from '../../../src/presenters/projects.presenter';
 import { schemaVersionsSchema } from '../../../src/presenters/schema-hosting.schema';
@@ -70,7 +70,7 @@ import { renderTask } from '../../../src/presenters/task.presenter';
 import { rdfUploadSchema, schemaUploadSchema, storedFileSchema } from '../../../src/presenters/upload.schema';
 import { renderRdfUpload, renderSchemaUpload, renderStoredFile } from '../../../src/presenters/upload.presenter';
 import { sessionSchema, userSchema } from '../../../src/presenters/user.schema';
-import { renderSession, renderUser } from '../../../src/presenters/user.presenter';
+import { renderSession, renderUser, type UserView } from '../../../src/presenters/user.presenter';
 import { vaasSchema } from '../../../src/presenters/vaas.schema';
 import { renderVaas, type VaasView } from '../../../src/presenters/vaas.presenter';
 import { validationSchema } from '../../../src/presenters/validation.schema';
@@ -78,6 +78,7 @@ import { renderValidation, type ValidationView } from '../../../src/presenters/v
 import { walletSchema } from '../../../src/presenters/wallet.schema';
 import { renderWallet, type WalletView } from '../../../src/money';
 import type { Links } from '../../../src/lib/links';
+import { keyDocumentSchema, receiptStatusSchema, renderKeyDocument, renderReceiptStatus, renderTrigger, triggerSchema } from '../../../src/vsl';
 import { schemaErrors, undeclaredFields } from '../../support/schema-check';
 
 /** Each REST renderer's output, for sample views covering its optional fields, matches the schema the OpenAPI
@@ -479,3 +480,29 @@ describe('each REST renderer against the schema of its route', () => {
     expect(undeclaredFields(keySchema, body)).toEqual(['/hash']);
   });
 });
+
+/* Checked by tsc (`npm run typecheck`), not by jest. A renderer in src/presenters declares `Static<typeof itsSchema>`
+ * as its return type; the renderers that live elsewhere are held to their schema here, and each line expected to
+ * fail proves the check bites: tsc fails if one of them compiles. (renderSettle is not held: its view types
+ * `hint` string | null where the schema says string; the service sets it on DENY only, where it is a string.) */
+const renders = <S extends JsonSchema, A extends unknown[]>(_schema: S, render: (...args: A) => Static<S>) => render;
+
+renders(walletSchema, renderWallet);
+renders(receiptStatusSchema, renderReceiptStatus);
+renders(triggerSchema, renderTrigger);
+renders(keyDocumentSchema, renderKeyDocument);
+
+// @ts-expect-error a renderer that forgets a required field (is_staff)
+renders(userSchema, (v: UserView) => ({ id: v.id, email: v.email, name: v.name }));
+// @ts-expect-error a renderer that sends a Date where the schema says a date-time string
+renders(legacyKeySchema, (v: LegacyKeyView) => ({ token: v.token, prefix: v.prefix, created: v.created }));
+// @ts-expect-error a renderer that sends null where the schema does not say nullable (prefix)
+renders(keySchema, (v: KeyView) => ({ ...renderKey(v), prefix: null }));
+// @ts-expect-error a value outside a strEnum
+renders(estimateSchema, (v: EstimateView) => ({ ...renderEstimate(v), mode: 'partial' }));
+// @ts-expect-error a field of the wrong type inside an array of objects
+renders(schemaUploadSchema, () => ({ stored_files: [{ filename: 'a', path: 'b', size: '3' }], errors: [] }));
+// The names given as optional may be left out (an Interface B package has no profile, app_name, app_url) ...
+renders(generationSchema, () => ({ dm_ct_id: 'd', model_url: 'm', catalog_url: 'c', package_url: null }));
+// @ts-expect-error ... and no other
+renders(generationSchema, () => ({ dm_ct_id: 'd', model_url: 'm', package_url: null }));
