@@ -36,6 +36,7 @@ export interface NodeView {
   children: NodeView[];
 }
 
+/** modelSummarySchema's body in camelCase, with Dates. */
 export interface ModelSummaryView {
   ctId: string;
   identifier: string;
@@ -76,6 +77,7 @@ export interface ComponentView {
   updated: Date;
 }
 
+/** clusterSchema's body in camelCase, with the status typed. */
 export interface ClusterView {
   ctId: string;
   label: string;

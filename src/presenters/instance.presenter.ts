@@ -3,7 +3,8 @@ import { renderValidation, type ValidationView } from './validation.presenter';
 import type { Static } from '../lib/json-schema';
 import type { instanceSchema } from './instance.schema';
 
-/** A stored instance as GET instances/<id>/ shows it: the validation result plus what was stored with it. */
+/** A stored instance as GET instances/<id>/ shows it: the validation result plus what was stored with it
+ * (instanceSchema's body in camelCase). */
 export interface InstanceView extends ValidationView {
   rdfSyncAttempts: number;
   rdfSyncError: string | null;

@@ -2,7 +2,8 @@ import type { Static } from '../lib/json-schema';
 import type { issuedKeySchema, keySchema, legacyKeySchema } from './key.schema';
 import { keyStatus, type ApiKey, type KeyStatus, type Scope } from '../entities/api-key.entity';
 
-/** The fields of a key that leave the process; never the hash. */
+/** The fields of a key that leave the process; never the hash. keySchema's body in camelCase, with Dates and the
+ * status typed: kept for GraphQL, which reads it as it is. */
 export interface KeyView {
   id: number;
   name: string | null;

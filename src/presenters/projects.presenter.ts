@@ -5,6 +5,7 @@ import type { User } from '../entities/user.entity';
 
 /** Projects and the modeler, as views and as the studio's `/dmgen/projects/` and `/auth/modeler/` bodies. */
 
+/** projectSchema's body in camelCase. */
 export interface ProjectListView {
   ctId: string;
   name: string;

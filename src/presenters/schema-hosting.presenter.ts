@@ -17,6 +17,7 @@ export interface SchemaVersionView {
   url: string;
 }
 
+/** schemaVersionsSchema's body in camelCase, with Dates. */
 export interface SchemaVersionsView {
   dmCtId: string;
   currentSha256: string;

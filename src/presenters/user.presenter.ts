@@ -2,7 +2,7 @@ import type { Static } from '../lib/json-schema';
 import type { sessionSchema, userSchema } from './user.schema';
 import type { User } from '../entities/user.entity';
 
-/** The fields of a user that leave the process; never the password hash. */
+/** The fields of a user that leave the process; never the password hash. userSchema's body in camelCase. */
 export interface UserView {
   id: number;
   email: string;

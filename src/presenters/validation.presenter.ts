@@ -2,7 +2,8 @@ import type { RdfSyncStatus, ValidationStatus } from '../entities/app-instance.e
 import type { Static } from '../lib/json-schema';
 import type { validationSchema } from './validation.schema';
 
-/** The contract's validation result (validate/xml), as REST and GraphQL both answer it. */
+/** The contract's validation result (validate/xml), as REST and GraphQL both answer it: validationSchema's body in
+ * camelCase, with the statuses typed. */
 export interface ValidationView {
   instanceId: string;
   dmCtId: string;
