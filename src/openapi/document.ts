@@ -1,4 +1,4 @@
-import { anyJson, obj, str, type JsonSchema } from '../lib/json-schema';
+import { anyJson, constant, obj, str, type JsonSchema } from '../lib/json-schema';
 import { isAppApiRoute, type AnyRoute, type ResponseDoc } from '../rest-compat/route-table';
 
 /** The OpenAPI 3.1 description of a route table (both REST interfaces, or Interface B alone in ROLE=app), built
@@ -13,7 +13,7 @@ const studioErrorSchema = obj({ error: str(), error_type: str() });
 /** Interface B's two error bodies (src/lib/app-api-errors.ts): per endpoint `{code, message, details}`, general
  * `{error: <message>, errors, error_code}`. */
 const appErrorSchema = obj({
-  success: { const: false },
+  success: constant(false),
   error: { anyOf: [str(), obj({ code: str(), message: str(), details: anyJson }, ['details'])] },
 });
 

@@ -2,6 +2,8 @@ import type { ApiKey } from '../entities/api-key.entity';
 import type { Job } from '../entities/job.entity';
 import { chargeHeaders, creditsToUsd } from '../money';
 import { renderModel, type ModelView } from './catalog.presenter';
+import type { Static } from '../lib/json-schema';
+import type { assemblyJobSchema, builtModelSchema, estimateSchema } from './assembly.schema';
 
 /** Assembly views (estimate, built model, queued job) and their REST renderings in the contract's snake_case. */
 
@@ -121,7 +123,7 @@ export function renderProblem(p: ProblemView) {
   return { path: p.path, ct_id: p.ctId, problem: p.problem, ...(p.problem === 'retired' ? { successor: p.successor } : {}), message: p.message };
 }
 
-export function renderEstimate(view: EstimateView) {
+export function renderEstimate(view: EstimateView): Static<typeof estimateSchema> {
   return {
     estimate_id: view.estimateId,
     mode: view.mode,
@@ -147,7 +149,7 @@ export function renderEstimate(view: EstimateView) {
 }
 
 /** The 200 body: the catalog's model fields, then what finishing it did (finalize_error only when it failed). */
-export function renderBuiltModel(view: BuiltModelView) {
+export function renderBuiltModel(view: BuiltModelView): Static<typeof builtModelSchema> {
   return {
     ...renderModel(view.model),
     published: view.published,
@@ -159,7 +161,7 @@ export function renderBuiltModel(view: BuiltModelView) {
 }
 
 /** The 202 body: the contract's fields, plus the dollar cost and the count of new components clients read. */
-export function renderAssemblyJob(view: AssemblyJobView) {
+export function renderAssemblyJob(view: AssemblyJobView): Static<typeof assemblyJobSchema> {
   return {
     job_ct_id: view.jobCtId,
     job_url: view.jobUrl,

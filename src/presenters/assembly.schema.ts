@@ -8,13 +8,22 @@ export const estimateSchema = obj({
   mode: strEnum('reuse', 'mixed'),
   reuse: arr(obj({ path: str(), ct_id: str(), label: nullable(str()), type: str() })),
   mint: arr(obj({ path: str(), label: nullable(str()), data_type: nullable(str()) })),
-  problems: arr(obj({ path: str(), ct_id: nullable(str()), problem: str(), message: str() })),
+  problems: arr(obj({ path: str(), ct_id: nullable(str()), problem: str(), successor: nullable(str()), message: str() }, ['successor'])),
   model_credits: int(),
   mint_credits: int(),
   total_credits: int(),
   total_usd: str(),
   wallet: obj({ balance_credits: int(), can_pay: bool }),
-  key: nullable(obj({ scopes: arr(str()), can_spend: bool })),
+  key: nullable(
+    obj({
+      scopes: arr(str()),
+      can_spend: bool,
+      spend_limit_credits: nullable(int()),
+      spent_credits: int(),
+      remaining_credits: nullable(int()),
+      within_limit: bool,
+    }),
+  ),
 });
 
 /** renderBuiltModel's body (200): the model, then what finishing it did. */

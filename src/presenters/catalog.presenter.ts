@@ -3,6 +3,18 @@ import { DATA_TYPES, type ClusterNode, type TreeNode } from '../domain/model-tre
 import type { CatalogStatus } from '../entities/catalog-entry';
 import type { Links } from '../lib/links';
 import { studioTypeName } from '../parsers/catalog.parser';
+import type { Schema, Static } from '../lib/json-schema';
+import type {
+  clusterSchema,
+  componentSchema,
+  dmgenComponentSchema,
+  indexSchema,
+  linkedPageSchema,
+  modelSchema,
+  modelSummarySchema,
+  nodeSchema,
+  pageSchema,
+} from './catalog.schema';
 
 /** The catalog's views (camelCase, absolute URLs), built once here from its rows; GraphQL returns them as they
  * are and REST renders them to the contract's snake_case bodies with the `render*` functions below. */
@@ -24,6 +36,7 @@ export interface NodeView {
   children: NodeView[];
 }
 
+/** modelSummarySchema's body in camelCase, with Dates. */
 export interface ModelSummaryView {
   ctId: string;
   identifier: string;
@@ -64,6 +77,7 @@ export interface ComponentView {
   updated: Date;
 }
 
+/** clusterSchema's body in camelCase, with the status typed. */
 export interface ClusterView {
   ctId: string;
   label: string;
@@ -194,7 +208,7 @@ export function catalogIndexView(rows: ProjectCountRow[]): CatalogIndexView {
   return { dataTypes: [...DATA_TYPES], components: sum('components'), clusters: sum('clusters'), dataModels: sum('dataModels'), projects };
 }
 
-export function renderNode(node: NodeView): Record<string, unknown> {
+export function renderNode(node: NodeView): Static<typeof nodeSchema> {
   return {
     type: node.type,
     ct_id: node.ctId,
@@ -208,7 +222,7 @@ export function renderNode(node: NodeView): Record<string, unknown> {
   };
 }
 
-export function renderModelSummary(model: ModelSummaryView) {
+export function renderModelSummary(model: ModelSummaryView): Static<typeof modelSummarySchema> {
   return {
     ct_id: model.ctId,
     identifier: model.identifier,
@@ -222,7 +236,7 @@ export function renderModelSummary(model: ModelSummaryView) {
 }
 
 /** The catalog fields of one model (GET dm/{ct_id}/ and the model part of the assembly's 200 body). */
-export function renderModel(model: ModelView) {
+export function renderModel(model: ModelView): Static<typeof modelSchema> {
   return {
     ...renderModelSummary(model),
     published: model.published,
@@ -234,7 +248,7 @@ export function renderModel(model: ModelView) {
   };
 }
 
-export function renderComponent(component: ComponentView) {
+export function renderComponent(component: ComponentView): Static<typeof componentSchema> {
   return {
     ct_id: component.ctId,
     label: component.label,
@@ -251,7 +265,7 @@ export function renderComponent(component: ComponentView) {
 
 /** An entry as `/dmgen/components/` lists it: `type` the studio's name (studioTypeName), `component_type` the
  * reference-model name. */
-export function renderDmgenComponent(component: ComponentView) {
+export function renderDmgenComponent(component: ComponentView): Static<typeof dmgenComponentSchema> {
   return {
     ct_id: component.ctId,
     label: component.label,
@@ -269,7 +283,11 @@ export function renderDmgenComponent(component: ComponentView) {
 }
 
 /** The studio's paginated list: `{count, next, previous, results}`, `pageUrl` giving the URL of another page. */
-export function renderLinkedPage<T, R>(page: PageView<T>, render: (item: T) => R, pageUrl: (page: number) => string) {
+export function renderLinkedPage<T, R>(
+  page: PageView<T>,
+  render: (item: T) => R,
+  pageUrl: (page: number) => string,
+): Static<ReturnType<typeof linkedPageSchema<Schema<R>>>> {
   const last = Math.max(1, Math.ceil(page.count / page.pageSize));
   return {
     count: page.count,
@@ -279,7 +297,7 @@ export function renderLinkedPage<T, R>(page: PageView<T>, render: (item: T) => R
   };
 }
 
-export function renderCluster(cluster: ClusterView) {
+export function renderCluster(cluster: ClusterView): Static<typeof clusterSchema> {
   return {
     ct_id: cluster.ctId,
     label: cluster.label,
@@ -292,11 +310,11 @@ export function renderCluster(cluster: ClusterView) {
   };
 }
 
-export function renderPage<T, R>(page: PageView<T>, render: (item: T) => R) {
+export function renderPage<T, R>(page: PageView<T>, render: (item: T) => R): Static<ReturnType<typeof pageSchema<Schema<R>>>> {
   return { count: page.count, page: page.page, page_size: page.pageSize, results: page.results.map(render) };
 }
 
-export function renderIndex(index: CatalogIndexView, links: Links) {
+export function renderIndex(index: CatalogIndexView, links: Links): Static<typeof indexSchema> {
   return {
     endpoints: {
       components: links.catalog('components'),

@@ -2,7 +2,7 @@ import { anyJson, arr, bool, dateTime, int, nullable, obj, str, type JsonSchema 
 
 /** renderNode's body (children are nodes again); `repeated: true` marks a cluster shown by reference, as it is
  * expanded once, earlier in the tree. */
-const nodeSchema = obj(
+export const nodeSchema = obj(
   {
     type: str(),
     ct_id: str(),
@@ -17,8 +17,7 @@ const nodeSchema = obj(
   ['repeated'],
 );
 
-/** renderModelSummary's body. */
-export const modelSummarySchema = obj({
+const modelSummaryProperties = {
   ct_id: str(),
   identifier: str(),
   title: str(),
@@ -27,10 +26,13 @@ export const modelSummarySchema = obj({
   about: str(),
   created: dateTime,
   updated: dateTime,
-});
+};
+
+/** renderModelSummary's body. */
+export const modelSummarySchema = obj(modelSummaryProperties);
 
 const modelProperties = {
-  ...(modelSummarySchema.properties as Record<string, JsonSchema>),
+  ...modelSummaryProperties,
   published: bool,
   generated: bool,
   package_url: nullable(str()),
@@ -88,9 +90,10 @@ export const clusterSchema = obj({
 });
 
 /** renderPage's body around `item`. */
-export const pageSchema = (item: JsonSchema) => obj({ count: int(), page: int(), page_size: int(), results: arr(item) });
+export const pageSchema = <S extends JsonSchema>(item: S) => obj({ count: int(), page: int(), page_size: int(), results: arr(item) });
 /** renderLinkedPage's body around `item`. */
-export const linkedPageSchema = (item: JsonSchema) => obj({ count: int(), next: nullable(str()), previous: nullable(str()), results: arr(item) });
+export const linkedPageSchema = <S extends JsonSchema>(item: S) =>
+  obj({ count: int(), next: nullable(str()), previous: nullable(str()), results: arr(item) });
 
 /** renderIndex's body. */
 export const indexSchema = obj({

@@ -1,3 +1,5 @@
+import type { Static } from '../lib/json-schema';
+import type { unitsDraftSchema } from './drafts.schema';
 import type { UnitsDraftRow } from '../db/queries/drafts-units.sql';
 import { entryView, renderEntry, type EntryView } from './drafts.presenter';
 
@@ -9,7 +11,7 @@ export interface UnitsDraftView extends EntryView {
 
 export const unitsDraftView = (row: UnitsDraftRow): UnitsDraftView => ({ ...entryView(row), enums: row.enums });
 
-export const renderUnitsDraft = (units: UnitsDraftView) => ({
+export const renderUnitsDraft = (units: UnitsDraftView): Static<typeof unitsDraftSchema> => ({
   ...renderEntry(units),
   type: 'units',
   component_type: 'Units',

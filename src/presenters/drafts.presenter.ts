@@ -11,6 +11,8 @@ import type { CatalogStatus } from '../entities/catalog-entry';
 import { chargeHeaders } from '../money';
 import type { ComponentDetails, DublinCore, TemporalPart } from '../parsers/drafts.parser';
 import { TEMPORAL_PARTS } from '../parsers/drafts.parser';
+import type { Static } from '../lib/json-schema';
+import type { clusterDraftSchema, componentDraftSchema, modelDraftSchema, namespaceSchema, predicateSchema, predObjSchema } from './drafts.schema';
 
 /** The drafts API's views (what the services return, GraphQL types implement them) and their REST bodies as the
  * modeling tools read them (`../shared/spec/clients.md`): `enums` newline-joined, `enum_descr` "value: text"
@@ -200,7 +202,7 @@ export function renderEntry(entry: EntryView) {
   };
 }
 
-export function renderComponentDraft(component: ComponentDraftView) {
+export function renderComponentDraft(component: ComponentDraftView): Static<typeof componentDraftSchema> {
   const temporal =
     component.dataType === 'XdTemporal'
       ? Object.fromEntries(TEMPORAL_PARTS.map((part) => [`allow_${part}`, component.allow.length === 0 || component.allow.includes(part)]))
@@ -222,8 +224,8 @@ export function renderComponentDraft(component: ComponentDraftView) {
 export const mintHeaders = (mint: Pick<ComponentMintView, 'estimatedCostCredits' | 'balanceCredits'>) =>
   chargeHeaders(mint.estimatedCostCredits, mint.balanceCredits);
 
-export function renderClusterDraft(cluster: ClusterDraftView) {
-  const byField: Record<string, string[]> = { clusters: [] };
+export function renderClusterDraft(cluster: ClusterDraftView): Static<typeof clusterDraftSchema> {
+  const byField: { clusters: string[]; [field: string]: string[] } = { clusters: [] };
   for (const child of cluster.children) {
     const field = child.kind === 'cluster' ? 'clusters' : (child.dataType ?? 'component').toLowerCase();
     (byField[field] ??= []).push(child.ctId);
@@ -236,7 +238,7 @@ export function renderClusterDraft(cluster: ClusterDraftView) {
   };
 }
 
-export function renderModelDraft(model: ModelDraftView) {
+export function renderModelDraft(model: ModelDraftView): Static<typeof modelDraftSchema> {
   const dc = model.dublinCore;
   return {
     id: model.id,
@@ -258,9 +260,9 @@ export function renderModelDraft(model: ModelDraftView) {
   };
 }
 
-export const renderNamespace = (ns: NamespaceView) => ({ id: ns.id, abbrev: ns.abbrev, uri: ns.uri });
+export const renderNamespace = (ns: NamespaceView): Static<typeof namespaceSchema> => ({ id: ns.id, abbrev: ns.abbrev, uri: ns.uri });
 
-export const renderPredicate = (p: PredicateView) => ({
+export const renderPredicate = (p: PredicateView): Static<typeof predicateSchema> => ({
   id: p.id,
   ns_prefix: p.nsPrefix,
   ns_abbrev: p.nsPrefix,
@@ -268,7 +270,7 @@ export const renderPredicate = (p: PredicateView) => ({
   uri: p.uri,
 });
 
-export const renderPredObj = (po: PredObjView) => ({
+export const renderPredObj = (po: PredObjView): Static<typeof predObjSchema> => ({
   id: po.id,
   predicate: po.predicateId,
   predicate_name: po.predicateName,

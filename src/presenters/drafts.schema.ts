@@ -1,10 +1,11 @@
-import { TEMPORAL_PARTS } from '../parsers/drafts.parser';
-import { arr, bool, dateTime, int, nullable, obj, str, strEnum, type JsonSchema } from '../lib/json-schema';
+import { DATA_TYPES, type DataType } from '../domain/model-tree';
+import { TEMPORAL_PARTS, type TemporalPart } from '../parsers/drafts.parser';
+import { arr, bool, dateTime, int, nullable, obj, str, strEnum, type Schema } from '../lib/json-schema';
 import { linkedPageSchema } from './catalog.schema';
 
 /** The drafts API's bodies (src/presenters/drafts.presenter.ts). */
 
-const entryProperties: Record<string, JsonSchema> = {
+const entryProperties = {
   id: int(),
   ct_id: str(),
   label: str(),
@@ -31,18 +32,28 @@ export const componentDraftSchema = obj(
     enum_descr: str({ description: '"value: description" lines' }),
     enumeration: arr(obj({ value: str(), description: nullable(str()) })),
     reference_ranges: arr(str()),
-    ...Object.fromEntries(TEMPORAL_PARTS.map((part) => [`allow_${part}`, bool])),
+    ...(Object.fromEntries(TEMPORAL_PARTS.map((part) => [`allow_${part}`, bool])) as Record<`allow_${TemporalPart}`, typeof bool>),
   },
-  TEMPORAL_PARTS.map((part) => `allow_${part}`),
+  TEMPORAL_PARTS.map((part) => `allow_${part}` as const),
 );
 
+/** A cluster's component children by type field (`xdstring`, …): each field only when it has some. */
+const childrenByType = Object.fromEntries(DATA_TYPES.map((type) => [type.toLowerCase(), arr(str())])) as Record<
+  Lowercase<DataType>,
+  Schema<string[]>
+>;
+
 /** renderClusterDraft's body: children by type field (`xdstring`, …, `clusters`), and in order in `children`. */
-export const clusterDraftSchema = obj({
-  ...entryProperties,
-  type: strEnum('cluster'),
-  clusters: arr(str()),
-  children: arr(obj({ kind: strEnum('component', 'cluster'), ct_id: str(), type: str() })),
-});
+export const clusterDraftSchema = obj(
+  {
+    ...entryProperties,
+    type: strEnum('cluster'),
+    clusters: arr(str()),
+    ...childrenByType,
+    children: arr(obj({ kind: strEnum('component', 'cluster'), ct_id: str(), type: str() })),
+  },
+  Object.keys(childrenByType) as Array<Lowercase<DataType>>,
+);
 
 /** renderModelDraft's body. */
 export const modelDraftSchema = obj({

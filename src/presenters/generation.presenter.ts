@@ -1,3 +1,5 @@
+import type { Static } from '../lib/json-schema';
+import type { generationSchema } from './generation.schema';
 import type { AppProfile } from '../packages/app-compose';
 
 /** A generated package (and, for an application, its download), as both transports show it. */
@@ -22,7 +24,7 @@ export interface ChargeView {
 
 /** The contract's generate body (REST-compat), also kept as a generation job's result: a package's links, and an
  * application's profile, name and URL after them. */
-export function renderGeneration(view: GenerationView): Record<string, unknown> {
+export function renderGeneration(view: GenerationView): Static<typeof generationSchema> {
   const links = { dm_ct_id: view.dmCtId, model_url: view.modelUrl, catalog_url: view.catalogUrl, package_url: view.packageUrl };
   return view.profile === null ? links : { ...links, profile: view.profile, app_name: view.appName, app_url: view.appUrl };
 }

@@ -1,7 +1,10 @@
 import type { AppInstance } from '../entities/app-instance.entity';
 import { renderValidation, type ValidationView } from './validation.presenter';
+import type { Static } from '../lib/json-schema';
+import type { instanceSchema } from './instance.schema';
 
-/** A stored instance as GET instances/<id>/ shows it: the validation result plus what was stored with it. */
+/** A stored instance as GET instances/<id>/ shows it: the validation result plus what was stored with it
+ * (instanceSchema's body in camelCase). */
 export interface InstanceView extends ValidationView {
   rdfSyncAttempts: number;
   rdfSyncError: string | null;
@@ -36,7 +39,7 @@ export function presentInstance(instance: AppInstance): InstanceView {
   };
 }
 
-export function renderInstance(view: InstanceView) {
+export function renderInstance(view: InstanceView): Static<typeof instanceSchema> {
   return {
     ...renderValidation(view),
     rdf_sync_attempts: view.rdfSyncAttempts,

@@ -1,6 +1,8 @@
 import type { Job, JobKind, JobResult, JobStatus } from '../entities/job.entity';
 import type { Links } from '../lib/links';
 import { renderGeneration } from './generation.presenter';
+import type { Static } from '../lib/json-schema';
+import type { jobSchema } from './job.schema';
 
 /** A job as both transports show it; `costCredits` is what the ledger holds for it. `result` is of its kind
  * (src/jobs/<kind>.task.ts declares it): GraphQL reads it as it is, REST renders it (renderJobResult). */
@@ -93,7 +95,7 @@ export function renderJobResult(view: Pick<JobFields, 'kind' | 'result'>): Recor
 }
 
 /** The contract's job fields (REST-compat). */
-export function renderJob(view: JobView) {
+export function renderJob(view: JobView): Static<typeof jobSchema> {
   return {
     ct_id: view.ctId,
     url: view.url,

@@ -1,6 +1,9 @@
+import type { Static } from '../lib/json-schema';
+import type { issuedKeySchema, keySchema, legacyKeySchema } from './key.schema';
 import { keyStatus, type ApiKey, type KeyStatus, type Scope } from '../entities/api-key.entity';
 
-/** The fields of a key that leave the process; never the hash. */
+/** The fields of a key that leave the process; never the hash. keySchema's body in camelCase, with Dates and the
+ * status typed: kept for GraphQL, which reads it as it is. */
 export interface KeyView {
   id: number;
   name: string | null;
@@ -45,7 +48,7 @@ export function keyView(key: ApiKey, now: Date): KeyView {
   };
 }
 
-export function renderKey(view: KeyView) {
+export function renderKey(view: KeyView): Static<typeof keySchema> {
   return {
     id: view.id,
     name: view.name,
@@ -62,10 +65,10 @@ export function renderKey(view: KeyView) {
   };
 }
 
-export function renderIssuedKey(view: IssuedKeyView) {
+export function renderIssuedKey(view: IssuedKeyView): Static<typeof issuedKeySchema> {
   return { ...renderKey(view), key: view.key };
 }
 
-export function renderLegacyKey(view: LegacyKeyView) {
+export function renderLegacyKey(view: LegacyKeyView): Static<typeof legacyKeySchema> {
   return { token: view.token, prefix: view.prefix, created: view.created.toISOString() };
 }

@@ -1,8 +1,11 @@
+import type { Static } from '../lib/json-schema';
+import type { modelerSchema, projectSchema } from './projects.schema';
 import type { ProjectRow } from '../db/queries/projects.sql';
 import type { User } from '../entities/user.entity';
 
 /** Projects and the modeler, as views and as the studio's `/dmgen/projects/` and `/auth/modeler/` bodies. */
 
+/** projectSchema's body in camelCase. */
 export interface ProjectListView {
   ctId: string;
   name: string;
@@ -23,7 +26,7 @@ export function projectView(row: ProjectRow): ProjectListView {
 
 export const modelerView = (user: User, project: ProjectListView): ModelerView => ({ name: user.name, email: user.email, project });
 
-export function renderProject(project: ProjectListView) {
+export function renderProject(project: ProjectListView): Static<typeof projectSchema> {
   return {
     ct_id: project.ctId,
     name: project.name,
@@ -33,7 +36,7 @@ export function renderProject(project: ProjectListView) {
   };
 }
 
-export function renderModeler(modeler: ModelerView) {
+export function renderModeler(modeler: ModelerView): Static<typeof modelerSchema> {
   return {
     name: modeler.name,
     email: modeler.email,

@@ -1,3 +1,6 @@
+import type { Static } from '../lib/json-schema';
+import type { schemaVersionsSchema } from './schema-hosting.schema';
+
 /** Published model schemas as `/dmlib/` serves them. */
 
 export interface HostedSchemaView {
@@ -14,6 +17,7 @@ export interface SchemaVersionView {
   url: string;
 }
 
+/** schemaVersionsSchema's body in camelCase, with Dates. */
 export interface SchemaVersionsView {
   dmCtId: string;
   currentSha256: string;
@@ -24,7 +28,7 @@ export interface SchemaVersionsView {
 /** A strong validator: the bytes' sha256 (a schema version's bytes never change). */
 export const schemaEtag = (sha256: string) => `"${sha256}"`;
 
-export const renderSchemaVersions = (view: SchemaVersionsView) => ({
+export const renderSchemaVersions = (view: SchemaVersionsView): Static<typeof schemaVersionsSchema> => ({
   dm_ct_id: view.dmCtId,
   current_sha256: view.currentSha256,
   schema_url: view.schemaUrl,

@@ -1,5 +1,7 @@
 import { ed25519PublicKey } from '../parsers/signing.parser';
 import type { Verification } from '../xml/signature';
+import type { Static } from '../lib/json-schema';
+import type { jwkSchema } from './signing.schema';
 
 /** Signing keys and signatures as they leave the process: camelCase views, rendered once to the wire shape. */
 
@@ -27,7 +29,7 @@ export interface SignedInstanceView {
 }
 
 /** An OKP/Ed25519 JWK (RFC 8037) with when the key was made and retired. */
-export function renderJwk(key: SigningKeyView) {
+export function renderJwk(key: SigningKeyView): Static<typeof jwkSchema> {
   return {
     kty: 'OKP',
     crv: 'Ed25519',

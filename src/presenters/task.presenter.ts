@@ -1,6 +1,8 @@
 import type { JobStatus } from '../entities/job.entity';
 import type { ArtifactKey } from './catalog.presenter';
 import { renderJob, renderJobResult, type JobView } from './job.presenter';
+import type { Static } from '../lib/json-schema';
+import type { taskSchema } from './task.schema';
 
 /** A job as the small-business agent polls it (`GET /dmgen/tasks/{task_id}/`): the job, the model's title and,
  * once completed, its artefact links. */
@@ -14,7 +16,7 @@ export interface TaskView {
 const TASK_STATUS: Record<JobStatus, string> = { queued: 'queued', running: 'processing', completed: 'completed', failed: 'failed' };
 
 /** The fields the clients read (status, dm_ct_id or ct_id, title, artifacts; error or message), and the job. */
-export function renderTask(view: TaskView) {
+export function renderTask(view: TaskView): Static<typeof taskSchema> {
   const { job } = view;
   const done = job.status === 'completed';
   return {

@@ -1,4 +1,6 @@
 import type { StoredFile } from '../storage/file-store';
+import type { Static } from '../lib/json-schema';
+import type { rdfUploadSchema, schemaUploadSchema, storedFileSchema } from './upload.schema';
 
 export const TRIPLESTORE_STATUSES = ['synced', 'disabled', 'failed'] as const;
 export type TriplestoreStatus = (typeof TRIPLESTORE_STATUSES)[number];
@@ -15,14 +17,14 @@ export interface RdfUploadView extends StoredFile {
   triplestoreStatus: TriplestoreStatus;
 }
 
-export function renderStoredFile(view: StoredFile) {
+export function renderStoredFile(view: StoredFile): Static<typeof storedFileSchema> {
   return { filename: view.filename, path: view.path, size: view.size };
 }
 
-export function renderSchemaUpload(view: SchemaUploadView) {
+export function renderSchemaUpload(view: SchemaUploadView): Static<typeof schemaUploadSchema> {
   return { stored_files: view.storedFiles.map(renderStoredFile), errors: view.errors };
 }
 
-export function renderRdfUpload(view: RdfUploadView) {
+export function renderRdfUpload(view: RdfUploadView): Static<typeof rdfUploadSchema> {
   return { ...renderStoredFile(view), graph_uri: view.graphUri, triplestore_status: view.triplestoreStatus };
 }

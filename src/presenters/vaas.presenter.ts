@@ -2,6 +2,8 @@ import { chargeHeaders } from '../money';
 import type { EvCorrection } from '../xml/ev';
 import type { XmlError } from '../xml/xml-errors';
 import { renderSignature, type SignatureView } from './signing.presenter';
+import type { Static } from '../lib/json-schema';
+import type { vaasSchema } from './vaas.schema';
 
 /** Validation as a service as it leaves the process: camelCase views, rendered once to the wire shape that
  * `../shared/spec/clients.md` lists for `POST /api/v1/vaas/validate/` and `/validate/sign/`. */
@@ -37,7 +39,7 @@ export interface VaasView {
   balanceRemainingCredits: number;
 }
 
-export function renderVaas(view: VaasView) {
+export function renderVaas(view: VaasView): Static<typeof vaasSchema> {
   return {
     valid: view.valid,
     mode: view.mode,
@@ -58,7 +60,7 @@ export function renderVaas(view: VaasView) {
             : null,
         }
       : {}),
-    ...(view.packageUrl ? { package_url: view.packageUrl, package_expires_at: view.packageExpiresAt } : {}),
+    ...(view.packageUrl && view.packageExpiresAt ? { package_url: view.packageUrl, package_expires_at: view.packageExpiresAt } : {}),
     charged_credits: view.chargedCredits,
   };
 }

@@ -1,6 +1,9 @@
 import type { RdfSyncStatus, ValidationStatus } from '../entities/app-instance.entity';
+import type { Static } from '../lib/json-schema';
+import type { validationSchema } from './validation.schema';
 
-/** The contract's validation result (validate/xml), as REST and GraphQL both answer it. */
+/** The contract's validation result (validate/xml), as REST and GraphQL both answer it: validationSchema's body in
+ * camelCase, with the statuses typed. */
 export interface ValidationView {
   instanceId: string;
   dmCtId: string;
@@ -12,7 +15,7 @@ export interface ValidationView {
   rdfSyncStatus: RdfSyncStatus;
 }
 
-export function renderValidation(view: ValidationView) {
+export function renderValidation(view: ValidationView): Static<typeof validationSchema> {
   return {
     instance_id: view.instanceId,
     dm_ct_id: view.dmCtId,

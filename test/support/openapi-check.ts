@@ -1,9 +1,10 @@
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
+import type { JsonSchema } from '../../src/lib/json-schema';
 import { buildOpenApiDocument } from '../../src/openapi/document';
 import { ROUTES, STUDIO_ROUTES } from '../../src/rest-compat/routes';
 import type { RecordedResponse } from './openapi-recorder';
+import { schemaErrors } from './schema-check';
 
 /** Checks recorded responses against the OpenAPI document: each (method, route, status) must be documented (an
  * exact status, or the interface's 4XX/5XX), with the response's media type, and a JSON body must match its
@@ -11,7 +12,7 @@ import type { RecordedResponse } from './openapi-recorder';
  * are studio paths asked of a ROLE=app process, which serves no studio route and answers them as any unknown path:
  * 404 in Interface B's general format. */
 
-type Content = Record<string, { schema?: object }>;
+type Content = Record<string, { schema?: JsonSchema }>;
 type Operation = { responses: Record<string, { content?: Content }> };
 export type OpenApiPaths = Record<string, Record<string, Operation>>;
 
@@ -41,8 +42,6 @@ function isUnservedPath(record: RecordedResponse): boolean {
 }
 
 export function checkResponses(document: { paths: OpenApiPaths }, records: RecordedResponse[]): CheckResult {
-  const ajv = new Ajv2020({ strict: false, validateFormats: false });
-  const compiled = new Map<object, ValidateFunction>();
   const routes = Object.entries(document.paths).map(([template, operations]) => ({ template, pattern: pathPattern(template), operations }));
   const problems = new Map<string, string>();
   let checked = 0;
@@ -77,10 +76,8 @@ export function checkResponses(document: { paths: OpenApiPaths }, records: Recor
       continue;
     }
     if (record.body === undefined || !content.schema || !/json/.test(mediaType)) continue;
-    let validate = compiled.get(content.schema);
-    if (!validate) compiled.set(content.schema, (validate = ajv.compile(content.schema)));
-    if (!validate(record.body)) {
-      const errors = (validate.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message}`);
+    const errors = schemaErrors(content.schema, record.body);
+    if (errors.length) {
       problem(
         `${name} ${record.status} schema ${errors.join()}`,
         `${name} ${record.status} body does not match its schema: ${errors.join('; ')}`,
