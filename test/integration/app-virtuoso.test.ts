@@ -1,5 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { rdfSyncTask } from '../../src/jobs/rdf-sync.task';
+import { runQueueTask } from '../../src/jobs/runner';
 import { GraphStoreClient } from '../../src/rdf/graph-store-client';
 import { startVirtuoso, type VirtuosoServer } from '../support/virtuoso';
 import { form, SP_CT_ID, startAppUnderTest, STATE_POPULATION, type AppUnderTest } from './app-helpers';
@@ -7,6 +9,7 @@ import { form, SP_CT_ID, startAppUnderTest, STATE_POPULATION, type AppUnderTest 
 const fixture = (name: string) => readFileSync(path.join(STATE_POPULATION, name));
 const SP_XML = fixture(`dm-${SP_CT_ID}.xml`).toString();
 const SCHEMA_GRAPH = `urn:sdc4:dm-${SP_CT_ID}:schema`;
+const RETRY_LIMIT = rdfSyncTask.queueOptions.retryLimit;
 
 let virtuoso: VirtuosoServer;
 let app: AppUnderTest;
@@ -115,8 +118,8 @@ describe('Virtuoso down, then up', () => {
         (i) => i.rdf_sync_attempts >= 1,
         15_000,
       );
-      // The last allowed attempt marks the instance failed; it waits for the triplestore's return.
-      await expect(app.services.app.instances.sync(exhausted, { retryCount: 10, retryLimit: 10 })).rejects.toThrow();
+      // The last allowed attempt, through the runner, gives up: the instance is failed and waits for the triplestore's return.
+      await runQueueTask(app.services, rdfSyncTask, { instanceId: exhausted }, { id: 'last', retryCount: RETRY_LIMIT, retryLimit: RETRY_LIMIT });
       expect((await instance(exhausted)).rdf_sync_status).toBe('failed');
     } finally {
       await virtuoso.restart();
