@@ -2,6 +2,9 @@ import PgBoss from 'pg-boss';
 import { PgListener } from '../db/pg-listener';
 import { QUEUE_WAKE_CHANNEL, releaseActiveMessages, releaseMessages, wakeQueue } from '../db/queries/queue.sql';
 import { QUEUE_SCHEMA, type QueueName, type QueuePayloads, type QueueSender } from '../db/queues';
+import { JOB_KINDS, type JobKind } from '../entities/job.entity';
+
+const isJobKind = (name: QueueName): name is JobKind => (JOB_KINDS as readonly string[]).includes(name);
 
 /** `retryCount` is 0 on the first attempt; the attempt with `retryCount === retryLimit` is the last. */
 export interface Attempt {
@@ -89,7 +92,7 @@ export class JobQueue implements QueueSender {
   /** Sends inside the caller's transaction (`db`, an open TypeORM transaction) and announces the message on the
    * wake channel in that same transaction: workers in every process are woken when it commits, not before. */
   async send<K extends QueueName>(name: K, payload: QueuePayloads[K], db?: PgBoss.Db): Promise<string> {
-    const expiry = name !== 'rdf_sync' && this.expireInSeconds ? { expireInSeconds: this.expireInSeconds } : {};
+    const expiry = this.expireInSeconds && isJobKind(name) ? { expireInSeconds: this.expireInSeconds } : {};
     const id = await this.boss.send(name, payload, { ...expiry, ...(db ? { db } : {}) });
     if (!id) throw new Error(`pg-boss refused the ${name} message`);
     const wake = wakeQueue(name);
