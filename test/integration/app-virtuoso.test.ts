@@ -93,6 +93,7 @@ describe('instance sync to Virtuoso', () => {
 
 describe('Virtuoso down, then up', () => {
   it('loses nothing: the RDF upload fails but keeps its file, pending and failed instances sync once it is back', async () => {
+    let exhaustedId = '';
     await virtuoso.stop();
     try {
       const upload = await app.call('POST', '/api/v1/upload/rdf/', {
@@ -113,6 +114,7 @@ describe('Virtuoso down, then up', () => {
       expect(attempted).toMatchObject({ rdf_sync_status: 'pending', rdf_sync_error: expect.any(String) });
 
       const exhausted = (await validate()).body.data.instance_id as string;
+      exhaustedId = exhausted;
       await until(
         () => instance(exhausted),
         (i) => i.rdf_sync_attempts >= 1,
@@ -144,5 +146,8 @@ describe('Virtuoso down, then up', () => {
     const graphs = await app.services.db.query(`SELECT graph_uri, triple_count FROM app_graphs WHERE source = 'instance'`);
     for (const g of graphs)
       expect({ graph: g.graph_uri, count: await store.tripleCount(g.graph_uri) }).toEqual({ graph: g.graph_uri, count: g.triple_count });
+    // A give-up arriving after the instance synced (a requeued attempt won the race) leaves it synced.
+    await rdfSyncTask.giveUp(app.services, { instanceId: exhaustedId }, 'a late give-up');
+    expect(await instance(exhaustedId)).toMatchObject({ rdf_sync_status: 'synced', rdf_sync_error: null });
   }, 120_000);
 });
