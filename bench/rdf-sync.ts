@@ -76,9 +76,7 @@ export async function benchRdfSync(options: { quick?: boolean } = {}): Promise<R
       // The direct pass replaces the queue for these instances: their queued messages are dropped.
       await rows(services.db, `DELETE FROM pgboss.job WHERE name = 'rdf_sync' AND state = 'created'`);
       const directStart = performance.now();
-      const { peakRssMb: directRss } = await withPeakRss(() =>
-        pool(count, concurrency, async (i) => services.app.instances.sync(direct[i], { retryCount: 0, retryLimit: 10 })),
-      );
+      const { peakRssMb: directRss } = await withPeakRss(() => pool(count, concurrency, async (i) => services.app.instances.sync(direct[i])));
       const directSeconds = (performance.now() - directStart) / 1000;
       if ((await syncedCount(services, direct)) !== count) throw new Error('direct sync left instances unsynced');
 

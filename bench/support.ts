@@ -12,7 +12,7 @@ import { migrateDatabase } from '../src/db/migrate';
 import { JobEventHub } from '../src/jobs/job-events';
 import { JobQueue } from '../src/jobs/queue';
 import { startMaintenance } from '../src/jobs/maintenance';
-import { startWorkers } from '../src/jobs/workers';
+import { QUEUES, startWorkers } from '../src/jobs/workers';
 import { createLogger } from '../src/lib/logger';
 import { startHttpServer } from '../src/server';
 
@@ -46,6 +46,7 @@ export async function startBenchService(overrides: Partial<Settings> = {}, optio
   const db = createDataSource(database.url, 40);
   await db.initialize();
   const queue = await JobQueue.start(database.url, {
+    queues: QUEUES,
     supervise: true,
     expireInSeconds: settings.jobExpireSeconds,
     maintenanceIntervalSeconds: settings.queueMaintenanceSeconds,

@@ -2,6 +2,7 @@ import { loadSettings } from './config';
 import type * as Container from './container';
 import type * as DataSourceModule from './db/data-source';
 import type * as Queue from './jobs/queue';
+import type * as Workers from './jobs/workers';
 import { openDatabase } from './db/connect';
 import { migrateDatabase } from './db/migrate';
 import { createLogger } from './lib/logger';
@@ -21,10 +22,12 @@ export async function withServices<T>(fn: (services: Container.Services) => Prom
     const { createServices } = require('./container') as typeof Container;
     const { createDataSource } = require('./db/data-source') as typeof DataSourceModule;
     const { JobQueue } = require('./jobs/queue') as typeof Queue;
+    const { QUEUES } = require('./jobs/workers') as typeof Workers;
     await migrateDatabase(database.url);
     const db = createDataSource(database.url, 4);
     await db.initialize();
     const queue = await JobQueue.start(database.url, {
+      queues: QUEUES,
       supervise: false,
       expireInSeconds: settings.jobExpireSeconds,
       maintenanceIntervalSeconds: settings.queueMaintenanceSeconds,

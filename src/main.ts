@@ -9,7 +9,7 @@ import { JobEventHub } from './jobs/job-events';
 import { startMaintenance } from './jobs/maintenance';
 import { JobQueue } from './jobs/queue';
 import { startRdfSyncWorker } from './jobs/rdf-sync.task';
-import { startWorkers } from './jobs/workers';
+import { QUEUES, startWorkers } from './jobs/workers';
 import { isDatabaseUnavailable } from './lib/errors';
 import { createLogger, type Logger } from './lib/logger';
 import { loadAppConfig } from './packages/app-config';
@@ -58,6 +58,7 @@ async function main(): Promise<void> {
   await db.initialize();
   stops.push(() => db.destroy());
   const queue = await JobQueue.start(database.url, {
+    queues: QUEUES,
     supervise: settings.role !== 'gateway',
     expireInSeconds: settings.jobExpireSeconds,
     maintenanceIntervalSeconds: settings.queueMaintenanceSeconds,

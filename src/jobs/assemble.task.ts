@@ -22,6 +22,7 @@ declare module '../entities/job.entity' {
  * failure after the build keeps the model's links on the job. */
 export const assembleTask: JobTask<'assemble'> = {
   kinds: ['assemble'],
+  queueOptions: { retryLimit: 3, retryDelay: 1, retryBackoff: false, expireInSeconds: 300 },
   firstStep: 'parsing',
   policy: infrastructureErrorsRetried,
   giveUp: releaseHold,

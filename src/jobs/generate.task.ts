@@ -21,6 +21,7 @@ declare module '../entities/job.entity' {
  * request (GenerationService.generate), an application's charge keyed to the job so a retried attempt pays once. */
 export const generateTask: JobTask<'generate_package' | 'generate_app'> = {
   kinds: ['generate_package', 'generate_app'],
+  queueOptions: { retryLimit: 3, retryDelay: 1, retryBackoff: false, expireInSeconds: 300 },
   firstStep: 'generating',
   policy: infrastructureErrorsRetried,
   giveUp: releaseHold,

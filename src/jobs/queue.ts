@@ -2,6 +2,9 @@ import PgBoss from 'pg-boss';
 import { PgListener } from '../db/pg-listener';
 import { QUEUE_WAKE_CHANNEL, releaseActiveMessages, releaseMessages, wakeQueue } from '../db/queries/queue.sql';
 import { QUEUE_SCHEMA, type QueueName, type QueuePayloads, type QueueSender } from '../db/queues';
+import { JOB_KINDS, type JobKind } from '../entities/job.entity';
+
+const isJobKind = (name: QueueName): name is JobKind => (JOB_KINDS as readonly string[]).includes(name);
 
 /** `retryCount` is 0 on the first attempt; the attempt with `retryCount === retryLimit` is the last. */
 export interface Attempt {
@@ -11,6 +14,28 @@ export interface Attempt {
 }
 
 export type QueueHandler<K extends QueueName> = (payload: QueuePayloads[K], attempt: Attempt) => Promise<void>;
+
+/** A queue's row in pg-boss's queue table, declared by its task: a failed attempt is retried up to `retryLimit`
+ * times, `retryDelay` seconds later (doubled each time with `retryBackoff`); an attempt held longer than
+ * `expireInSeconds` (a dead worker) is given to another worker. Every field is stated, so a change reaches the row. */
+export interface QueueOptions {
+  retryLimit: number;
+  retryDelay: number;
+  retryBackoff: boolean;
+  expireInSeconds: number;
+}
+
+/** Creates the queues pg-boss lacks and updates those whose row differs from its declaration: idempotent, and
+ * safe when several processes start at once (pg-boss creates a queue with ON CONFLICT DO NOTHING). */
+async function declareQueues(boss: PgBoss, queues: Record<QueueName, QueueOptions>): Promise<void> {
+  const existing = new Map((await boss.getQueues()).map((queue) => [queue.name, queue]));
+  for (const [name, options] of Object.entries(queues)) {
+    const row = existing.get(name);
+    if (!row) await boss.createQueue(name, { name, ...options });
+    else if ((Object.keys(options) as Array<keyof QueueOptions>).some((key) => row[key] !== options[key]))
+      await boss.updateQueue(name, { name, ...options });
+  }
+}
 
 /** pg-boss behind one typed facade. `send` takes the caller's transaction, so a job row and its queue message
  * commit or roll back together ("a job is created before its task is sent"). */
@@ -29,11 +54,19 @@ export class JobQueue implements QueueSender {
     private readonly onError: (error: Error) => void,
   ) {}
 
-  /** `expireInSeconds`: how long a worker may hold a pipeline job before pg-boss gives it to another worker
-   * (a killed worker's job comes back after it); `maintenanceIntervalSeconds`: how often expiry is checked. */
+  /** `queues`: every queue's options, from the task declarations (jobs/workers.ts `QUEUES`), written to pg-boss's
+   * queue table before anything is sent; `expireInSeconds` (JOB_EXPIRE_SECONDS): how long a worker may hold a
+   * job's message before pg-boss gives it to another worker (a killed worker's job comes back after it), set on
+   * each job kind's message; `maintenanceIntervalSeconds`: how often expiry is checked. */
   static async start(
     databaseUrl: string,
-    options: { supervise: boolean; onError: (error: Error) => void; expireInSeconds?: number; maintenanceIntervalSeconds?: number },
+    options: {
+      queues: Record<QueueName, QueueOptions>;
+      supervise: boolean;
+      onError: (error: Error) => void;
+      expireInSeconds?: number;
+      maintenanceIntervalSeconds?: number;
+    },
   ): Promise<JobQueue> {
     const boss = new PgBoss({
       connectionString: databaseUrl,
@@ -47,13 +80,19 @@ export class JobQueue implements QueueSender {
     });
     boss.on('error', options.onError);
     await boss.start();
+    try {
+      await declareQueues(boss, options.queues);
+    } catch (error) {
+      await boss.stop({ graceful: false, wait: true });
+      throw error;
+    }
     return new JobQueue(boss, databaseUrl, options.expireInSeconds, options.onError);
   }
 
   /** Sends inside the caller's transaction (`db`, an open TypeORM transaction) and announces the message on the
    * wake channel in that same transaction: workers in every process are woken when it commits, not before. */
   async send<K extends QueueName>(name: K, payload: QueuePayloads[K], db?: PgBoss.Db): Promise<string> {
-    const expiry = name !== 'rdf_sync' && this.expireInSeconds ? { expireInSeconds: this.expireInSeconds } : {};
+    const expiry = this.expireInSeconds && isJobKind(name) ? { expireInSeconds: this.expireInSeconds } : {};
     const id = await this.boss.send(name, payload, { ...expiry, ...(db ? { db } : {}) });
     if (!id) throw new Error(`pg-boss refused the ${name} message`);
     const wake = wakeQueue(name);

@@ -4,7 +4,7 @@ import { transactionRetried } from '../db/transaction';
 import type { Job, JobKind, JobResult } from '../entities/job.entity';
 import { isDatabaseUnavailable } from '../lib/errors';
 import { hideServerPaths } from '../lib/server-paths';
-import type { Attempt } from './queue';
+import type { Attempt, QueueOptions } from './queue';
 
 /** How a job task reports progress to the runner, which owns the job row's state. */
 interface JobProgress<K extends JobKind> {
@@ -21,31 +21,34 @@ interface JobOutcome<K extends JobKind> {
 }
 
 /** What a queue does with a failed attempt: which errors are retried (pg-boss retries them up to the queue's
- * retryLimit, after its retryDelay: QUEUE_OPTIONS in db/queues.ts, given to the queue by the migration). The last
- * attempt, or an error that is not retried, gives up: the task's `giveUp` runs and the message is settled. */
+ * retryLimit, after its retryDelay: the task's `queueOptions`, written to the queue when a process starts). The
+ * last attempt, or an error that is not retried, gives up: the task's `giveUp` runs and the message is settled. */
 interface QueuePolicy {
   retried(error: unknown): boolean;
 }
 
 /**
- * A job kind's declaration (outline's BaseTask, graphile-worker's typed Task): its queues, its typed request and
- * result (declared beside it with `declare module '../entities/job.entity'`), the step it starts at, its work, its
- * queue policy and what giving up does (`giveUp`: the hold its admission placed goes back).
+ * A job kind's declaration (outline's BaseTask, graphile-worker's typed Task): its queues and their options, its
+ * typed request and result (declared beside it with `declare module '../entities/job.entity'`), the step it starts
+ * at, its work, its queue policy and what giving up does (`giveUp`: the hold its admission placed goes back).
  */
 export interface JobTask<K extends JobKind = JobKind> {
   kinds: readonly K[];
+  /** The options of each of its kinds' queues. */
+  queueOptions: QueueOptions;
   firstStep: string;
   policy: QueuePolicy;
   run(services: Services, job: Job<K>, progress: JobProgress<K>): Promise<JobOutcome<K>>;
   giveUp(services: Services, job: Job<K>, reason: string): Promise<void>;
 }
 
-/** A queue without a job row (rdf_sync): its payload, its work (told which attempt it is) and what giving up
- * does, run by the same runner. */
+/** A queue without a job row (rdf_sync): its payload, its options, its work and what giving up does, run by the
+ * same runner with the same failure policy. */
 export interface QueueTask<Q extends QueueName> {
   queue: Q;
+  queueOptions: QueueOptions;
   policy: QueuePolicy;
-  run(services: Services, payload: QueuePayloads[Q], attempt: Attempt): Promise<void>;
+  run(services: Services, payload: QueuePayloads[Q]): Promise<void>;
   giveUp(services: Services, payload: QueuePayloads[Q], reason: string): Promise<void>;
 }
 
@@ -90,7 +93,7 @@ export function runQueueTask<Q extends QueueName>(services: Services, task: Queu
     task.policy,
     at,
     log,
-    () => task.run(services, payload, at),
+    () => task.run(services, payload),
     (reason) => task.giveUp(services, payload, reason),
   );
 }

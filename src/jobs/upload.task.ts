@@ -34,6 +34,7 @@ const PART_BYTES = 1024 * 1024;
  * (the job fails for good and its hold is released). */
 export const uploadTask: JobTask<'upload'> = {
   kinds: ['upload'],
+  queueOptions: { retryLimit: 3, retryDelay: 1, retryBackoff: false, expireInSeconds: 300 },
   firstStep: 'parsing',
   policy: infrastructureErrorsRetried,
   giveUp: releaseHold,

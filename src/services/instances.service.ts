@@ -2,7 +2,13 @@ import type { DataSource } from 'typeorm';
 import { transactionDb } from '../db/pg-boss-adapter';
 import { transactionRetried } from '../db/transaction';
 import { query, queryOne } from '../db/sql';
-import { instanceForSync, markInstanceSync, oldestWaitingInstance, requeueWaitingInstances } from '../db/queries/instances.sql';
+import {
+  failWaitingInstanceSync,
+  instanceForSync,
+  markInstanceSync,
+  oldestWaitingInstance,
+  requeueWaitingInstances,
+} from '../db/queries/instances.sql';
 import { AppInstance } from '../entities/app-instance.entity';
 import type { QueueSender } from '../db/queues';
 import type { Logger } from '../lib/logger';
@@ -13,6 +19,9 @@ import { instanceNotFound } from '../lib/app-api-errors';
 
 /** Waiting instances queued again at a time, after a successful sync (the triplestore is back). */
 const RESYNC_BATCH = 100;
+
+/** A sync error as stored on the instance. */
+const errorText = (message: string) => message.slice(0, 1000);
 
 /** Stored instances and the sync of their graphs to the external triplestore. */
 export class InstancesService {
@@ -32,11 +41,11 @@ export class InstancesService {
   }
 
   /**
-   * One attempt of the rdf_sync job. A failure is thrown so pg-boss retries with backoff; the last attempt marks
-   * the instance `failed`. A success also requeues the waiting instances, so none of them waits out its backoff
-   * (or, once failed, forever) after the triplestore answers again.
+   * One attempt of the rdf_sync job (jobs/rdf-sync.task.ts). A failure leaves the instance pending with its error
+   * and is thrown, for the runner to retry or give up. A success also requeues the waiting instances, so none of
+   * them waits out its backoff (or, once failed, forever) after the triplestore answers again.
    */
-  async sync(instanceId: string, attempt: { retryCount: number; retryLimit: number }): Promise<void> {
+  async sync(instanceId: string): Promise<void> {
     const row = await queryOne(this.db, instanceForSync(instanceId));
     if (!row || row.rdf_sync_status !== 'pending') return;
     if (!this.triplestore) {
@@ -46,14 +55,18 @@ export class InstancesService {
     try {
       await this.triplestore.replaceGraph(row.graph_uri, row.ntriples, 'text/turtle');
     } catch (error) {
-      const message = (error as Error).message.slice(0, 1000);
-      const last = attempt.retryCount >= attempt.retryLimit;
-      await this.mark(instanceId, last ? 'failed' : 'pending', message);
-      this.logger.warn({ err: error, instanceId, retryCount: attempt.retryCount, last }, 'triplestore sync failed');
+      await this.mark(instanceId, 'pending', errorText((error as Error).message));
+      this.logger.warn({ err: error, instanceId }, 'triplestore sync failed');
       throw error;
     }
     await this.mark(instanceId, 'synced', null);
     await this.requeueWaiting();
+  }
+
+  /** The rdf_sync job's give-up hook: the instance whose last attempt failed is marked failed, with the reason; it
+   * waits for the resync sweep. An instance synced or queued again since is left as it is. */
+  async syncGivenUp(instanceId: string, reason: string): Promise<void> {
+    await query(this.db, failWaitingInstanceSync(instanceId, errorText(reason)));
   }
 
   /**

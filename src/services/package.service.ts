@@ -20,7 +20,8 @@ import type { AppPackageTask, ModelPackageTask, PortableFile } from '../workers/
 import { parsePackageXsd, readPackage } from '../packages/package-import';
 import { readPackageFiles } from '../packages/package-reader';
 import type { Skeleton } from '../packages/skeleton';
-import type { CatalogService, ImportResult, Viewer } from './catalog.service';
+import type { ImportResult } from '../presenters/catalog.presenter';
+import type { CatalogService, Viewer } from './catalog.service';
 import type { Clock } from './clock';
 import type { ContextualService } from './contextual.service';
 import type { SchemaArchive } from './schema-archive';

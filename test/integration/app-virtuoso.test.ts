@@ -1,5 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { rdfSyncTask } from '../../src/jobs/rdf-sync.task';
+import { runQueueTask } from '../../src/jobs/runner';
 import { GraphStoreClient } from '../../src/rdf/graph-store-client';
 import { startVirtuoso, type VirtuosoServer } from '../support/virtuoso';
 import { form, SP_CT_ID, startAppUnderTest, STATE_POPULATION, type AppUnderTest } from './app-helpers';
@@ -7,6 +9,7 @@ import { form, SP_CT_ID, startAppUnderTest, STATE_POPULATION, type AppUnderTest 
 const fixture = (name: string) => readFileSync(path.join(STATE_POPULATION, name));
 const SP_XML = fixture(`dm-${SP_CT_ID}.xml`).toString();
 const SCHEMA_GRAPH = `urn:sdc4:dm-${SP_CT_ID}:schema`;
+const RETRY_LIMIT = rdfSyncTask.queueOptions.retryLimit;
 
 let virtuoso: VirtuosoServer;
 let app: AppUnderTest;
@@ -90,6 +93,7 @@ describe('instance sync to Virtuoso', () => {
 
 describe('Virtuoso down, then up', () => {
   it('loses nothing: the RDF upload fails but keeps its file, pending and failed instances sync once it is back', async () => {
+    let exhaustedId = '';
     await virtuoso.stop();
     try {
       const upload = await app.call('POST', '/api/v1/upload/rdf/', {
@@ -110,13 +114,14 @@ describe('Virtuoso down, then up', () => {
       expect(attempted).toMatchObject({ rdf_sync_status: 'pending', rdf_sync_error: expect.any(String) });
 
       const exhausted = (await validate()).body.data.instance_id as string;
+      exhaustedId = exhausted;
       await until(
         () => instance(exhausted),
         (i) => i.rdf_sync_attempts >= 1,
         15_000,
       );
-      // The last allowed attempt marks the instance failed; it waits for the triplestore's return.
-      await expect(app.services.app.instances.sync(exhausted, { retryCount: 10, retryLimit: 10 })).rejects.toThrow();
+      // The last allowed attempt, through the runner, gives up: the instance is failed and waits for the triplestore's return.
+      await runQueueTask(app.services, rdfSyncTask, { instanceId: exhausted }, { id: 'last', retryCount: RETRY_LIMIT, retryLimit: RETRY_LIMIT });
       expect((await instance(exhausted)).rdf_sync_status).toBe('failed');
     } finally {
       await virtuoso.restart();
@@ -141,5 +146,8 @@ describe('Virtuoso down, then up', () => {
     const graphs = await app.services.db.query(`SELECT graph_uri, triple_count FROM app_graphs WHERE source = 'instance'`);
     for (const g of graphs)
       expect({ graph: g.graph_uri, count: await store.tripleCount(g.graph_uri) }).toEqual({ graph: g.graph_uri, count: g.triple_count });
+    // A give-up arriving after the instance synced (a requeued attempt won the race) leaves it synced.
+    await rdfSyncTask.giveUp(app.services, { instanceId: exhaustedId }, 'a late give-up');
+    expect(await instance(exhaustedId)).toMatchObject({ rdf_sync_status: 'synced', rdf_sync_error: null });
   }, 120_000);
 });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { QUEUE_OPTIONS } from '../../src/db/queues';
+import { rdfSyncTask } from '../../src/jobs/rdf-sync.task';
+import { runQueueTask } from '../../src/jobs/runner';
 import { GraphStoreClient } from '../../src/rdf/graph-store-client';
 import { startVirtuoso, type VirtuosoServer } from '../support/virtuoso';
 import { form, SP_CT_ID, startAppUnderTest, STATE_POPULATION, type AppUnderTest } from './app-helpers';
@@ -8,7 +9,7 @@ import { form, SP_CT_ID, startAppUnderTest, STATE_POPULATION, type AppUnderTest 
 /** Interface B with a real Virtuoso that goes away while validations keep coming, then returns. The service's
  * resync sweep runs every 2 s here (RDF_RESYNC_SECONDS); nothing else is sent after Virtuoso returns. */
 const SP_XML = readFileSync(path.join(STATE_POPULATION, `dm-${SP_CT_ID}.xml`)).toString();
-const RETRY_LIMIT = QUEUE_OPTIONS.rdf_sync.retryLimit ?? 0;
+const RETRY_LIMIT = rdfSyncTask.queueOptions.retryLimit;
 
 let virtuoso: VirtuosoServer;
 let app: AppUnderTest;
@@ -123,8 +124,9 @@ describe('Virtuoso down during validation traffic', () => {
     try {
       ids = await validateWhileDown(4);
       await until(ids, (s) => s.rdf_sync_attempts >= 1, 30_000, 'a failed attempt each');
-      // The last allowed attempt of each (the real code path pg-boss would reach after its retries).
-      for (const id of ids) await expect(app.services.app.instances.sync(id, { retryCount: RETRY_LIMIT, retryLimit: RETRY_LIMIT })).rejects.toThrow();
+      // The last allowed attempt of each, through the runner (the path pg-boss reaches after its retries): given up.
+      for (const id of ids)
+        await runQueueTask(app.services, rdfSyncTask, { instanceId: id }, { id: 'last', retryCount: RETRY_LIMIT, retryLimit: RETRY_LIMIT });
       // While Virtuoso stays down, the sweep's offers fail and the instances stay failed, with their error.
       await new Promise((r) => setTimeout(r, 4000));
       for (const s of await states(ids)) expect(s).toMatchObject({ rdf_sync_status: 'failed', rdf_sync_error: expect.any(String) });

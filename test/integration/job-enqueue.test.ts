@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { JobQueue } from '../../src/jobs/queue';
+import { QUEUES } from '../../src/jobs/workers';
 import { makeUser } from '../support/factories';
 import { startTestApp, type TestApp } from '../support/app';
 import { expectWithinBaseline, msOf } from '../support/baseline';
@@ -42,7 +43,7 @@ describe('a job row and its queue message commit or roll back together', () => {
 describe('workers in another process', () => {
   /** A second queue with its own pg-boss and connections: a worker process beside this gateway. */
   async function workerProcess(onJob: (jobId: string) => void) {
-    const queue = await JobQueue.start(app.databaseUrl, { supervise: false, onError: () => undefined });
+    const queue = await JobQueue.start(app.databaseUrl, { queues: QUEUES, supervise: false, onError: () => undefined });
     await queue.work('generate_package', 1, async ({ jobId }) => onJob(jobId));
     return queue;
   }

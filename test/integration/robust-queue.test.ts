@@ -1,4 +1,5 @@
 import { JobQueue } from '../../src/jobs/queue';
+import { QUEUES } from '../../src/jobs/workers';
 import { expectWithinBaseline } from '../support/baseline';
 import { createTestDatabase } from '../support/database';
 
@@ -9,8 +10,8 @@ jest.setTimeout(120_000);
 it('hands a running message back on stop; another process takes it at once as a first attempt', async () => {
   const database = await createTestDatabase();
   const errors: Error[] = [];
-  const first = await JobQueue.start(database.url, { supervise: false, onError: (error) => errors.push(error) });
-  const second = await JobQueue.start(database.url, { supervise: false, onError: (error) => errors.push(error) });
+  const first = await JobQueue.start(database.url, { queues: QUEUES, supervise: false, onError: (error) => errors.push(error) });
+  const second = await JobQueue.start(database.url, { queues: QUEUES, supervise: false, onError: (error) => errors.push(error) });
   try {
     let started!: () => void;
     const running = new Promise<void>((resolve) => (started = resolve));

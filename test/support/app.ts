@@ -6,7 +6,7 @@ import { freePort } from '../../src/db/embedded-postgres';
 import { JobEventHub } from '../../src/jobs/job-events';
 import { JobQueue } from '../../src/jobs/queue';
 import { startMaintenance } from '../../src/jobs/maintenance';
-import { startWorkers } from '../../src/jobs/workers';
+import { QUEUES, startWorkers } from '../../src/jobs/workers';
 import { createLogger } from '../../src/lib/logger';
 import { startHttpServer } from '../../src/server';
 import type { Clock } from '../../src/services/clock';
@@ -55,6 +55,7 @@ export async function startTestApp(overrides: Partial<Settings> = {}, options: {
     const clock = new TestClock();
     const logger = createLogger('silent');
     const queue = await JobQueue.start(database.url, {
+      queues: QUEUES,
       supervise: true,
       expireInSeconds: settings.jobExpireSeconds,
       maintenanceIntervalSeconds: settings.queueMaintenanceSeconds,

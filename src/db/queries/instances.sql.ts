@@ -153,6 +153,15 @@ export const markInstanceSync = (instanceId: string, status: string, error: stri
     [instanceId, status, error, now],
   );
 
+/** An instance whose rdf_sync attempts ran out, failed with `error`: only while it is still pending after a failed
+ * attempt (a sync or a requeue since then leaves it as it is). Not an attempt of its own. */
+export const failWaitingInstanceSync = (instanceId: string, error: string) =>
+  sql(
+    `UPDATE app_instances SET rdf_sync_status = 'failed', rdf_sync_error = $2
+      WHERE instance_id = $1 AND rdf_sync_status = 'pending' AND rdf_sync_error IS NOT NULL`,
+    [instanceId, error],
+  );
+
 /** Up to `limit` waiting instances set pending again (skipping rows another sweep holds). */
 export const requeueWaitingInstances = (limit: number) =>
   sql<{ instance_id: string }>(
