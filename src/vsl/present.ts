@@ -1,18 +1,21 @@
 import { chargeHeaders, creditsToUsd } from '../money';
 import { renderJwk, type SigningKeyView } from '../presenters/signing.presenter';
+import type { Static } from '../lib/json-schema';
+import { DENY_HINT } from './errors';
+import type { settleSchema } from './wire.schema';
 import type { IssuerKeyView } from './issuer-keys';
 import type { ReceiptStatusView, SettleView, TriggerView } from './service';
 
 /** Settlement views in the clients' wire shapes (vsl.md §1.1, §1.2, §3). */
 
-export function renderSettle(view: SettleView) {
+export function renderSettle(view: SettleView): Static<typeof settleSchema> {
   const g = view.governance;
   return {
     receipt: view.receipt,
     governance: {
       decision: g.decision,
       settleable: g.settleable,
-      ...(g.decision === 'DENY' ? { current_state: g.currentState, allowed_transitions: g.allowed, workflow: g.workflow, hint: g.hint } : {}),
+      ...(g.decision === 'DENY' ? { current_state: g.currentState, allowed_transitions: g.allowed, workflow: g.workflow, hint: DENY_HINT } : {}),
       decision_receipt: g.decisionRecord,
     },
     verification: {

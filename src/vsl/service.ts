@@ -10,7 +10,7 @@ import { newId } from '../lib/ids';
 import type { Links } from '../lib/links';
 import type { Caller } from '../services/auth.service';
 import type { Clock } from '../services/clock';
-import { DENY_HINT, alreadyTriggered, notAParty, receiptDenied, receiptNotFound, settlementRefused, triggerRefused, workflowBody } from './errors';
+import { alreadyTriggered, notAParty, receiptDenied, receiptNotFound, settlementRefused, triggerRefused, workflowBody } from './errors';
 import { decide, instanceGovernance, modelWorkflow, type AllowedTransition, type WorkflowPath } from './governance';
 import type { IssuerKeys, IssuerKeyView } from './issuer-keys';
 import { canonicalHash, sha256Hex } from './jcs';
@@ -42,7 +42,6 @@ interface SettlementGovernanceView {
   targetState: string;
   allowed: AllowedTransition[];
   workflow: Array<{ path: string; states: string[] }>;
-  hint: string | null;
   /** The sdcgovernance-shaped decision record whose receipt_hash the Receipt binds (`verify --governance`). */
   decisionRecord: Record<string, unknown>;
 }
@@ -194,7 +193,6 @@ export class VslService {
       targetState: outcome.targetState,
       allowed: outcome.allowed,
       workflow: workflowBody(outcome.paths),
-      hint: outcome.decision === 'DENY' ? DENY_HINT : null,
       decisionRecord: { ...decisionRecord, receipt_hash: governanceHash },
     };
     return transactionRetried(this.db, async (tx) => {

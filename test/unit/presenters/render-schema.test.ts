@@ -483,8 +483,7 @@ describe('each REST renderer against the schema of its route', () => {
 
 /* Checked by tsc (`npm run typecheck`), not by jest. A renderer in src/presenters declares `Static<typeof itsSchema>`
  * as its return type; the renderers that live elsewhere are held to their schema here, and each line expected to
- * fail proves the check bites: tsc fails if one of them compiles. (renderSettle is not held: its view types
- * `hint` string | null where the schema says string; the service sets it on DENY only, where it is a string.) */
+ * fail proves the check bites: tsc fails if one of them compiles. renderSettle declares its return type in src/vsl. */
 const renders = <S extends JsonSchema, A extends unknown[]>(_schema: S, render: (...args: A) => Static<S>) => render;
 
 renders(walletSchema, renderWallet);
