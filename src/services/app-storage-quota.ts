@@ -31,11 +31,29 @@ interface Usage {
   at: number;
   triples: number;
   bytes: number;
+  /** What was admitted on the previous figure (carried over): triples and bytes over the figure read. */
+  carried: { triples: number; bytes: number };
+  read: { triples: number; bytes: number };
+}
+
+/**
+ * A figure read again. A read does not see the writes still under way when it was sent, so what was admitted on
+ * the figure it replaces is carried over once (counted twice where already committed, until the next read): only a
+ * write slower than a whole FRESH_MS is ever missed.
+ */
+function refreshed(previous: Usage | null | undefined, triples: number, bytes: number): Usage {
+  const carried = previous
+    ? {
+        triples: previous.triples - previous.read.triples - previous.carried.triples,
+        bytes: previous.bytes - previous.read.bytes - previous.carried.bytes,
+      }
+    : { triples: 0, bytes: 0 };
+  return { at: Date.now(), triples: triples + carried.triples, bytes: bytes + carried.bytes, carried, read: { triples, bytes } };
 }
 
 /**
  * Interface B's storage caps, checked before a write: an instance (its bytes and its graph's triples) or a
- * schema graph. The sums come from indexes (migration 0028) and are reused for a second; what this process
+ * schema graph. The sums are running totals kept by triggers (migration 0031), one row read, reused for a second; what this process
  * admits is added at once (and taken back if the write fails), so concurrent writes through one process cannot
  * pass a cap together, and writes through several pass it by at most a second of theirs.
  */
@@ -87,7 +105,7 @@ export class AppStorageQuota {
 
   /** An organisation's usage: read by one query at a time however many requests ask at once (every waiter shares
    * the row it returns, so what each admits adds up on one object). Once known, a stale figure is answered at
-   * once while it is read again, so no request waits on the sums (they grow with the rows). */
+   * once while it is read again, so no request waits on the read. */
   private usageOf(organization: string): Promise<Usage> {
     const cached = this.organizations.get(organization);
     if (cached && Date.now() - cached.at < FRESH_MS) return Promise.resolve(cached);
@@ -103,7 +121,7 @@ export class AppStorageQuota {
 
   private async readUsageOf(organization: string): Promise<Usage> {
     const row = (await queryOne(this.db, organizationUsage(organization)))!;
-    const usage = { at: Date.now(), triples: Number(row.triples), bytes: Number(row.bytes) };
+    const usage = refreshed(this.organizations.get(organization), Number(row.triples), Number(row.bytes));
     this.organizations.delete(organization);
     this.organizations.set(organization, usage);
     // The map is in refresh order: forget the organisations not seen for longest past a thousand.
@@ -119,7 +137,7 @@ export class AppStorageQuota {
     const cached = this.total;
     if (cached && Date.now() - cached.at < FRESH_MS) return Promise.resolve(cached);
     this.readingTotal ??= query(this.db, totalTriples())
-      .then(([row]) => (this.total = { at: Date.now(), triples: Number(row.triples), bytes: 0 }))
+      .then(([row]) => (this.total = refreshed(this.total, Number(row.triples), 0)))
       .finally(() => (this.readingTotal = null));
     if (!cached) return this.readingTotal;
     this.readingTotal.catch(() => undefined);

@@ -5,7 +5,15 @@ import type { Links } from '../lib/links';
 import type { VaasRequest } from '../parsers/vaas.parser';
 import type { VaasSignView, VaasView } from '../presenters/vaas.presenter';
 import type { CpuPool } from '../workers/pool';
-import type { VaasOnceAnswer, VaasOnceTask, VaasRenderTask, VaasSignTask, VaasValidateTask, VaasValidation } from '../validation';
+import {
+  ThreadBatches,
+  type VaasOnceAnswer,
+  type VaasOnceTask,
+  type VaasRenderTask,
+  type VaasSignTask,
+  type VaasValidateTask,
+  type VaasValidation,
+} from '../validation';
 import { peekRootModel } from '../xml/root-peek';
 import type { Caller } from './auth.service';
 import type { Clock } from './clock';
@@ -47,6 +55,8 @@ interface Held {
  * is charged only when it answers 200.
  */
 export class VaasService {
+  private readonly batches: ThreadBatches;
+
   constructor(
     private readonly pool: CpuPool,
     private readonly schemas: VaasSchemas,
@@ -56,7 +66,9 @@ export class VaasService {
     private readonly links: Links,
     private readonly clock: Clock,
     private readonly prices: VaasPrices,
-  ) {}
+  ) {
+    this.batches = new ThreadBatches(pool);
+  }
 
   /** The most a request can cost (validation, plus the signature when it signs). */
   price(request: Pick<VaasRequest, 'sign'>): number {
@@ -154,8 +166,10 @@ export class VaasService {
         keepText: input.sign || input.package,
         render: renders ? { instanceId: `i-${newId()}`, modelXsd: model.xsd } : null,
       };
-      answer = await this.run<VaasOnceTask, VaasOnceAnswer>('vaasOnce', task);
-      if ('needSchema' in answer) answer = await this.run<VaasOnceTask, VaasOnceAnswer>('vaasOnce', { ...task, schema: model.schema });
+      const lane = caller.key ? `key:${caller.key.id}` : `session:${caller.session.id}`;
+      const bytes = typeof input.xml === 'string' ? input.xml.length : input.xml.byteLength;
+      answer = await this.batched(lane, task, bytes);
+      if ('needSchema' in answer) answer = await this.batched(lane, { ...task, schema: model.schema }, bytes);
     } catch (error) {
       await this.failed(hold, dmCtId, error);
       throw error;
@@ -276,6 +290,15 @@ export class VaasService {
     try {
       const zip = await this.pool.run<VaasPackageFiles, Uint8Array>('package', 'vaasPackageZip', pkg);
       return Buffer.from(zip.buffer, zip.byteOffset, zip.byteLength);
+    } catch (error) {
+      throw asStudioError(error);
+    }
+  }
+
+  /** One vaasOnce task, batched with the caller's others under load (ThreadBatches). */
+  private async batched(lane: string, task: VaasOnceTask, bytes: number): Promise<VaasOnceAnswer> {
+    try {
+      return await this.batches.run<VaasOnceTask, VaasOnceAnswer>(lane, 'vaasOnce', task, bytes);
     } catch (error) {
       throw asStudioError(error);
     }

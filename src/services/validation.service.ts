@@ -1,7 +1,7 @@
 import { PG, pgCode } from '../lib/errors';
 import { asAppApiError } from '../lib/cpu-errors';
 import type { CpuPool } from '../workers/pool';
-import { instanceIdTaken } from '../validation';
+import { instanceIdTaken, ThreadBatches } from '../validation';
 import type { SchemaSets, TaskSchema, ValidateAnswer, ValidateResult, ValidateTask } from '../validation';
 import { peekRootModel } from '../xml/root-peek';
 import type { AppCaller } from './app-keys.service';
@@ -26,13 +26,17 @@ export interface ValidateInput {
  * budget.
  */
 export class ValidationService {
+  private readonly batches: ThreadBatches;
+
   constructor(
     private readonly store: InstanceStore,
     private readonly schemas: SchemaSets,
-    private readonly pool: CpuPool,
+    pool: CpuPool,
     private readonly triplestoreConfigured: boolean,
     private readonly quota: AppStorageQuota,
-  ) {}
+  ) {
+    this.batches = new ThreadBatches(pool);
+  }
 
   async validate(input: ValidateInput): Promise<ValidationView> {
     const outcome = await this.validateInPool(input);
@@ -102,19 +106,22 @@ export class ValidationService {
             () => null,
           );
     const task: ValidateTask = { xml: input.xml, expected, schema: null, generateInstanceId: input.generateInstanceId };
-    let answer = await this.inPool<ValidateTask, ValidateAnswer>('validate', task);
+    const caller = `app-key:${input.caller.keyId}`;
+    const bytes = typeof input.xml === 'string' ? input.xml.length : input.xml.byteLength;
+    let answer = await this.inPool(caller, task, bytes);
     if (answer.needSchema !== undefined) {
       const dmCtId = answer.needSchema;
       const schema: TaskSchema = { dmCtId, schema: (await this.schemas.forModel(dmCtId)).schema };
-      answer = await this.inPool<ValidateTask, ValidateAnswer>('validate', { ...task, expected: null, schema });
+      answer = await this.inPool(caller, { ...task, expected: null, schema }, bytes);
     }
     if (answer.done === undefined) throw new Error(`The validation thread did not take the schema of ${answer.needSchema}`);
     return answer.done;
   }
 
-  private async inPool<I, O>(name: string, input: I): Promise<O> {
+  /** A validation in the pool, batched with the caller's others under load (ThreadBatches). */
+  private async inPool(caller: string, task: ValidateTask, bytes: number): Promise<ValidateAnswer> {
     try {
-      return await this.pool.run<I, O>('validation', name, input);
+      return await this.batches.run<ValidateTask, ValidateAnswer>(caller, 'validate', task, bytes);
     } catch (error) {
       throw asAppApiError(error);
     }

@@ -28,6 +28,7 @@ export type {
 } from '../workers/validation.task';
 export { instanceIdTaken } from '../xml/instance-id';
 export { SchemaSets } from './schema-sets';
+export { ThreadBatches } from './thread-batches';
 
 /** Validation's one schema-set cache over its one reference-schema store (the allow-listed schemas, sdc4.xsd, kept
  * in Postgres), shared by every door. */

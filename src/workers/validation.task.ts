@@ -455,6 +455,29 @@ function countEvs(document: TreeDocument, model: SchemaModel): number {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+// Batches: several validations in one hand-off (src/validation/thread-batches.ts)
+// ---------------------------------------------------------------------------------------------------------------
+
+const BATCHED = { validate, vaasOnce } as const;
+export type BatchedTaskName = keyof typeof BATCHED;
+
+export interface ThreadBatch {
+  name: BatchedTaskName;
+  inputs: unknown[];
+}
+
+/** Runs each input of the batch in turn, answering each one's outcome (its value or its domain error); any other
+ * error fails the batch, whose members the event loop then sends alone. */
+export function batch(task: ThreadBatch): Promise<Outcome<Array<Outcome<unknown>>>> {
+  const run = BATCHED[task.name] as (input: unknown) => Promise<Outcome<unknown>>;
+  return settle(async () => {
+    const outcomes: Array<Outcome<unknown>> = [];
+    for (const input of task.inputs) outcomes.push(await run(input));
+    return outcomes;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
 // Warm-up: a thread at full speed from the first request
 // ---------------------------------------------------------------------------------------------------------------
 

@@ -25,6 +25,7 @@ import { paidEntries } from './0026-paid-entries';
 import { namespacesPerUser } from './0027-namespaces-per-user';
 import { appStorageOwners } from './0028-app-storage-owners';
 import { jobPayloadsCamelCase } from './0030-job-payloads-camel-case';
+import { appStorageUsage } from './0031-app-storage-usage';
 import type { Migration } from './migration';
 
 /** Applied in order; never edit one that has shipped, add the next number. 0004 and 0005 belong to the
@@ -57,4 +58,5 @@ export const MIGRATIONS: Migration[] = [
   namespacesPerUser,
   appStorageOwners,
   jobPayloadsCamelCase,
+  appStorageUsage,
 ];

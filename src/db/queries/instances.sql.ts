@@ -99,12 +99,10 @@ export function storeInstances(instances: StoredInstance[]): Named<never> {
 }
 
 /** What an organisation stores in Interface B: its graphs' triples, and its instances' and uploads' bytes
- * (migration 0028). */
+ * (running sums kept by migration 0031's triggers). */
 export const organizationUsage = (organization: string) =>
   sql<{ triples: string; bytes: string }>(
-    `SELECT (SELECT coalesce(sum(triple_count), 0) FROM app_graphs WHERE organization = $1) AS triples,
-            (SELECT coalesce(sum(stored_bytes), 0) FROM app_instances WHERE organization = $1)
-              + (SELECT coalesce(sum(size), 0) FROM app_uploads WHERE organization = $1) AS bytes`,
+    `SELECT coalesce(sum(triples), 0) AS triples, coalesce(sum(bytes), 0) AS bytes FROM app_storage_usage WHERE organization = $1`,
     [organization],
   );
 
@@ -119,8 +117,8 @@ export const recordUpload = (area: string, filename: string, organization: strin
     [area, filename, organization, size],
   );
 
-/** Every stored graph's triples: what the embedded SPARQL store holds once loaded. */
-export const totalTriples = () => sql<{ triples: string }>('SELECT coalesce(sum(triple_count), 0) AS triples FROM app_graphs');
+/** Every stored graph's triples: what the embedded SPARQL store holds once loaded (migration 0031's sums). */
+export const totalTriples = () => sql<{ triples: string }>('SELECT coalesce(sum(triples), 0) AS triples FROM app_storage_usage');
 
 /** The triples a graph holds now (a write replaces them). */
 export const graphTriples = (graphUri: string) =>
