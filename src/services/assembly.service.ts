@@ -26,7 +26,7 @@ import { ModelBuilder, reuseTree, type BuiltModel, type ReusedIds } from './mode
 import { prepared } from '../db/prepared';
 import { insertReuseTree, reuseRefs, type ReuseRefRow } from '../db/queries/model-build.sql';
 import { modelView } from '../presenters/catalog.presenter';
-import { loadClusterTree } from './catalog-tree';
+import { clusterTreeOf } from './catalog-tree';
 import { transactionRetried } from '../db/transaction';
 import type { LedgerService } from '../money';
 
@@ -168,11 +168,12 @@ export class AssemblyService {
     const hold = await this.ledger.requests.hold({ userId, amount: plan.totalCredits, reason, apiKeyId: caller.key?.id ?? null });
     let built: { model: BuiltModel; detail: ModelView };
     try {
-      // One statement writes the whole tree (atomic on its own); the answer's tree is read after it committed.
+      // One statement writes the whole tree (atomic on its own) and returns it: the answer reads nothing after it.
       const mintKeyPrefix = hold.holdId ? ModelBuilder.heldPrefix(hold.holdId) : null;
       const tree = reuseTree(plan.request, plan.reused, userId, { publish: plan.request.publish, mintKeyPrefix, now: this.clock.now() });
       const [row] = await prepared(this.db, insertReuseTree(tree));
-      const detail = modelView(row, await loadClusterTree(this.db, Number(row.root_cluster_id)), this.links);
+      const rootClusterId = Number(row.root_cluster_id);
+      const detail = modelView(row, clusterTreeOf(row.tree, rootClusterId), this.links);
       built = { model: { dmCtId: row.ct_id, published: row.published }, detail };
     } catch (error) {
       await this.ledger.requests.release(hold, `build failed for ${title}`).catch(() => false);

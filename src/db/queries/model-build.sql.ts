@@ -1,6 +1,11 @@
 import type { CatalogStatus } from '../../entities/catalog-entry';
 import type { Named } from './auth.sql';
-import type { ModelDetailRow } from './catalog.sql';
+import { clusterTree, linksOf, TREE_PLACES, type ModelDetailRow, type TreeRow } from './catalog.sql';
+
+/** The model's detail row, and its whole tree as TreeRows (catalog-tree.ts makes the tree of them). */
+export interface ReuseTreeRow extends ModelDetailRow {
+  tree: TreeRow[];
+}
 
 /** The reuse assembly's SQL: its references resolved in one read, and its whole tree (new clusters, their places,
  * the model) written in one statement, so a reuse request costs the catalog two statements, not eleven. */
@@ -54,29 +59,47 @@ export interface ReuseTree {
   };
 }
 
-/** Writes a ReuseTree in one statement (atomic on its own) and returns the model's detail row. Every row goes to
+/** Writes a ReuseTree in one statement (atomic on its own) and returns the model's detail row with its tree (the new
+ * clusters' places from what the statement inserted, a reused cluster's subtree from the catalog). Every row goes to
  * the owner's default project, else the library (as CatalogMinter places an entry with no project), and is minted
- * paid (the request's hold pays for it). */
-export const insertReuseTree = (t: ReuseTree): Named<ModelDetailRow> => ({
+ * paid (the request's hold pays for it).
+ *
+ * Its commit does not wait for the WAL flush (synchronous_commit off for this statement's transaction only): the
+ * build is promised to nobody until its hold is captured, and the capture's commit, synchronous and later in the
+ * WAL, flushes the build with it. A server crash before the capture can only lose a build whose hold is open (or
+ * lost with it: the WAL is replayed as a prefix), which the sweep releases, as it does after the process died. */
+export const insertReuseTree = (t: ReuseTree): Named<ReuseTreeRow> => ({
   name: 'assembly_insert_reuse_tree',
-  text: `WITH proj AS (
-           SELECT coalesce((SELECT id FROM projects WHERE owner_id = $1 AND is_default LIMIT 1), (SELECT id FROM projects WHERE is_library LIMIT 1)) AS id),
+  text: `WITH RECURSIVE proj AS (
+           SELECT coalesce((SELECT id FROM projects WHERE owner_id = $1 AND is_default LIMIT 1), (SELECT id FROM projects WHERE is_library LIMIT 1)) AS id,
+                  set_config('synchronous_commit', 'off', true) AS commit_unflushed),
          cl AS (
            INSERT INTO clusters (ct_id, label, description, status, project_id, owner_id, mint_key, paid, created_at, updated_at)
            SELECT u.ct_id, u.label, u.description, $2, proj.id, $1, u.mint_key, true, $3, $3
              FROM unnest($4::text[], $5::text[], $6::text[], $7::text[]) AS u(ct_id, label, description, mint_key) CROSS JOIN proj
-           RETURNING id, ct_id),
+           RETURNING id, ct_id, label, description),
+         places AS (
+           SELECT * FROM unnest($8::text[], $9::int[], $10::bigint[], $11::text[], $12::bigint[]) AS u(parent, position, component_id, child_ct, cluster_id)),
          ch AS (
            INSERT INTO cluster_children (cluster_id, position, component_id, child_cluster_id)
            SELECT parent.id, u.position, u.component_id, coalesce(child.id, u.cluster_id)
-             FROM unnest($8::text[], $9::int[], $10::bigint[], $11::text[], $12::bigint[]) AS u(parent, position, component_id, child_ct, cluster_id)
-             JOIN cl parent ON parent.ct_id = u.parent LEFT JOIN cl child ON child.ct_id = u.child_ct),
+             FROM places u JOIN cl parent ON parent.ct_id = u.parent LEFT JOIN cl child ON child.ct_id = u.child_ct),
          dm AS (
            INSERT INTO data_models (ct_id, title, description, root_cluster_id, contextual, published, project_id, owner_id, mint_key, paid, created_at, updated_at)
            SELECT $13, $14, $15, coalesce((SELECT id FROM cl WHERE ct_id = $16), $17), $18::jsonb, $19, proj.id, $1, $20, true, $3, $3 FROM proj
-           RETURNING ct_id, title, description, published, created_at, updated_at, contextual, generated, root_cluster_id, owner_id, project_id)
+           RETURNING ct_id, title, description, published, created_at, updated_at, contextual, generated, root_cluster_id, owner_id, project_id),
+         ${clusterTree('SELECT unnest($21::bigint[])')},
+         placed AS (
+           SELECT cl.id AS cluster_id, cl.ct_id AS cluster_ct_id, cl.label AS cluster_label, cl.description AS cluster_description,
+                  u.position, coalesce(child.id, u.cluster_id) AS child_cluster_id,
+                  co.ct_id, co.label, co.data_type, co.description, co.units, co.enums, co.enum_descr, co.details,
+                  CASE WHEN co.id IS NULL THEN NULL ELSE ${linksOf('component_pred_objs', 'component_id', 'co')} END AS links,
+                  '[]'::jsonb AS cluster_links
+             FROM cl LEFT JOIN places u ON u.parent = cl.ct_id LEFT JOIN cl child ON child.ct_id = u.child_ct
+             LEFT JOIN components co ON co.id = u.component_id
+           UNION ALL ${TREE_PLACES})
          SELECT dm.ct_id, dm.title, dm.description, dm.published, dm.created_at, dm.updated_at, dm.contextual, dm.generated, dm.root_cluster_id,
-                dm.owner_id, p.name AS project_name
+                dm.owner_id, p.name AS project_name, (SELECT jsonb_agg(r ORDER BY r.cluster_id, r.position) FROM placed r) AS tree
            FROM dm JOIN projects p ON p.id = dm.project_id`,
   values: [
     t.ownerId,
@@ -99,5 +122,6 @@ export const insertReuseTree = (t: ReuseTree): Named<ModelDetailRow> => ({
     JSON.stringify(t.model.contextual),
     t.model.published,
     t.model.mintKey,
+    [...t.places.clusterIds.filter((id): id is number => id !== null), ...(t.model.rootClusterId === null ? [] : [t.model.rootClusterId])],
   ],
 });
