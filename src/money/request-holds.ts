@@ -144,6 +144,7 @@ export class RequestHolds {
   /** One transaction for a batch of one wallet's operations: each member settled in arrival order. */
   private apply(userId: number, ops: RequestOp[]): Promise<Settled<RequestOutcome>[]> {
     return transactionRetried(this.db, async (manager) => {
+      if (ops.every((op) => op.kind === 'hold')) await query(manager, q.commitWithoutFlush());
       const batch = await WalletBatch.lock(manager, userId, ops, this.clock.now());
       const outcomes: Settled<RequestOutcome>[] = [];
       for (const op of ops) {
