@@ -2,7 +2,7 @@ import { idsByCtId } from '../db/queries/catalog.sql';
 import { query, queryOne } from '../db/sql';
 import type { Tx } from '../db/transaction';
 import { defaultProjectOf } from '../db/queries/projects.sql';
-import { heldBuildDeleted, heldBuildPrefix, heldBuilds } from '../db/queries/ledger-held-builds.sql';
+import { heldBuildDeleted, heldBuildPrefix, heldBuilds, heldBuildUsed, lockHeldBuild } from '../db/queries/ledger-held-builds.sql';
 import type { EnumerationValue } from '../parsers/assembly-component.parser';
 import type { AssemblyRequest, ClusterSpec } from '../parsers/assembly.parser';
 import type { CatalogStatus } from '../entities/catalog-entry';
@@ -134,17 +134,30 @@ export class ModelBuilder {
   }
 
   /** Removes what was built under the request holds `tokens` (minted with `heldPrefix`), in the transaction that
-   * releases them: a hold released instead of captured leaves nothing unpaid in the catalog. */
+   * releases them: a hold released instead of captured leaves nothing unpaid in the catalog. Except what someone
+   * else came to use meanwhile (placed one of its clusters in their own tree: deleting it would break theirs): that
+   * stays, marked never paid for (publishing a draft of it charges it), and the hold is released all the same,
+   * since the request that built it never got its model. */
   static async undoHeldBuilds(manager: Tx, tokens: string[]): Promise<void> {
     const found = await queryOne(manager, heldBuilds(tokens));
     if (!found?.models.length) return;
     const ids = (list: string[]) => list.map(Number);
-    await query(manager, heldBuildDeleted.models(ids(found.models)));
-    if (found.clusters.length) {
-      await query(manager, heldBuildDeleted.children(ids(found.clusters)));
-      await query(manager, heldBuildDeleted.clusters(ids(found.clusters)));
+    const [models, clusters, components] = [ids(found.models), ids(found.clusters), ids(found.components)];
+    await query(manager, lockHeldBuild(clusters, components));
+    const used = await queryOne(manager, heldBuildUsed(clusters, components, models));
+    const keptClusters = new Set(ids(used?.clusters ?? []));
+    const keptComponents = new Set(ids(used?.components ?? []));
+    const unused = (list: number[], kept: Set<number>) => list.filter((id) => !kept.has(id));
+    await query(manager, heldBuildDeleted.models(models));
+    const goneClusters = unused(clusters, keptClusters);
+    if (goneClusters.length) {
+      await query(manager, heldBuildDeleted.children(goneClusters));
+      await query(manager, heldBuildDeleted.clusters(goneClusters));
     }
-    if (found.components.length) await query(manager, heldBuildDeleted.components(ids(found.components)));
+    const goneComponents = unused(components, keptComponents);
+    if (goneComponents.length) await query(manager, heldBuildDeleted.components(goneComponents));
+    if (keptClusters.size) await query(manager, heldBuildDeleted.keptClusters([...keptClusters]));
+    if (keptComponents.size) await query(manager, heldBuildDeleted.keptComponents([...keptComponents]));
   }
 
   private async idsByCtId(manager: Tx, table: 'components' | 'clusters', ctIds: string[]): Promise<Map<string, number>> {
