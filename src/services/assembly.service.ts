@@ -154,13 +154,13 @@ export class AssemblyService {
   }
 
   /** Reuse path, off the wallet's lock: hold the whole price (group-committed with the wallet's other holds;
-   * 402/403 before any work), build in a transaction of its own (concurrent builds of one wallet run in parallel),
-   * then capture (group-committed). The capture's transaction records the Idempotency-Key's outcome, so a retry
+   * 402/403 before any work), build in one statement of its own (insertReuseTree, with the ids `plan` resolved;
+   * concurrent builds of one wallet run in parallel), then capture (group-committed). The capture's transaction records the Idempotency-Key's outcome, so a retry
    * replays the charged answer. The build is minted under the hold's mint-key prefix and the release of a hold
    * removes what was built under it (ModelBuilder.undoHeldBuilds, registered in the constructor): a failed build
    * releases the hold (nothing charged), a refused capture releases it with the model, and a process that died
    * between the build's commit and the capture leaves a hold the sweep releases, model and all. The answer (the
-   * model as the catalog shows it) is read inside the build's transaction, the balance is the capture's. */
+   * model as the catalog shows it) is what the build's statement returned, the balance is the capture's. */
   async assembleReuse(caller: Caller, plan: Plan): Promise<BuiltModelView> {
     const { title } = plan.request;
     const reason = `assemble: ${title}`;
