@@ -111,6 +111,12 @@ describe('reuse assembly: hold, build, capture', () => {
     expect(res.body.components).toEqual(detail.body.components);
     expect(JSON.stringify(res.body.components)).toContain('Level 2');
     expect(JSON.stringify(res.body.components)).toContain(inner.ct_id);
+    // A reused cluster as the root: nothing minted but the model.
+    const rooted = await client.post(ASSEMBLE, { title: 'Rooted', generate: false, data: { ct_id: inner.ct_id } });
+    expect(rooted.status).toBe(200);
+    const rootedDetail = await client.get(new URL(rooted.body.model_url).pathname);
+    expect(rooted.body.components).toEqual(rootedDetail.body.components);
+    expect(rooted.body.components[0].ct_id).toBe(inner.ct_id);
   });
 
   it('a key revoked while the model was being built: 403, nothing charged, no model left', async () => {
