@@ -103,7 +103,7 @@ export function createServices(args: {
   const app = createAppServices({ settings, db, queue, clock, logger, pool: cpu, keyCache });
   const packages = new PackageService(db, catalog, clock, app.storage, links, contextual, schemaArchive, cpu, settings.packageTaskBudgetMs);
   const builder = new ModelBuilder(catalog);
-  const assembly = new AssemblyService(db, catalog, ledger, jobs, clock, links, builder, cpu);
+  const assembly = new AssemblyService(db, ledger, jobs, clock, links, cpu);
   const pipeline = new PipelineService(db, assembly, catalog, packages, links, logger);
   const dataSources = new DataSourcesService(db, jobs, clock, ledger);
   const generation = new GenerationService(db, catalog, packages, jobs, ledger, links, () => settings.appDownloadCredits);

@@ -133,10 +133,18 @@ export class RequestHolds {
     const cutoff = new Date(this.clock.now().getTime() - this.ttlSeconds * 1000);
     let released = 0;
     const open = await query(this.db, q.openRequestHoldsBefore(cutoff));
+    // One hold that cannot be released now does not keep the others open; the first failure is reported after them
+    // and the mark stays, so the next sweep tries it again.
+    let failure: { error: unknown } | null = null;
     for (const { token, user_id: userId } of open) {
       const reason = `the request's process ended without closing its hold (older than ${this.ttlSeconds} s)`;
-      if (await this.release({ holdId: token, userId: Number(userId) }, reason)) released++;
+      try {
+        if (await this.release({ holdId: token, userId: Number(userId) }, reason)) released++;
+      } catch (error) {
+        failure ??= { error };
+      }
     }
+    if (failure) throw failure.error;
     if (open.length < q.REQUEST_HOLD_SWEEP_BATCH) await query(this.db, q.advanceRequestHoldSweepMark(cutoff));
     return released;
   }
@@ -144,6 +152,7 @@ export class RequestHolds {
   /** One transaction for a batch of one wallet's operations: each member settled in arrival order. */
   private apply(userId: number, ops: RequestOp[]): Promise<Settled<RequestOutcome>[]> {
     return transactionRetried(this.db, async (manager) => {
+      if (ops.every((op) => op.kind === 'hold')) await query(manager, q.commitWithoutFlush());
       const batch = await WalletBatch.lock(manager, userId, ops, this.clock.now());
       const outcomes: Settled<RequestOutcome>[] = [];
       for (const op of ops) {

@@ -1,6 +1,5 @@
 import type { DataSource } from 'typeorm';
 import { newId } from '../lib/ids';
-import type { CatalogStatus } from '../entities/catalog-entry';
 import { DataSourceRecord } from '../entities/data-source.entity';
 import { conflict, DomainError, isDatabaseUnavailable } from '../lib/errors';
 import type { Links } from '../lib/links';
@@ -23,7 +22,11 @@ import type { ModelView } from '../presenters/catalog.presenter';
 import type { Caller } from './auth.service';
 import type { Clock } from './clock';
 import type { JobsService } from './jobs.service';
-import { ModelBuilder, type BuiltModel, type CatalogForAssembly } from './model-builder';
+import { ModelBuilder, reuseTree, type BuiltModel, type ReusedIds } from './model-builder';
+import { prepared } from '../db/prepared';
+import { insertReuseTree, reuseRefs, type ReuseRefRow } from '../db/queries/model-build.sql';
+import { modelView } from '../presenters/catalog.presenter';
+import { clusterTreeOf } from './catalog-tree';
 import { transactionRetried } from '../db/transaction';
 import type { LedgerService } from '../money';
 
@@ -34,6 +37,8 @@ const PLAN_IN_POOL_NODES = 1000;
 
 export interface Plan extends Pricing {
   request: AssemblyRequest;
+  /** The row ids of the references found, for the reuse path's build. */
+  reused: ReusedIds;
 }
 
 /** A failure of the build itself (not of the request): the reuse path releases its hold. */
@@ -46,12 +51,10 @@ const holdExpired = (cause: unknown) =>
 export class AssemblyService {
   constructor(
     private readonly db: DataSource,
-    private readonly catalog: CatalogForAssembly,
     private readonly ledger: LedgerService,
     private readonly jobs: JobsService,
     private readonly clock: Clock,
     private readonly links: Links,
-    private readonly builder: ModelBuilder,
     /** Plans large trees off the event loop (none: every plan in place). */
     private readonly cpu?: CpuPool,
   ) {
@@ -69,24 +72,23 @@ export class AssemblyService {
           })
         : assemblyShape(request);
     const { componentRefs, clusterRefs, mint, newClusters } = shape;
-    const [components, clusters] = await Promise.all([
-      this.catalog.findComponentsByCtIds([...new Set(componentRefs.map((r) => r.ctId))]),
-      this.catalog.findClustersByCtIds([...new Set(clusterRefs.map((r) => r.ctId))]),
-    ]);
+    const components = new Map<string, ReuseRefRow>();
+    const clusters = new Map<string, ReuseRefRow>();
+    const unique = (refs: Array<{ ctId: string }>) => [...new Set(refs.map((r) => r.ctId))];
+    if (componentRefs.length || clusterRefs.length) {
+      for (const row of await prepared(this.db, reuseRefs(unique(componentRefs), unique(clusterRefs))))
+        (row.kind === 'component' ? components : clusters).set(row.ct_id, row);
+    }
     const problems: ProblemView[] = [];
     const reuse: ReuseView[] = [];
-    const check = (
-      ref: { path: string; ctId: string },
-      found: { label: string; status: CatalogStatus; successorCtId: string | null; ownerId: number | null } | undefined,
-      type: string,
-    ) => {
+    const check = (ref: { path: string; ctId: string }, found: ReuseRefRow | undefined, type: string) => {
       const { path, ctId } = ref;
-      if (!found || (found.status === 'draft' && viewerId !== undefined && found.ownerId !== viewerId))
+      if (!found || (found.status === 'draft' && viewerId !== undefined && Number(found.owner_id) !== viewerId))
         problems.push({ path, ctId, problem: 'unknown', message: `No published component or cluster has ct_id ${ctId}.`, successor: null });
       else if (found.status === 'draft')
         problems.push({ path, ctId, problem: 'unpublished', message: `${ctId} is a draft; only published entries can be reused.`, successor: null });
       else if (found.status === 'retired' && !request.allowRetired) {
-        const successor = found.successorCtId;
+        const successor = found.successor_ct_id;
         problems.push({
           path,
           ctId,
@@ -98,13 +100,15 @@ export class AssemblyService {
     };
     for (const ref of componentRefs) {
       const found = components.get(ref.ctId);
-      check(ref, found, found?.dataType ?? 'Component');
+      check(ref, found, found?.data_type ?? 'Component');
     }
     for (const ref of clusterRefs) check(ref, clusters.get(ref.ctId), 'Cluster');
     const newComponents = mint.length - newClusters;
     const mintCredits = newClusters * PRICES.cluster + newComponents * PRICES.component;
+    const ids = (found: Map<string, ReuseRefRow>) => new Map([...found.values()].map((r) => [r.ct_id, Number(r.id)]));
     return {
       request,
+      reused: { components: ids(components), clusters: ids(clusters) },
       estimateId: shape.estimateId,
       mode: newComponents > 0 ? 'mixed' : 'reuse',
       reuse,
@@ -150,13 +154,13 @@ export class AssemblyService {
   }
 
   /** Reuse path, off the wallet's lock: hold the whole price (group-committed with the wallet's other holds;
-   * 402/403 before any work), build in a transaction of its own (concurrent builds of one wallet run in parallel),
-   * then capture (group-committed). The capture's transaction records the Idempotency-Key's outcome, so a retry
+   * 402/403 before any work), build in one statement of its own (insertReuseTree, with the ids `plan` resolved;
+   * concurrent builds of one wallet run in parallel), then capture (group-committed). The capture's transaction records the Idempotency-Key's outcome, so a retry
    * replays the charged answer. The build is minted under the hold's mint-key prefix and the release of a hold
    * removes what was built under it (ModelBuilder.undoHeldBuilds, registered in the constructor): a failed build
    * releases the hold (nothing charged), a refused capture releases it with the model, and a process that died
    * between the build's commit and the capture leaves a hold the sweep releases, model and all. The answer (the
-   * model as the catalog shows it) is read inside the build's transaction, the balance is the capture's. */
+   * model as the catalog shows it) is what the build's statement returned, the balance is the capture's. */
   async assembleReuse(caller: Caller, plan: Plan): Promise<BuiltModelView> {
     const { title } = plan.request;
     const reason = `assemble: ${title}`;
@@ -164,11 +168,13 @@ export class AssemblyService {
     const hold = await this.ledger.requests.hold({ userId, amount: plan.totalCredits, reason, apiKeyId: caller.key?.id ?? null });
     let built: { model: BuiltModel; detail: ModelView };
     try {
-      built = await transactionRetried(this.db, async (manager) => {
-        const mintKeyPrefix = hold.holdId ? ModelBuilder.heldPrefix(hold.holdId) : undefined;
-        const model = await this.builder.build(manager, plan.request, userId, { publish: plan.request.publish, mintKeyPrefix });
-        return { model, detail: await this.catalog.modelDetailIn(manager, model.dmCtId, { userId }) };
-      });
+      // One statement writes the whole tree (atomic on its own) and returns it: the answer reads nothing after it.
+      const mintKeyPrefix = hold.holdId ? ModelBuilder.heldPrefix(hold.holdId) : null;
+      const tree = reuseTree(plan.request, plan.reused, userId, { publish: plan.request.publish, mintKeyPrefix, now: this.clock.now() });
+      const [row] = await prepared(this.db, insertReuseTree(tree));
+      const rootClusterId = Number(row.root_cluster_id);
+      const detail = modelView(row, clusterTreeOf(row.tree, rootClusterId), this.links);
+      built = { model: { dmCtId: row.ct_id, published: row.published }, detail };
     } catch (error) {
       await this.ledger.requests.release(hold, `build failed for ${title}`).catch(() => false);
       if (isDatabaseUnavailable(error)) throw error;

@@ -67,8 +67,22 @@ export interface Minted {
 }
 
 /** "" means none (contract 4.17.5), as does whitespace. */
-function optionalText(value: string | null | undefined): string | null {
+export function optionalText(value: string | null | undefined): string | null {
   return value === undefined || value === null || value.trim() === '' ? null : value;
+}
+
+/** A new cluster's label as stored (trimmed); 400 when there is none. */
+export function clusterLabel(label: string | undefined): string {
+  const trimmed = label?.trim();
+  if (!trimmed) throw invalid('label', 'A cluster needs a label.');
+  return trimmed;
+}
+
+/** A new data model's title as stored (trimmed); 400 when there is none. */
+export function modelTitle(title: string | undefined): string {
+  const trimmed = title?.trim();
+  if (!trimmed) throw invalid('title', 'A data model needs a title.');
+  return trimmed;
 }
 
 export class CatalogMinter {
@@ -114,8 +128,7 @@ export class CatalogMinter {
 
   /** Children are written only by the call that created the cluster, so a retried mint never doubles them. */
   async createCluster(manager: Tx, input: NewCluster): Promise<Minted> {
-    const label = input.label?.trim();
-    if (!label) throw invalid('label', 'A cluster needs a label.');
+    const label = clusterLabel(input.label);
     const minted = await this.insertOnce(manager, 'clusters', await this.entryColumns(manager, label, input));
     if (minted.created && input.children.length > 0) {
       const componentIds = input.children.map((c) => ('componentId' in c ? c.componentId : null));
@@ -126,8 +139,7 @@ export class CatalogMinter {
   }
 
   async createDataModel(manager: Tx, input: NewDataModel): Promise<Minted> {
-    const title = input.title?.trim();
-    if (!title) throw invalid('title', 'A data model needs a title.');
+    const title = modelTitle(input.title);
     const now = this.clock.now();
     return this.insertOnce(manager, 'data_models', {
       ct_id: input.ctId ?? newId(),

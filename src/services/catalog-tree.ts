@@ -9,9 +9,14 @@ type Slot = { clusterId: number } | { node: TreeNode };
 
 /** The tree under a root cluster, in child order, from one query (the recursive walk in catalog.sql). */
 export async function loadClusterTree(on: Queryable, rootClusterId: number): Promise<ClusterNode> {
+  return clusterTreeOf(await query(on, treeRows(rootClusterId)), rootClusterId);
+}
+
+/** The tree under a root cluster from its places (TreeRows in cluster then position order). */
+export function clusterTreeOf(rows: TreeRow[], rootClusterId: number): ClusterNode {
   const clusters = new Map<number, ClusterNode>();
   const slotsOf = new Map<number, Slot[]>();
-  for (const r of await query(on, treeRows(rootClusterId))) {
+  for (const r of rows) {
     const id = Number(r.cluster_id);
     let slots = slotsOf.get(id);
     if (!slots) {

@@ -1,5 +1,7 @@
+import { prepared } from '../../src/db/prepared';
+import { insertReuseTree } from '../../src/db/queries/model-build.sql';
 import { parseAssemblyRequest } from '../../src/parsers/assembly.parser';
-import { ModelBuilder } from '../../src/services/model-builder';
+import { ModelBuilder, reuseTree } from '../../src/services/model-builder';
 import { libraryComponent } from '../support/catalog-factories';
 import { issueKey, makeUser, signedIn } from '../support/factories';
 import { startTestApp, type TestApp } from '../support/app';
@@ -44,6 +46,77 @@ describe('reuse assembly: hold, build, capture', () => {
     const [{ n }] = await db.query('SELECT count(*)::int AS n FROM components WHERE ct_id = $1', [reused]);
     expect(n).toBe(1);
     expect(await moneyState(db, user.id)).toMatchObject({ balance: 5_000, held: 0, holds: 1, captures: 0, releases: 1, models: 0 });
+  });
+
+  it('a swept build that someone placed in their own tree meanwhile: the hold is released, what they use stays unpaid, the rest goes', async () => {
+    const owner = await makeUser(app.services, { credits: 5_000 });
+    const { ledger, assembly, db } = app.services;
+    // The reuse path's hold and build (its one statement), as a process that died right after the build left them.
+    const request = parseAssemblyRequest({
+      title: 'Borrowed',
+      generate: false,
+      data: { label: 'Borrowed Data', components: [{ ct_id: reused }], clusters: [{ label: 'Shared', components: [{ ct_id: reused }] }] },
+    });
+    const plan = await assembly.plan(request, owner.id);
+    const hold = await ledger.requests.hold({ userId: owner.id, amount: plan.totalCredits, reason: 'assemble: Borrowed', apiKeyId: null });
+    const prefix = ModelBuilder.heldPrefix(hold.holdId!);
+    await prepared(db, insertReuseTree(reuseTree(request, plan.reused, owner.id, { publish: true, mintKeyPrefix: prefix, now: new Date() })));
+    const [shared] = await db.query(`SELECT ct_id FROM clusters WHERE owner_id = $1 AND label = 'Shared'`, [owner.id]);
+
+    // Published, so another user reuses the cluster before the sweep.
+    const { client, user: other } = await signedIn(app.url, app.services, { credits: 5_000 });
+    const theirs = await client.post(ASSEMBLE, {
+      title: 'Theirs',
+      generate: false,
+      data: { label: 'Theirs Data', clusters: [{ ct_id: shared.ct_id }] },
+    });
+    expect(theirs.status).toBe(200);
+
+    await sleep(1_100);
+    expect(await ledger.releaseEndedJobHolds()).toBeGreaterThanOrEqual(1);
+    // Released in full: the request that built it never got its model.
+    expect(await moneyState(db, owner.id)).toMatchObject({ balance: 5_000, held: 0, holds: 1, captures: 0, releases: 1, models: 0 });
+    // Only what the other model uses stays, marked never paid for; the model and its root are gone.
+    const left = await db.query(`SELECT label, paid, status FROM clusters WHERE owner_id = $1 ORDER BY label`, [owner.id]);
+    expect(left).toEqual([{ label: 'Shared', paid: false, status: 'published' }]);
+    const detail = await client.get(new URL(theirs.body.model_url).pathname);
+    expect(detail.status).toBe(200);
+    expect(detail.body.components[0].children.map((c: { ct_id: string }) => c.ct_id)).toContain(shared.ct_id);
+    expect(await moneyState(db, other.id)).toMatchObject({ balance: 4_500, held: 0, captures: 1, models: 1 });
+  });
+
+  it('answers the model as the catalog shows it: new clusters at depth, a reused cluster and components', async () => {
+    const { client } = await signedIn(app.url, app.services, { credits: 10_000 });
+    const first = await client.post(ASSEMBLE, {
+      title: 'Inner',
+      generate: false,
+      data: { label: 'Inner Data', clusters: [{ label: 'Inner Part', components: [{ ct_id: reused }] }] },
+    });
+    expect(first.status).toBe(200);
+    const inner = first.body.components[0].children.find((c: { label: string }) => c.label === 'Inner Part');
+    const res = await client.post(ASSEMBLE, {
+      title: 'Outer',
+      generate: false,
+      data: {
+        label: 'Outer Data',
+        components: [{ ct_id: reused }],
+        clusters: [
+          { label: 'Level 1', clusters: [{ label: 'Level 2', components: [{ ct_id: reused }, { ct_id: reused }] }, { ct_id: inner.ct_id }] },
+        ],
+      },
+    });
+    expect(res.status).toBe(200);
+    const detail = await client.get(new URL(res.body.model_url).pathname);
+    expect(detail.status).toBe(200);
+    expect(res.body.components).toEqual(detail.body.components);
+    expect(JSON.stringify(res.body.components)).toContain('Level 2');
+    expect(JSON.stringify(res.body.components)).toContain(inner.ct_id);
+    // A reused cluster as the root: nothing minted but the model.
+    const rooted = await client.post(ASSEMBLE, { title: 'Rooted', generate: false, data: { ct_id: inner.ct_id } });
+    expect(rooted.status).toBe(200);
+    const rootedDetail = await client.get(new URL(rooted.body.model_url).pathname);
+    expect(rooted.body.components).toEqual(rootedDetail.body.components);
+    expect(rooted.body.components[0].ct_id).toBe(inner.ct_id);
   });
 
   it('a key revoked while the model was being built: 403, nothing charged, no model left', async () => {

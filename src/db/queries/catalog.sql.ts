@@ -10,12 +10,14 @@ const MAX_MODELS_LISTED = 100;
 export type CatalogTable = 'components' | 'clusters' | 'data_models';
 export type CatalogKind = 'component' | 'cluster' | 'data_model';
 
-/** The ids of the cluster $1 and of every cluster below it: the one recursive walk of a model tree, each level's
- * children read by key (a plain join let the planner scan all of cluster_children at every level). */
-const CLUSTER_TREE = `WITH RECURSIVE tree(id) AS (
-    SELECT $1::bigint
+/** The ids of the clusters \`seed\` selects and of every cluster below them: the one recursive walk of a model tree
+ * (a CTE named \`tree\`), each level's children read by key (a plain join let the planner scan all of
+ * cluster_children at every level). */
+export const clusterTree = (seed: string) => `tree(id) AS (
+    ${seed}
     UNION SELECT cc.child_cluster_id FROM tree t CROSS JOIN LATERAL (
       SELECT c.child_cluster_id FROM cluster_children c WHERE c.cluster_id = t.id AND c.child_cluster_id IS NOT NULL OFFSET 0) cc)`;
+const CLUSTER_TREE = `WITH RECURSIVE ${clusterTree('SELECT $1::bigint')}`;
 
 /** One place of a tree: a cluster with one of its children (none: position null), in cluster then position order. */
 export interface TreeRow {
@@ -43,28 +45,25 @@ interface SemanticLinkRow {
 }
 
 /** The semantic links (predicate IRI, object IRI) of the entry \`entry\` through the link table. */
-const linksOf = (table: string, column: string, entry: string) =>
+export const linksOf = (table: string, column: string, entry: string) =>
   `(SELECT coalesce(jsonb_agg(jsonb_build_object('predicate', n.uri || pr.class_name, 'object', po.object_uri) ORDER BY po.id), '[]'::jsonb)
       FROM ${table} l JOIN pred_objs po ON po.id = l.pred_obj_id JOIN predicates pr ON pr.id = po.predicate_id
       JOIN namespaces n ON n.id = pr.namespace_id WHERE l.${column} = ${entry}.id)`;
 
-/** Each cluster of the tree, its children and their components are read by key (LATERAL, fenced by OFFSET 0 so the
- * planner cannot flatten them back): a plain join let it hash the whole of cluster_children and components for every
- * read, a cost that grew with the catalog (38 ms at 7,000 children, the reuse assembly's answer). */
-export const treeRows = (rootClusterId: number) =>
-  sql<TreeRow>(
-    `${CLUSTER_TREE}
-     SELECT cl.id AS cluster_id, cl.ct_id AS cluster_ct_id, cl.label AS cluster_label, cl.description AS cluster_description,
+/** Every place (TreeRow) of the clusters in \`tree\` (clusterTree), unordered. Each cluster of the tree, its children
+ * and their components are read by key (LATERAL, fenced by OFFSET 0 so the planner cannot flatten them back): a plain
+ * join let it hash the whole of cluster_children and components for every read, a cost that grew with the catalog
+ * (38 ms at 7,000 children, the reuse assembly's answer). */
+export const TREE_PLACES = `SELECT cl.id AS cluster_id, cl.ct_id AS cluster_ct_id, cl.label AS cluster_label, cl.description AS cluster_description,
             cc.position, cc.child_cluster_id,
             co.ct_id, co.label, co.data_type, co.description, co.units, co.enums, co.enum_descr, co.details,
             CASE WHEN co.id IS NULL THEN NULL ELSE ${linksOf('component_pred_objs', 'component_id', 'co')} END AS links,
             ${linksOf('cluster_pred_objs', 'cluster_id', 'cl')} AS cluster_links
        FROM tree t CROSS JOIN LATERAL (SELECT * FROM clusters c WHERE c.id = t.id OFFSET 0) cl
        LEFT JOIN LATERAL (SELECT * FROM cluster_children c WHERE c.cluster_id = cl.id OFFSET 0) cc ON true
-       LEFT JOIN LATERAL (SELECT * FROM components p WHERE p.id = cc.component_id OFFSET 0) co ON true
-      ORDER BY cl.id, cc.position`,
-    [rootClusterId],
-  );
+       LEFT JOIN LATERAL (SELECT * FROM components p WHERE p.id = cc.component_id OFFSET 0) co ON true`;
+
+export const treeRows = (rootClusterId: number) => sql<TreeRow>(`${CLUSTER_TREE} ${TREE_PLACES} ORDER BY cl.id, cc.position`, [rootClusterId]);
 
 export interface ClusterShapeRow {
   cluster_id: string;

@@ -34,11 +34,48 @@ export const heldBuilds = (tokens: string[]) =>
     [tokens.map(heldModelKey)],
   );
 
+/** Locks a held build's clusters and components before it is judged (heldBuildUsed): a transaction placing one of
+ * them elsewhere (its foreign key takes KEY SHARE) has committed, and is seen, or waits for the release. */
+export const lockHeldBuild = (clusterIds: number[], componentIds: number[]) =>
+  sql(
+    `SELECT (SELECT count(*) FROM (SELECT 1 FROM clusters WHERE id = ANY($1) ORDER BY id FOR UPDATE) c)
+          + (SELECT count(*) FROM (SELECT 1 FROM components WHERE id = ANY($2) ORDER BY id FOR UPDATE) p) AS locked`,
+    [clusterIds, componentIds],
+  );
+
+export interface HeldBuildUsedRow {
+  clusters: string[];
+  components: string[];
+}
+
+/** What of a held build (its clusters $1, components $2, models $3) something outside it uses, so that deleting it
+ * would break a foreign key: a cluster or component placed in a cluster that is not the build's, a cluster that
+ * roots a model that is not the build's, or an entry named as another's successor; and everything of the build
+ * below what is used (a kept cluster keeps its places). */
+export const heldBuildUsed = (clusterIds: number[], componentIds: number[], modelIds: number[]) =>
+  sql<HeldBuildUsedRow>(
+    `WITH RECURSIVE used(id) AS (
+       SELECT c.id FROM clusters c WHERE c.id = ANY($1) AND (
+         EXISTS (SELECT 1 FROM cluster_children cc WHERE cc.child_cluster_id = c.id AND NOT cc.cluster_id = ANY($1))
+         OR EXISTS (SELECT 1 FROM data_models dm WHERE dm.root_cluster_id = c.id AND NOT dm.id = ANY($3))
+         OR EXISTS (SELECT 1 FROM clusters s WHERE s.successor_ct_id = c.ct_id))),
+     kept(id) AS (
+       SELECT id FROM used
+       UNION SELECT cc.child_cluster_id FROM kept k JOIN cluster_children cc ON cc.cluster_id = k.id WHERE cc.child_cluster_id = ANY($1))
+     SELECT (SELECT coalesce(array_agg(id::text), '{}') FROM kept) AS clusters,
+            (SELECT coalesce(array_agg(p.id::text), '{}') FROM components p WHERE p.id = ANY($2) AND (
+               EXISTS (SELECT 1 FROM cluster_children cc WHERE cc.component_id = p.id AND (cc.cluster_id IN (SELECT id FROM kept) OR NOT cc.cluster_id = ANY($1)))
+               OR EXISTS (SELECT 1 FROM components s WHERE s.successor_ct_id = p.ct_id))) AS components`,
+    [clusterIds, componentIds, modelIds],
+  );
+
 /** Deletes a held build's rows, in the order their references allow (the model, the clusters' children, the
- * clusters, the components). */
+ * clusters, the components), and marks what must stay (heldBuildUsed) as never paid for. */
 export const heldBuildDeleted = {
   models: (ids: number[]) => sql('DELETE FROM data_models WHERE id = ANY($1)', [ids]),
   children: (clusterIds: number[]) => sql('DELETE FROM cluster_children WHERE cluster_id = ANY($1)', [clusterIds]),
   clusters: (ids: number[]) => sql('DELETE FROM clusters WHERE id = ANY($1)', [ids]),
   components: (ids: number[]) => sql('DELETE FROM components WHERE id = ANY($1)', [ids]),
+  keptClusters: (ids: number[]) => sql('UPDATE clusters SET paid = false WHERE id = ANY($1)', [ids]),
+  keptComponents: (ids: number[]) => sql('UPDATE components SET paid = false WHERE id = ANY($1)', [ids]),
 };

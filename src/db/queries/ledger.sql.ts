@@ -237,6 +237,11 @@ export const lockRequestBatch = (userId: number, keyIds: number[], tokens: strin
     [userId, keyIds, tokens.map(requestHoldKeyOf)],
   );
 
+/** This transaction's commit does not wait for the WAL flush. For a batch that only places request holds: a hold
+ * is promised to nobody outside until its request closes it, and that capture or release, synchronous and later in
+ * the WAL, flushes the hold with it; a server crash before then loses the hold with everything after it. */
+export const commitWithoutFlush = () => sql(`SET LOCAL synchronous_commit = off`);
+
 export interface RequestBatchWrite {
   userId: number;
   heldDelta: number;
