@@ -106,7 +106,7 @@ export async function startHttpServer(services: Services, options: { port: numbe
   };
   const exposure = { suggestions: services.settings.graphqlSuggestions, introspection: services.settings.graphqlIntrospection };
   // One set of caller budgets for REST, GraphQL over HTTP and GraphQL over WebSocket.
-  const budgets = callerBudgetsOf(services.settings);
+  const budgets = callerBudgetsOf(services.settings, services.app.dbShares);
   const wsCleanup = serveGraphqlOverWebSocket(services, httpServer, schema, limits, exposure, budgets);
   const apollo = new ApolloServer<GraphQLContext>({
     schema,
