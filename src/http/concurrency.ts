@@ -77,11 +77,15 @@ export class CallerBudgets {
     return this.dbShares.run(caller, work);
   }
 
+  /** Whether the user already has WS_MAX_SUBSCRIPTIONS_PER_USER subscriptions open (one more is refused). */
+  subscriptionsFull(userId: number): boolean {
+    return (this.subscriptions.get(userId) ?? 0) >= this.settings.maxSubscriptionsPerUser;
+  }
+
   /** A release function, or null when the user already has WS_MAX_SUBSCRIPTIONS_PER_USER subscriptions open. */
   acquireSubscription(userId: number): (() => void) | null {
-    const open = this.subscriptions.get(userId) ?? 0;
-    if (open >= this.settings.maxSubscriptionsPerUser) return null;
-    this.subscriptions.set(userId, open + 1);
+    if (this.subscriptionsFull(userId)) return null;
+    this.subscriptions.set(userId, (this.subscriptions.get(userId) ?? 0) + 1);
     let released = false;
     return () => {
       if (released) return;

@@ -206,6 +206,46 @@ export function writtenSelections(query: string, limits: Pick<QueryLimits, 'maxC
   return { total, root };
 }
 
+/**
+ * Whether every operation a document defines is a subscription, read from its text without parsing it: each
+ * definition at the top level (outside braces and parentheses, strings and comments skipped) starts with its keyword,
+ * and a bare `{` is a query. False for a document with no operation or any other kind, so a caller at its
+ * subscription cap can be refused before the parser runs only when the document could be nothing else. Linear.
+ */
+export function onlySubscriptions(query: string): boolean {
+  let braces = 0;
+  let parens = 0;
+  let operations = 0;
+  /** Whether the next top-level `{` opens a definition whose keyword has been read (else it is a bare query). */
+  let named = false;
+  for (let i = 0; i < query.length; i++) {
+    const c = query[i];
+    if (c === '#' || c === '"') {
+      i = skipIgnored(query, i);
+      continue;
+    }
+    if (c === '(') parens++;
+    else if (c === ')') parens--;
+    else if (c === '{') {
+      if (braces === 0 && parens === 0) {
+        if (!named) return false;
+        named = false;
+      }
+      braces++;
+    } else if (c === '}') braces--;
+    else if (braces === 0 && parens === 0 && NAME_START.test(c) && !named) {
+      let end = i + 1;
+      while (end < query.length && NAME_CHAR.test(query[end])) end++;
+      const keyword = query.slice(i, end);
+      if (keyword === 'subscription') operations++;
+      else if (keyword !== 'fragment') return false;
+      named = true;
+      i = end - 1;
+    }
+  }
+  return operations > 0;
+}
+
 /** Whether a JSON value nests objects and arrays deeper than `max` (iterative). */
 function jsonDeeperThan(value: unknown, max: number): boolean {
   const stack: Array<[unknown, number]> = [[value, 1]];

@@ -1,5 +1,5 @@
 import { buildSchema, getIntrospectionQuery, parse, specifiedRules, validate } from 'graphql';
-import { queryLimitsRule, requestProblem, writtenSelections } from '../../../src/resolvers/limits';
+import { onlySubscriptions, queryLimitsRule, requestProblem, writtenSelections } from '../../../src/resolvers/limits';
 import { expectWithinBaseline, msOfSync } from '../../support/baseline';
 
 const limits = { maxDepth: 12, maxCost: 1000, maxRootFields: 50 };
@@ -52,5 +52,25 @@ describe('GRAPHQL_MAX_ROOT_FIELDS and GRAPHQL_MAX_COST', () => {
     // Two operations of 600 selections each: each within the cost.
     const ops = `query A { me { ${'email '.repeat(599)} } } query B { me { ${'email '.repeat(599)} } }`;
     expect(requestProblem({ query: ops }, limits)).toBeNull();
+  });
+});
+
+describe('onlySubscriptions', () => {
+  it('is true when every operation of the text is a subscription, fragments aside', () => {
+    expect(onlySubscriptions('subscription { myJobs { ctId } }')).toBe(true);
+    expect(onlySubscriptions('# a comment\n subscription Mine($a: Int) @x { myJobs { ...F } } fragment F on Job { ctId }')).toBe(true);
+    expect(onlySubscriptions('subscription A { myJobs { ctId } } subscription B { myJobs { seq } }')).toBe(true);
+    // Not parsed, so an unclosed one is still one.
+    expect(onlySubscriptions('subscription { myJobs { ctId ')).toBe(true);
+  });
+
+  it('is false for a query, a mutation, a bare selection set or a mixed document', () => {
+    expect(onlySubscriptions('{ me { email } }')).toBe(false);
+    expect(onlySubscriptions('query { me { email } }')).toBe(false);
+    expect(onlySubscriptions('mutation { signOut }')).toBe(false);
+    expect(onlySubscriptions('subscription S { myJobs { ctId } } query Q { me { email } }')).toBe(false);
+    expect(onlySubscriptions('"subscription" { me { email } }')).toBe(false);
+    expect(onlySubscriptions('fragment F on Job { ctId }')).toBe(false);
+    expect(onlySubscriptions('')).toBe(false);
   });
 });
