@@ -307,6 +307,9 @@ function withoutSuggestion(error: GraphQLError): GraphQLError {
 export function guardedSubscribe(schema: GraphQLSchema, limits: QueryLimits, exposure: SchemaExposure) {
   const rules = [...specifiedRules, queryLimitsRule(limits), storableTextRule, ...(exposure.introspection ? [] : [NoSchemaIntrospectionCustomRule])];
   const hide = (error: GraphQLError) => (exposure.suggestions ? error : withoutSuggestion(error));
+  /** Documents that parsed and validated, by text: a client repeating one operation (or a hundred at once) pays
+   * for its parse and validation once. Validation depends on the document alone (variables are checked apart). */
+  const valid = new Map<string, DocumentNode>();
   return (
     _ctx: unknown,
     _id: string,
@@ -314,14 +317,24 @@ export function guardedSubscribe(schema: GraphQLSchema, limits: QueryLimits, exp
   ): ExecutionArgs | GraphQLError[] => {
     const problem = requestProblem(payload, limits);
     if (problem) return [problem];
-    let document: DocumentNode;
-    try {
-      document = parse(payload.query);
-    } catch (error) {
-      return [withCode(error, 'GRAPHQL_PARSE_FAILED')];
+    let document = valid.get(payload.query);
+    if (!document) {
+      try {
+        document = parse(payload.query);
+      } catch (error) {
+        return [withCode(error, 'GRAPHQL_PARSE_FAILED')];
+      }
+      const errors = validate(schema, document, rules);
+      if (errors.length) return errors.map((error) => withCode(hide(error), 'GRAPHQL_VALIDATION_FAILED'));
+      if (payload.query.length <= VALID_DOCUMENT_MAX_LENGTH) {
+        if (valid.size >= VALID_DOCUMENTS) valid.delete(valid.keys().next().value!);
+        valid.set(payload.query, document);
+      }
     }
-    const errors = validate(schema, document, rules);
-    if (errors.length) return errors.map((error) => withCode(hide(error), 'GRAPHQL_VALIDATION_FAILED'));
     return { schema, document, operationName: payload.operationName, variableValues: payload.variables };
   };
 }
+
+/** Validated socket documents remembered (the oldest forgotten first), each up to this many characters. */
+const VALID_DOCUMENTS = 500;
+const VALID_DOCUMENT_MAX_LENGTH = 10_000;
