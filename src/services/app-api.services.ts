@@ -58,7 +58,7 @@ export function createAppServices(args: {
   const storage = createStorage({ url: settings.storageUrl, storageDir: settings.storageDir, db, events: storageEvents, logger, dbShares });
   const schemas = createSchemaSets({ settings, db, logger, storage, events: storageEvents });
   const triplestore = createTriplestoreClient(settings.triplestore, { queryTimeoutMs: settings.sparqlTimeoutMs });
-  const graphs = new AppGraphStore(db, { timeoutMs: settings.sparqlTimeoutMs, maxRows: settings.sparqlMaxRows });
+  const graphs = new AppGraphStore(db, { timeoutMs: settings.sparqlTimeoutMs, maxRows: settings.sparqlMaxRows, nice: settings.cpu.thread.nice });
   const quota = new AppStorageQuota(db, settings.appStorage);
   return {
     keys: new AppKeysService(db, clock, args.keyCache),

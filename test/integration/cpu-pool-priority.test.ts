@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { loadSettings } from '../../src/config';
+import { SparqlThread } from '../../src/rdf/sparql-thread';
 import { CpuPool } from '../../src/workers/pool';
 import { statePopulationXml } from '../unit/xml/fixtures';
 
@@ -34,5 +35,21 @@ describe('CPU pool thread priority (CPU_POOL_NICE)', () => {
     expect(poolThreads.length).toBeGreaterThanOrEqual(1);
     expect(poolThreads.map((tid) => after.get(tid))).toContain(7);
     expect(after.get(process.pid)).toBe(before.get(process.pid));
+  });
+});
+
+describe('SPARQL store thread priority', () => {
+  it('runs the embedded store at the nice it is given', async () => {
+    const before = niceByThread();
+    const store = new SparqlThread({ timeoutMs: 5_000, maxRows: 10, nice: 7 }, () => undefined);
+    try {
+      expect(await store.query('SELECT * WHERE { ?s ?p ?o }', 'application/sparql-results+json')).toContain('bindings');
+      const after = niceByThread();
+      const added = [...after.keys()].filter((tid) => !before.has(tid));
+      expect(added.map((tid) => after.get(tid))).toContain(7);
+      expect(after.get(process.pid)).toBe(before.get(process.pid));
+    } finally {
+      await store.close();
+    }
   });
 });
