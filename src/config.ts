@@ -277,8 +277,8 @@ export function loadSettings(env: Env = process.env): Settings {
     sparqlTimeoutMs: int(env, 'SPARQL_TIMEOUT_MS', 5_000),
     sparqlMaxRows: int(env, 'SPARQL_MAX_ROWS', 10_000),
     appStorage: {
-      maxTriples: int(env, 'APP_MAX_TRIPLES', 10_000_000),
-      maxTriplesPerOrganization: int(env, 'APP_MAX_TRIPLES_PER_ORGANIZATION', 2_000_000),
+      maxTriples: int(env, 'APP_MAX_TRIPLES', 2_000_000),
+      maxTriplesPerOrganization: int(env, 'APP_MAX_TRIPLES_PER_ORGANIZATION', 500_000),
       storageQuotaBytes: int(env, 'APP_STORAGE_QUOTA_BYTES', 1024 * 1024 * 1024),
     },
     maxConcurrentRequestsPerCaller: int(env, 'MAX_CONCURRENT_REQUESTS_PER_CALLER', 32),
