@@ -147,21 +147,26 @@ const NAME_CHAR = /[_0-9A-Za-z]/;
  * The selections written in each operation or fragment of a document, counted from its text without parsing it:
  * fields (an alias and its field count once), fragment spreads and inline fragments, in every selection set
  * outside arguments; `total` is the largest count of one operation or fragment, `root` the most fields written
- * directly at the root of one operation. For a valid document (every fragment used) these are at most an
- * operation's cost and root fields with fragments expanded, so a document over a limit here is over it after
- * parsing too: refusing it first spares the event loop the parse and validation of thousands of aliases
- * (about 100 ms for 2,400). Stops counting past the limits. Linear.
+ * directly at the root of one operation, `planning` how many of those are planning fields (`estimate`,
+ * `assemble`). For a valid document (every fragment used) these are at most an operation's cost, root fields and
+ * planning fields with fragments expanded, so a document over a limit here is over it after parsing too: refusing
+ * it first spares the event loop the parse and validation of thousands of aliases (about 100 ms for 2,400), or of
+ * 50 estimates over one large variable. Stops counting past the limits. Linear.
  */
-export function writtenSelections(query: string, limits: Pick<QueryLimits, 'maxCost' | 'maxRootFields'>): { total: number; root: number } {
+export function writtenSelections(
+  query: string,
+  limits: Pick<QueryLimits, 'maxCost' | 'maxRootFields'>,
+): { total: number; root: number; planning: number } {
   let braces = 0;
   let parens = 0;
   let total = 0;
   let root = 0;
+  let planning = 0;
   /** Whether the top-level block being read is a fragment definition's (its fields are not root fields). */
   let inFragment = false;
   let fragmentNext = false;
   let previous = '';
-  for (let i = 0; i < query.length && total <= limits.maxCost && root <= limits.maxRootFields; i++) {
+  for (let i = 0; i < query.length && total <= limits.maxCost && root <= limits.maxRootFields && planning <= 1; i++) {
     const c = query[i];
     if (c === '#' || c === '"') {
       i = skipIgnored(query, i);
@@ -176,6 +181,7 @@ export function writtenSelections(query: string, limits: Pick<QueryLimits, 'maxC
         fragmentNext = false;
         total = 0;
         root = 0;
+        planning = 0;
       }
       braces++;
     } else if (c === '}') braces--;
@@ -195,7 +201,10 @@ export function writtenSelections(query: string, limits: Pick<QueryLimits, 'maxC
         else if (name === 'query' || name === 'mutation' || name === 'subscription') fragmentNext = false;
       } else if (previous !== '@' && previous !== '...' && previous !== 'on' && query[next] !== ':') {
         total++;
-        if (braces === 1 && !inFragment) root++;
+        if (braces === 1 && !inFragment) {
+          root++;
+          if (PLANNING_FIELDS.has(name)) planning++;
+        }
       }
       previous = previous === '...' && name === 'on' ? 'on' : 'name';
       i = end - 1;
@@ -203,7 +212,7 @@ export function writtenSelections(query: string, limits: Pick<QueryLimits, 'maxC
     }
     if (!/[\s,]/.test(c)) previous = c;
   }
-  return { total, root };
+  return { total, root, planning };
 }
 
 /**
@@ -269,6 +278,7 @@ export function requestProblem(payload: { query?: unknown; variables?: unknown }
     const written = writtenSelections(payload.query, limits);
     if (written.root > limits.maxRootFields) return tooComplex(rootFieldsMessage(limits), limits);
     if (written.total > limits.maxCost) return tooComplex(costMessage(limits), limits);
+    if (written.planning > 1) return tooComplex(planningMessage(), limits);
   }
   if (payload.variables !== null && typeof payload.variables === 'object' && jsonDeeperThan(payload.variables, MAX_VARIABLES_DEPTH)) {
     return new GraphQLError(`Variables nested more than ${MAX_VARIABLES_DEPTH} levels deep.`, { extensions: { code: 'BAD_USER_INPUT' } });
