@@ -113,6 +113,16 @@ export interface FloodFigures {
   /** The victim's job: the event seqs its subscription saw, and the seqs the job went through. */
   victimJob: { seen: number[]; expected: number[]; status: string };
   attackSeconds: number;
+  /** The service's event-loop delay (ms, prom-client's default metrics, reset by each scrape) in each phase: how
+   * long its own thread was busy, apart from the machine's scheduling. */
+  eventLoop: Record<'baseline' | 'attack', { p99: number; max: number }>;
+}
+
+/** The event-loop delay since the previous scrape of /metrics. */
+async function eventLoopDelay(url: string): Promise<{ p99: number; max: number }> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const ms = (name: string) => Number((Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN) * 1000).toFixed(1));
+  return { p99: ms('nodejs_eventloop_lag_p99_seconds'), max: ms('nodejs_eventloop_lag_max_seconds') };
 }
 
 /** The project's root whether this runs built (dist/bench) or from source under Jest (bench/). */
@@ -375,8 +385,10 @@ export async function runTenantFlood(
         expect: '"valid":true',
       },
     ]);
+    await eventLoopDelay(url);
     probe.phase('baseline');
     await new Promise((resolve) => setTimeout(resolve, baselineSeconds * 1000));
+    const quietLoop = await eventLoopDelay(url);
 
     // Built before the attack phase: building them is this process's work, not the service's.
     const cpuBody = JSON.stringify({ xml_content: largeInstance(scale.cpuInstanceBytes) });
@@ -582,6 +594,7 @@ export async function runTenantFlood(
     const [job] = await Promise.all([victimJob(), ...connecting, ...rest]);
     const attackSeconds = Number(((performance.now() - started) / 1000).toFixed(1));
     const samples = await probe.stop();
+    const attackLoop = await eventLoopDelay(url);
     const of = (phase: string, name: VictimName) => statsOf(samples.filter((s) => s.phase === phase && s.name === name));
     const names: VictimName[] = ['health', 'wallet', 'vaas'];
     return {
@@ -590,6 +603,7 @@ export async function runTenantFlood(
       attacks,
       victimJob: job,
       attackSeconds,
+      eventLoop: { baseline: quietLoop, attack: attackLoop },
     };
   } finally {
     for (const s of sockets) s.close();
@@ -599,7 +613,10 @@ export async function runTenantFlood(
 
 /** The figures as lines a person reads. */
 export function floodReport(figures: FloodFigures): string {
-  const lines: string[] = [`attacks ran ${figures.attackSeconds} s at once`];
+  const loop = figures.eventLoop;
+  const lines: string[] = [
+    `attacks ran ${figures.attackSeconds} s at once; service event-loop delay quiet p99 ${loop.baseline.p99} max ${loop.baseline.max} ms, under attack p99 ${loop.attack.p99} max ${loop.attack.max} ms`,
+  ];
   for (const name of ['health', 'wallet', 'vaas'] as const) {
     const [b, a] = [figures.baseline[name], figures.attack[name]];
     lines.push(

@@ -128,6 +128,13 @@ function int(env: Env, name: string, fallback: number): number {
   return value;
 }
 
+/** A nice value: 0 (unchanged) to 19 (lowest priority). */
+function niceness(env: Env, name: string, fallback: number): number {
+  const value = int(env, name, fallback);
+  if (value < 0 || value > 19) throw new Error(`${name} must be 0 to 19, got "${env[name]}"`);
+  return value;
+}
+
 function atLeastZero(env: Env, name: string, fallback: number): number {
   const value = int(env, name, fallback);
   if (value < 0) throw new Error(`${name} must be 0 or more, got "${env[name]}"`);
@@ -248,6 +255,7 @@ export function loadSettings(env: Env = process.env): Settings {
       largeTaskBytes: int(env, 'CPU_POOL_LARGE_TASK_BYTES', 256 * 1024),
       maxMemoryMb: int(env, 'CPU_TASK_MAX_MEMORY_MB', 512),
       thread: {
+        nice: niceness(env, 'CPU_POOL_NICE', 10),
         xml: {
           maxBytes: 8 * 1024 * 1024,
           maxDepth: int(env, 'XML_MAX_DEPTH', 256),
@@ -269,8 +277,8 @@ export function loadSettings(env: Env = process.env): Settings {
     sparqlTimeoutMs: int(env, 'SPARQL_TIMEOUT_MS', 5_000),
     sparqlMaxRows: int(env, 'SPARQL_MAX_ROWS', 10_000),
     appStorage: {
-      maxTriples: int(env, 'APP_MAX_TRIPLES', 10_000_000),
-      maxTriplesPerOrganization: int(env, 'APP_MAX_TRIPLES_PER_ORGANIZATION', 2_000_000),
+      maxTriples: int(env, 'APP_MAX_TRIPLES', 2_000_000),
+      maxTriplesPerOrganization: int(env, 'APP_MAX_TRIPLES_PER_ORGANIZATION', 500_000),
       storageQuotaBytes: int(env, 'APP_STORAGE_QUOTA_BYTES', 1024 * 1024 * 1024),
     },
     maxConcurrentRequestsPerCaller: int(env, 'MAX_CONCURRENT_REQUESTS_PER_CALLER', 32),

@@ -21,10 +21,10 @@ import { callerBudgetsOf, callerIdOf, limitConcurrency, presentedCredential, typ
 import { buildAdminRouter } from './rest-compat/admin/admin.routes';
 import { accountPages } from './account';
 import { formatGraphQLError } from './resolvers/errors';
-import { guardedSubscribe, queryLimitsRule, type QueryLimits, type SchemaExposure } from './resolvers/limits';
+import { guardedSubscribe, onlySubscriptions, queryLimitsRule, type QueryLimits, type SchemaExposure } from './resolvers/limits';
 import { createLoaders } from './resolvers/loaders';
 import { publicReadLimit, socketReadLimit } from './resolvers/read-limit';
-import { crossSiteRefused, originAllowed, serveGraphqlSockets, socketCredentials, TOO_MANY } from './http/graphql-socket';
+import { crossSiteRefused, originAllowed, serveGraphqlSockets, socketCredentials, TOO_MANY, type SocketExtra } from './http/graphql-socket';
 import { OpenSockets } from './http/open-sockets';
 import { buildGatewaySchema } from './resolvers/schema';
 import { storableTextRule } from './resolvers/storable-text';
@@ -106,7 +106,7 @@ export async function startHttpServer(services: Services, options: { port: numbe
   };
   const exposure = { suggestions: services.settings.graphqlSuggestions, introspection: services.settings.graphqlIntrospection };
   // One set of caller budgets for REST, GraphQL over HTTP and GraphQL over WebSocket.
-  const budgets = callerBudgetsOf(services.settings);
+  const budgets = callerBudgetsOf(services.settings, services.app.dbShares);
   const wsCleanup = serveGraphqlOverWebSocket(services, httpServer, schema, limits, exposure, budgets);
   const apollo = new ApolloServer<GraphQLContext>({
     schema,
@@ -198,6 +198,12 @@ function serveGraphqlOverWebSocket(
   const sockets = new OpenSockets(services.auth, services.clock, settings.websocket.maxSocketsPerCredential, logger);
   const unsubscribe = services.events?.subscribeCredentials((event) => sockets.changed(event));
   const guarded = guardedSubscribe(schema, limits, exposure);
+  /** One subscription past WS_MAX_SUBSCRIPTIONS_PER_USER: its socket closes with 4429. */
+  const refuseSubscription = (socket: SocketExtra['socket']) => {
+    const max = settings.websocket.maxSubscriptionsPerUser;
+    socket.close(TOO_MANY, `Too many subscriptions for one user: at most ${max} (WS_MAX_SUBSCRIPTIONS_PER_USER)`);
+    return [new GraphQLError(`Too many subscriptions for one user: at most ${max}.`, { extensions: { code: 'TOO_MANY_SUBSCRIPTIONS' } })];
+  };
   const server = serveGraphqlSockets(
     httpServer,
     {
@@ -208,6 +214,15 @@ function serveGraphqlOverWebSocket(
           ctx.extra.socket.close(TOO_MANY, `Too many operations on one socket: at most ${max}`);
           return [new GraphQLError(`Too many operations on one socket: at most ${max}.`, { extensions: { code: 'TOO_MANY_SUBSCRIPTIONS' } })];
         }
+        // A user at its subscription cap is refused before the document is parsed when it can only subscribe.
+        const { userId: subscriber } = ctx.extra;
+        if (
+          subscriber !== undefined &&
+          budgets.subscriptionsFull(subscriber) &&
+          typeof payload.query === 'string' &&
+          onlySubscriptions(payload.query)
+        )
+          return refuseSubscription(ctx.extra.socket);
         const args = guarded(ctx, id, payload);
         if (Array.isArray(args)) return args;
         const callerOf = async () => (await graphqlCaller(services, ctx.extra.credentials ?? {})).caller;
@@ -219,11 +234,7 @@ function serveGraphqlOverWebSocket(
         if (callerId === undefined || userId === undefined || !held) return limited;
         if (getOperationAST(limited.document, limited.operationName)?.operation === OperationTypeNode.SUBSCRIPTION) {
           const release = budgets.acquireSubscription(userId);
-          if (!release) {
-            const max = settings.websocket.maxSubscriptionsPerUser;
-            ctx.extra.socket.close(TOO_MANY, `Too many subscriptions for one user: at most ${max} (WS_MAX_SUBSCRIPTIONS_PER_USER)`);
-            return [new GraphQLError(`Too many subscriptions for one user: at most ${max}.`, { extensions: { code: 'TOO_MANY_SUBSCRIPTIONS' } })];
-          }
+          if (!release) return refuseSubscription(ctx.extra.socket);
           held.set(id, release);
         } else {
           const release = budgets.inFlight.acquire(callerId);

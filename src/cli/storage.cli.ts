@@ -19,7 +19,14 @@ export function registerStorageCommands(program: Command): void {
     .action(async (opts: { from: string; to: string; json?: boolean }) => {
       const report = await withServices((s) => {
         const open = (url: string) =>
-          createStorage({ url, storageDir: s.settings.storageDir, db: s.db, events: new StorageEvents(s.logger), logger: s.logger });
+          createStorage({
+            url,
+            storageDir: s.settings.storageDir,
+            db: s.db,
+            events: new StorageEvents(s.logger),
+            logger: s.logger,
+            dbShares: s.app.dbShares,
+          });
         return copyStorage(open(opts.from), open(opts.to));
       });
       output(!!opts.json, { migrated: report }, `copied ${report.copied} files (${report.bytes} bytes), ${report.unchanged} already there`);

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { sha256Hex } from '../lib/crypto';
-import { Semaphore } from '../lib/semaphore';
+import { CallerDbShares } from '../lib/caller-db-shares';
 import { runAsCpuCaller } from '../workers/pool';
 import { SESSION_COOKIE } from './session-cookies';
 
@@ -44,10 +44,13 @@ const KNOWN_CREDENTIALS = 10_000;
 export class CallerBudgets {
   readonly inFlight: ConcurrencyLimiter;
   private readonly known = new Map<string, string>();
-  private readonly dbShares = new Map<string, { slots: Semaphore; users: number }>();
   private readonly subscriptions = new Map<number, number>();
 
-  constructor(readonly settings: CallerBudgetSettings) {
+  constructor(
+    readonly settings: CallerBudgetSettings,
+    /** The process's database shares, also counting the caller's storage writes (src/lib/caller-db-shares.ts). */
+    private readonly dbShares = new CallerDbShares(settings.dbConnectionsPerCaller),
+  ) {
     this.inFlight = new ConcurrencyLimiter(settings.maxConcurrentRequestsPerCaller);
   }
 
@@ -69,23 +72,20 @@ export class CallerBudgets {
   }
 
   /** Runs `work` in one of the caller's database-connection slots (DB_CONNECTIONS_PER_CALLER), shared by all its
-   * requests and socket operations; the others wait their turn. */
-  async withDbShare<T>(caller: string, work: () => Promise<T> | T): Promise<T> {
-    let share = this.dbShares.get(caller);
-    if (!share) this.dbShares.set(caller, (share = { slots: new Semaphore(this.settings.dbConnectionsPerCaller), users: 0 }));
-    share.users++;
-    try {
-      return await share.slots.run(work);
-    } finally {
-      if (--share.users === 0) this.dbShares.delete(caller);
-    }
+   * requests, socket operations and storage writes; the others wait their turn. */
+  withDbShare<T>(caller: string, work: () => Promise<T> | T): Promise<T> {
+    return this.dbShares.run(caller, work);
+  }
+
+  /** Whether the user already has WS_MAX_SUBSCRIPTIONS_PER_USER subscriptions open (one more is refused). */
+  subscriptionsFull(userId: number): boolean {
+    return (this.subscriptions.get(userId) ?? 0) >= this.settings.maxSubscriptionsPerUser;
   }
 
   /** A release function, or null when the user already has WS_MAX_SUBSCRIPTIONS_PER_USER subscriptions open. */
   acquireSubscription(userId: number): (() => void) | null {
-    const open = this.subscriptions.get(userId) ?? 0;
-    if (open >= this.settings.maxSubscriptionsPerUser) return null;
-    this.subscriptions.set(userId, open + 1);
+    if (this.subscriptionsFull(userId)) return null;
+    this.subscriptions.set(userId, (this.subscriptions.get(userId) ?? 0) + 1);
     let released = false;
     return () => {
       if (released) return;
@@ -97,17 +97,19 @@ export class CallerBudgets {
   }
 }
 
-/** The budgets of the settings (README: Configuration). */
-export function callerBudgetsOf(settings: {
-  maxConcurrentRequestsPerCaller: number;
-  dbConnectionsPerCaller: number;
-  websocket: { maxSubscriptionsPerUser: number };
-}): CallerBudgets {
-  return new CallerBudgets({
-    maxConcurrentRequestsPerCaller: settings.maxConcurrentRequestsPerCaller,
-    dbConnectionsPerCaller: settings.dbConnectionsPerCaller,
-    maxSubscriptionsPerUser: settings.websocket.maxSubscriptionsPerUser,
-  });
+/** The budgets of the settings (README: Configuration), with the process's database shares. */
+export function callerBudgetsOf(
+  settings: { maxConcurrentRequestsPerCaller: number; dbConnectionsPerCaller: number; websocket: { maxSubscriptionsPerUser: number } },
+  dbShares: CallerDbShares,
+): CallerBudgets {
+  return new CallerBudgets(
+    {
+      maxConcurrentRequestsPerCaller: settings.maxConcurrentRequestsPerCaller,
+      dbConnectionsPerCaller: settings.dbConnectionsPerCaller,
+      maxSubscriptionsPerUser: settings.websocket.maxSubscriptionsPerUser,
+    },
+    dbShares,
+  );
 }
 
 /** The caller a verified studio caller or app key counts as. */

@@ -10,6 +10,9 @@ export type SparqlReply = { id: number; ok: true; body: string } | { id: number;
 export interface SparqlBudget {
   timeoutMs: number;
   maxRows: number;
+  /** The nice value the store's thread gives itself (CPU_POOL_NICE): a query or a reload runs below the event loop.
+   * Unset: the process's priority. */
+  nice?: number;
 }
 
 /** The query ran past SPARQL_TIMEOUT_MS (the thread was terminated) or matched more than SPARQL_MAX_ROWS. */
@@ -105,7 +108,7 @@ export class SparqlThread {
 
   private thread(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(threadFile());
+    const worker = new Worker(threadFile(), { workerData: { nice: this.budget.nice ?? 0 } });
     worker.on('message', (reply: SparqlReply) => {
       this.pending.get(reply.id)?.resolve(reply);
       this.pending.delete(reply.id);

@@ -1,6 +1,9 @@
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { namedNode, parse, Store } from 'oxigraph';
+import { lowerThreadPriority } from '../lib/thread-priority';
 import type { SparqlRequest, SparqlReply } from './sparql-thread';
+
+lowerThreadPriority((workerData as { nice?: number } | null)?.nice ?? 0);
 
 /** The embedded SPARQL store's thread: it owns the oxigraph store, so a runaway query stalls only this thread
  * (the event loop terminates it past SPARQL_TIMEOUT_MS and loads a fresh one). */

@@ -147,21 +147,26 @@ const NAME_CHAR = /[_0-9A-Za-z]/;
  * The selections written in each operation or fragment of a document, counted from its text without parsing it:
  * fields (an alias and its field count once), fragment spreads and inline fragments, in every selection set
  * outside arguments; `total` is the largest count of one operation or fragment, `root` the most fields written
- * directly at the root of one operation. For a valid document (every fragment used) these are at most an
- * operation's cost and root fields with fragments expanded, so a document over a limit here is over it after
- * parsing too: refusing it first spares the event loop the parse and validation of thousands of aliases
- * (about 100 ms for 2,400). Stops counting past the limits. Linear.
+ * directly at the root of one operation, `planning` how many of those are planning fields (`estimate`,
+ * `assemble`). For a valid document (every fragment used) these are at most an operation's cost, root fields and
+ * planning fields with fragments expanded, so a document over a limit here is over it after parsing too: refusing
+ * it first spares the event loop the parse and validation of thousands of aliases (about 100 ms for 2,400), or of
+ * 50 estimates over one large variable. Stops counting past the limits. Linear.
  */
-export function writtenSelections(query: string, limits: Pick<QueryLimits, 'maxCost' | 'maxRootFields'>): { total: number; root: number } {
+export function writtenSelections(
+  query: string,
+  limits: Pick<QueryLimits, 'maxCost' | 'maxRootFields'>,
+): { total: number; root: number; planning: number } {
   let braces = 0;
   let parens = 0;
   let total = 0;
   let root = 0;
+  let planning = 0;
   /** Whether the top-level block being read is a fragment definition's (its fields are not root fields). */
   let inFragment = false;
   let fragmentNext = false;
   let previous = '';
-  for (let i = 0; i < query.length && total <= limits.maxCost && root <= limits.maxRootFields; i++) {
+  for (let i = 0; i < query.length && total <= limits.maxCost && root <= limits.maxRootFields && planning <= 1; i++) {
     const c = query[i];
     if (c === '#' || c === '"') {
       i = skipIgnored(query, i);
@@ -176,6 +181,7 @@ export function writtenSelections(query: string, limits: Pick<QueryLimits, 'maxC
         fragmentNext = false;
         total = 0;
         root = 0;
+        planning = 0;
       }
       braces++;
     } else if (c === '}') braces--;
@@ -195,7 +201,10 @@ export function writtenSelections(query: string, limits: Pick<QueryLimits, 'maxC
         else if (name === 'query' || name === 'mutation' || name === 'subscription') fragmentNext = false;
       } else if (previous !== '@' && previous !== '...' && previous !== 'on' && query[next] !== ':') {
         total++;
-        if (braces === 1 && !inFragment) root++;
+        if (braces === 1 && !inFragment) {
+          root++;
+          if (PLANNING_FIELDS.has(name)) planning++;
+        }
       }
       previous = previous === '...' && name === 'on' ? 'on' : 'name';
       i = end - 1;
@@ -203,7 +212,47 @@ export function writtenSelections(query: string, limits: Pick<QueryLimits, 'maxC
     }
     if (!/[\s,]/.test(c)) previous = c;
   }
-  return { total, root };
+  return { total, root, planning };
+}
+
+/**
+ * Whether every operation a document defines is a subscription, read from its text without parsing it: each
+ * definition at the top level (outside braces and parentheses, strings and comments skipped) starts with its keyword,
+ * and a bare `{` is a query. False for a document with no operation or any other kind, so a caller at its
+ * subscription cap can be refused before the parser runs only when the document could be nothing else. Linear.
+ */
+export function onlySubscriptions(query: string): boolean {
+  let braces = 0;
+  let parens = 0;
+  let operations = 0;
+  /** Whether the next top-level `{` opens a definition whose keyword has been read (else it is a bare query). */
+  let named = false;
+  for (let i = 0; i < query.length; i++) {
+    const c = query[i];
+    if (c === '#' || c === '"') {
+      i = skipIgnored(query, i);
+      continue;
+    }
+    if (c === '(') parens++;
+    else if (c === ')') parens--;
+    else if (c === '{') {
+      if (braces === 0 && parens === 0) {
+        if (!named) return false;
+        named = false;
+      }
+      braces++;
+    } else if (c === '}') braces--;
+    else if (braces === 0 && parens === 0 && NAME_START.test(c) && !named) {
+      let end = i + 1;
+      while (end < query.length && NAME_CHAR.test(query[end])) end++;
+      const keyword = query.slice(i, end);
+      if (keyword === 'subscription') operations++;
+      else if (keyword !== 'fragment') return false;
+      named = true;
+      i = end - 1;
+    }
+  }
+  return operations > 0;
 }
 
 /** Whether a JSON value nests objects and arrays deeper than `max` (iterative). */
@@ -229,6 +278,7 @@ export function requestProblem(payload: { query?: unknown; variables?: unknown }
     const written = writtenSelections(payload.query, limits);
     if (written.root > limits.maxRootFields) return tooComplex(rootFieldsMessage(limits), limits);
     if (written.total > limits.maxCost) return tooComplex(costMessage(limits), limits);
+    if (written.planning > 1) return tooComplex(planningMessage(), limits);
   }
   if (payload.variables !== null && typeof payload.variables === 'object' && jsonDeeperThan(payload.variables, MAX_VARIABLES_DEPTH)) {
     return new GraphQLError(`Variables nested more than ${MAX_VARIABLES_DEPTH} levels deep.`, { extensions: { code: 'BAD_USER_INPUT' } });
@@ -267,6 +317,9 @@ function withoutSuggestion(error: GraphQLError): GraphQLError {
 export function guardedSubscribe(schema: GraphQLSchema, limits: QueryLimits, exposure: SchemaExposure) {
   const rules = [...specifiedRules, queryLimitsRule(limits), storableTextRule, ...(exposure.introspection ? [] : [NoSchemaIntrospectionCustomRule])];
   const hide = (error: GraphQLError) => (exposure.suggestions ? error : withoutSuggestion(error));
+  /** Documents that parsed and validated, by text: a client repeating one operation (or a hundred at once) pays
+   * for its parse and validation once. Validation depends on the document alone (variables are checked apart). */
+  const valid = new Map<string, DocumentNode>();
   return (
     _ctx: unknown,
     _id: string,
@@ -274,14 +327,24 @@ export function guardedSubscribe(schema: GraphQLSchema, limits: QueryLimits, exp
   ): ExecutionArgs | GraphQLError[] => {
     const problem = requestProblem(payload, limits);
     if (problem) return [problem];
-    let document: DocumentNode;
-    try {
-      document = parse(payload.query);
-    } catch (error) {
-      return [withCode(error, 'GRAPHQL_PARSE_FAILED')];
+    let document = valid.get(payload.query);
+    if (!document) {
+      try {
+        document = parse(payload.query);
+      } catch (error) {
+        return [withCode(error, 'GRAPHQL_PARSE_FAILED')];
+      }
+      const errors = validate(schema, document, rules);
+      if (errors.length) return errors.map((error) => withCode(hide(error), 'GRAPHQL_VALIDATION_FAILED'));
+      if (payload.query.length <= VALID_DOCUMENT_MAX_LENGTH) {
+        if (valid.size >= VALID_DOCUMENTS) valid.delete(valid.keys().next().value!);
+        valid.set(payload.query, document);
+      }
     }
-    const errors = validate(schema, document, rules);
-    if (errors.length) return errors.map((error) => withCode(hide(error), 'GRAPHQL_VALIDATION_FAILED'));
     return { schema, document, operationName: payload.operationName, variableValues: payload.variables };
   };
 }
+
+/** Validated socket documents remembered (the oldest forgotten first), each up to this many characters. */
+const VALID_DOCUMENTS = 500;
+const VALID_DOCUMENT_MAX_LENGTH = 10_000;

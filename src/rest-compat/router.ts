@@ -63,7 +63,7 @@ export function buildRestRouter(
   services: Services,
   routes: AnyRoute[],
   index: RouteIndex<IndexedHandler>,
-  limiter: CallerBudgets = callerBudgetsOf(services.settings),
+  limiter: CallerBudgets = callerBudgetsOf(services.settings, services.app.dbShares),
 ): Router {
   const router = express.Router();
   const appApi = routes.filter(isAppApiRoute);

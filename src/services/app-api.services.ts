@@ -20,6 +20,7 @@ import { ZIP_LIMITS } from '../storage/zip-inspector';
 import { InstanceStore } from './instance-store';
 import { ValidationService } from './validation.service';
 import { AppStorageQuota } from './app-storage-quota';
+import { CallerDbShares } from '../lib/caller-db-shares';
 
 /** Interface B (the generated application's API): every rule lives in these services. */
 export interface AppServices {
@@ -30,6 +31,8 @@ export interface AppServices {
   storage: Storage;
   /** Storage changes from every node; `main` starts its LISTEN. */
   storageEvents: StorageEvents;
+  /** Database connections per caller (DB_CONNECTIONS_PER_CALLER): its GraphQL fields and its storage writes. */
+  dbShares: CallerDbShares;
   /** Validation's schema sets, every door's (VaaS gets the same one). */
   schemas: SchemaSets;
   uploads: UploadsService;
@@ -51,16 +54,18 @@ export function createAppServices(args: {
   const { settings, db, queue, clock, logger, pool } = args;
   const files = new FileStore(settings.storageDir);
   const storageEvents = new StorageEvents(logger);
-  const storage = createStorage({ url: settings.storageUrl, storageDir: settings.storageDir, db, events: storageEvents, logger });
+  const dbShares = new CallerDbShares(settings.dbConnectionsPerCaller);
+  const storage = createStorage({ url: settings.storageUrl, storageDir: settings.storageDir, db, events: storageEvents, logger, dbShares });
   const schemas = createSchemaSets({ settings, db, logger, storage, events: storageEvents });
   const triplestore = createTriplestoreClient(settings.triplestore, { queryTimeoutMs: settings.sparqlTimeoutMs });
-  const graphs = new AppGraphStore(db, { timeoutMs: settings.sparqlTimeoutMs, maxRows: settings.sparqlMaxRows });
+  const graphs = new AppGraphStore(db, { timeoutMs: settings.sparqlTimeoutMs, maxRows: settings.sparqlMaxRows, nice: settings.cpu.thread.nice });
   const quota = new AppStorageQuota(db, settings.appStorage);
   return {
     keys: new AppKeysService(db, clock, args.keyCache),
     files,
     storage,
     storageEvents,
+    dbShares,
     schemas,
     uploads: new UploadsService(
       db,

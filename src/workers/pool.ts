@@ -1,7 +1,7 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import Piscina from 'piscina';
+import { currentCaller, runAsCaller } from '../lib/caller-context';
 import { CpuBudgetExceeded, CpuPoolBusy } from '../lib/cpu-errors';
 import type { XmlLimits } from '../xml/safe-parse';
 import type { RdfLimits } from '../rdf/rdf-parse';
@@ -10,6 +10,8 @@ import { unwrap, type Outcome } from './outcome';
 
 /** Settings every worker thread applies when it starts (workerData). */
 export interface ThreadSettings {
+  /** The nice value each pool thread gives itself (CPU_POOL_NICE, 0..19; 0 keeps the process's priority). */
+  nice: number;
   xml: XmlLimits;
   rdf: RdfLimits;
   csv: CsvLimits;
@@ -59,13 +61,12 @@ function inputBytes(input: unknown, enough: number, depth = 0): number {
   return total;
 }
 
-/** The caller (src/http/concurrency.ts's caller id) a CPU task is queued for; work outside any request (jobs)
- * shares one lane. Set by the HTTP and WebSocket edges around the work of each request or operation. */
-const cpuCaller = new AsyncLocalStorage<string>();
+/** Work outside any request (jobs) shares one lane. */
 const BACKGROUND = 'background';
 
+/** Runs `work` (the rest of a request or socket operation) as `caller`: its CPU tasks queue in that caller's lane. */
 export function runAsCpuCaller<T>(caller: string, work: () => T): T {
-  return cpuCaller.run(caller, work);
+  return runAsCaller(caller, work);
 }
 
 /**
@@ -111,7 +112,7 @@ export class CpuPool {
   /** Runs `name` of a task module within the budget; a domain error thrown in the thread is rethrown here. */
   async run<I, O>(module: TaskModule, name: string, input: I, budgetMs = this.budgetMs): Promise<O> {
     const large = inputBytes(input, this.settings.largeTaskBytes) >= this.settings.largeTaskBytes;
-    await this.turn(cpuCaller.getStore() ?? BACKGROUND, budgetMs, large);
+    await this.turn(currentCaller() ?? BACKGROUND, budgetMs, large);
     try {
       return await this.runNow<O>(module, name, input, budgetMs);
     } finally {

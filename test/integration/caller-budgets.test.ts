@@ -176,4 +176,35 @@ describe('subscriptions per user', () => {
     expect(sockets[1].messages.filter((m) => m.type === 'error')).toEqual([]);
     for (const socket of sockets) socket.close();
   });
+  it('refuse a subscription past the cap before parsing it, and still answer queries', async () => {
+    const { client } = await signedIn(app.url, app.services);
+    const key = (await issueKey(client)).key;
+    const full = openSocket(app.url, { params: { authorization: `Token ${key}` } });
+    expect(await full.acked).toBe(true);
+    for (const id of ['a', 'b', 'c']) full.subscribe(id, MY_JOBS);
+    full.send({ type: 'ping' });
+    await full.next((m) => m.type === 'pong');
+    expect(full.messages.filter((m) => m.type === 'error')).toEqual([]);
+
+    // Past the cap: a query is answered, an unparseable query gets its parse error, and the socket stays open.
+    const reader = openSocket(app.url, { params: { authorization: `Token ${key}` } });
+    expect(await reader.acked).toBe(true);
+    reader.subscribe('q', '{ wallet { balanceCredits } }');
+    expect((await reader.next((m) => m.id === 'q')).type).toBe('next');
+    reader.subscribe('broken', '{ wallet { balanceCredits ');
+    const parseError = await reader.next((m) => m.id === 'broken');
+    expect(JSON.stringify(parseError.payload)).toContain('GRAPHQL_PARSE_FAILED');
+    reader.close();
+
+    // An unparseable subscription is refused for the cap (4429), not answered with a parse error: the count is
+    // checked before the parser runs.
+    const late = openSocket(app.url, { params: { authorization: `Token ${key}` } });
+    expect(await late.acked).toBe(true);
+    late.subscribe('d', 'subscription { myJobs { ctId ');
+    const closed = await late.closed;
+    expect(closed.code).toBe(4429);
+    expect(closed.reason).toContain('WS_MAX_SUBSCRIPTIONS_PER_USER');
+    expect(late.messages.filter((m) => m.id === 'd' && JSON.stringify(m.payload).includes('GRAPHQL_PARSE_FAILED'))).toEqual([]);
+    full.close();
+  });
 });

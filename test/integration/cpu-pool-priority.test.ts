@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { loadSettings } from '../../src/config';
+import { SparqlThread } from '../../src/rdf/sparql-thread';
 import { CpuPool } from '../../src/workers/pool';
-import { POOL_THREAD_NICENESS } from '../../src/workers/thread-setup';
 import { statePopulationXml } from '../unit/xml/fixtures';
 
 /** The nice value of each thread of this process, by thread id (/proc/self/task/<tid>/stat, field 19). */
@@ -15,9 +15,16 @@ function niceByThread(): Map<number, number> {
 }
 
 /** CPU-bound tasks yield the cores to the event loop: pool threads run at a lower priority (a higher nice). */
-describe('CPU pool thread priority', () => {
-  const pool = new CpuPool({ ...loadSettings({}).cpu, threads: 2 });
+describe('CPU pool thread priority (CPU_POOL_NICE)', () => {
+  const settings = loadSettings({ CPU_POOL_NICE: '7' }).cpu;
+  const pool = new CpuPool({ ...settings, threads: 2 });
   afterAll(() => pool.close());
+
+  it('defaults to nice 10 and refuses values outside 0..19', () => {
+    expect(loadSettings({}).cpu.thread.nice).toBe(10);
+    expect(() => loadSettings({ CPU_POOL_NICE: '20' })).toThrow(/CPU_POOL_NICE must be 0 to 19/);
+    expect(() => loadSettings({ CPU_POOL_NICE: '-1' })).toThrow(/CPU_POOL_NICE/);
+  });
 
   it('runs its threads at a higher nice value and leaves the event loop at the process priority', async () => {
     const before = niceByThread();
@@ -26,8 +33,23 @@ describe('CPU pool thread priority', () => {
     const after = niceByThread();
     const poolThreads = [...after.keys()].filter((tid) => !before.has(tid));
     expect(poolThreads.length).toBeGreaterThanOrEqual(1);
-    expect(POOL_THREAD_NICENESS).toBeGreaterThan(0);
-    expect(poolThreads.map((tid) => after.get(tid))).toContain(POOL_THREAD_NICENESS);
+    expect(poolThreads.map((tid) => after.get(tid))).toContain(7);
     expect(after.get(process.pid)).toBe(before.get(process.pid));
+  });
+});
+
+describe('SPARQL store thread priority', () => {
+  it('runs the embedded store at the nice it is given', async () => {
+    const before = niceByThread();
+    const store = new SparqlThread({ timeoutMs: 5_000, maxRows: 10, nice: 7 }, () => undefined);
+    try {
+      expect(await store.query('SELECT * WHERE { ?s ?p ?o }', 'application/sparql-results+json')).toContain('bindings');
+      const after = niceByThread();
+      const added = [...after.keys()].filter((tid) => !before.has(tid));
+      expect(added.map((tid) => after.get(tid))).toContain(7);
+      expect(after.get(process.pid)).toBe(before.get(process.pid));
+    } finally {
+      await store.close();
+    }
   });
 });

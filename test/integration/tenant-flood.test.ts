@@ -54,11 +54,14 @@ it('gives no wrong 200 and no 500, to the victim or to an attacker', () => {
   expect(figures.attacks['estimate aliases'].statuses['400']).toBe(CI_SCALE.estimateRequests);
 });
 
-/** The baseline counts as at least this much (as in freeze-cpu.test.ts): timer jitter and a neighbouring test
- * file on a 2-core CI machine are no defect. Ten times it stays within the issue's one second; the idle-machine
- * goal (250 ms for /healthz and the wallet read) is measured by `npm run bench:tenant-flood`, not here. A paid
- * validation goes through the CPU pool the attacks fill, so its floor is twice the others'. */
-const FLOOR_MS = { health: 50, wallet: 50, vaas: 100 };
+/** The baseline counts as at least this much (test/support/baseline.ts): on an idle 2-core machine the victim's
+ * quiet p99 is 4-8 ms for /healthz and the wallet read, where a single scheduling hiccup of the shared machine (the
+ * attackers' own client in this process, Postgres, a neighbouring test file) is already ten times that; with
+ * these floors ten times the baseline is at least the issue's idle-machine goal for /healthz (250 ms) and 300 ms
+ * for the wallet read, which also waits for Postgres. Measured at this scale beside other work (load 6-10, ten runs):
+ * under attack /healthz p99 76-206 ms and the wallet read 115-281 ms, 3-22 times quiet p99s of 5-90 ms. A paid
+ * validation goes through the CPU pool the attacks fill (373-653 ms), so its floor is 100 ms. */
+const FLOOR_MS = { health: 25, wallet: 30, vaas: 100 };
 
 it("keeps the victim's p99 within 10× of its own p99 a moment before (floored)", () => {
   for (const name of ['health', 'wallet', 'vaas'] as const) {

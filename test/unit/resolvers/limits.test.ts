@@ -1,5 +1,5 @@
 import { buildSchema, getIntrospectionQuery, parse, specifiedRules, validate } from 'graphql';
-import { queryLimitsRule, requestProblem, writtenSelections } from '../../../src/resolvers/limits';
+import { onlySubscriptions, queryLimitsRule, requestProblem, writtenSelections } from '../../../src/resolvers/limits';
 import { expectWithinBaseline, msOfSync } from '../../support/baseline';
 
 const limits = { maxDepth: 12, maxCost: 1000, maxRootFields: 50 };
@@ -17,7 +17,7 @@ describe('GRAPHQL_MAX_ROOT_FIELDS and GRAPHQL_MAX_COST', () => {
   });
 
   it('counts written selections without parsing: aliases once, spreads and inline fragments, not arguments', () => {
-    expect(writtenSelections(aliases(3), limits)).toEqual({ total: 6, root: 3 });
+    expect(writtenSelections(aliases(3), limits)).toEqual({ total: 6, root: 3, planning: 0 });
     expect(
       writtenSelections(
         'query Q($v: In = { a: 1, b: [{ a: 2 }] }) { n(x: { a: 1, b: [{ a: 2 }] }) me @include(if: true) { ...F ... on User { email } } }',
@@ -26,13 +26,15 @@ describe('GRAPHQL_MAX_ROOT_FIELDS and GRAPHQL_MAX_COST', () => {
     ).toEqual({
       total: 5,
       root: 2,
+      planning: 0,
     });
     // Strings, block strings and comments are skipped; fragment definitions have no root fields.
     expect(writtenSelections('# { a b c }\n{ n(x: { a: 1 }) } fragment F on User { email friends { email } }', limits)).toEqual({
       total: 3,
       root: 0,
+      planning: 0,
     });
-    expect(writtenSelections('{ on friends }', limits)).toEqual({ total: 2, root: 2 });
+    expect(writtenSelections('{ on friends }', limits)).toEqual({ total: 2, root: 2, planning: 0 });
   });
 
   it('refuses a document over a limit before parsing it, and never one within them', () => {
@@ -52,5 +54,34 @@ describe('GRAPHQL_MAX_ROOT_FIELDS and GRAPHQL_MAX_COST', () => {
     // Two operations of 600 selections each: each within the cost.
     const ops = `query A { me { ${'email '.repeat(599)} } } query B { me { ${'email '.repeat(599)} } }`;
     expect(requestProblem({ query: ops }, limits)).toBeNull();
+  });
+
+  it('refuses a second planning field of one operation before parsing, aliases counted, never one alone', () => {
+    const twice = 'query ($i: AssemblyInput!) { a: estimate(input: $i) { totalCredits } b: estimate(input: $i) { totalCredits } }';
+    expect(writtenSelections(twice, limits).planning).toBe(2);
+    expect(requestProblem({ query: twice }, limits)?.message).toMatch(/at most one of estimate, assemble per operation/);
+    // One each in two operations, a field of that name below the root, or an alias named after one: not refused.
+    expect(requestProblem({ query: 'query A { estimate { t } } query B { assemble { t } }' }, limits)).toBeNull();
+    expect(requestProblem({ query: '{ me { estimate assemble } estimate: me { email } }' }, limits)).toBeNull();
+  });
+});
+
+describe('onlySubscriptions', () => {
+  it('is true when every operation of the text is a subscription, fragments aside', () => {
+    expect(onlySubscriptions('subscription { myJobs { ctId } }')).toBe(true);
+    expect(onlySubscriptions('# a comment\n subscription Mine($a: Int) @x { myJobs { ...F } } fragment F on Job { ctId }')).toBe(true);
+    expect(onlySubscriptions('subscription A { myJobs { ctId } } subscription B { myJobs { seq } }')).toBe(true);
+    // Not parsed, so an unclosed one is still one.
+    expect(onlySubscriptions('subscription { myJobs { ctId ')).toBe(true);
+  });
+
+  it('is false for a query, a mutation, a bare selection set or a mixed document', () => {
+    expect(onlySubscriptions('{ me { email } }')).toBe(false);
+    expect(onlySubscriptions('query { me { email } }')).toBe(false);
+    expect(onlySubscriptions('mutation { signOut }')).toBe(false);
+    expect(onlySubscriptions('subscription S { myJobs { ctId } } query Q { me { email } }')).toBe(false);
+    expect(onlySubscriptions('"subscription" { me { email } }')).toBe(false);
+    expect(onlySubscriptions('fragment F on Job { ctId }')).toBe(false);
+    expect(onlySubscriptions('')).toBe(false);
   });
 });
