@@ -255,7 +255,7 @@ export function loadSettings(env: Env = process.env): Settings {
       largeTaskBytes: int(env, 'CPU_POOL_LARGE_TASK_BYTES', 256 * 1024),
       maxMemoryMb: int(env, 'CPU_TASK_MAX_MEMORY_MB', 512),
       thread: {
-        nice: niceness(env, 'CPU_POOL_NICE', 10),
+        nice: niceness(env, 'CPU_POOL_NICE', 4),
         xml: {
           maxBytes: 8 * 1024 * 1024,
           maxDepth: int(env, 'XML_MAX_DEPTH', 256),

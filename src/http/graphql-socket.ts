@@ -128,11 +128,13 @@ export function serveGraphqlSockets(
   const perAddress = new Map<string, number>();
   /** Messages of each caller in the current second, over all its sockets (WS_MAX_MESSAGES_PER_SECOND_PER_CALLER). */
   const perCaller = new Map<string, { windowStart: number; count: number }>();
-  const callerSweep = setInterval(() => {
-    const now = Date.now();
+  /** Windows past their second are dropped by the next message after five seconds, not by a timer of their own. */
+  let lastCallerSweep = Date.now();
+  const sweepCallers = (now: number) => {
+    if (now - lastCallerSweep < 5_000) return;
+    lastCallerSweep = now;
     for (const [caller, window] of perCaller) if (now - window.windowStart >= 1000) perCaller.delete(caller);
-  }, 5_000);
-  callerSweep.unref();
+  };
   wsServer.on('connection', (socket, request) => {
     const address = request.socket.remoteAddress ?? 'unknown';
     perAddress.set(address, (perAddress.get(address) ?? 0) + 1);
@@ -168,6 +170,7 @@ export function serveGraphqlSockets(
             if (++inWindow > limits.maxMessagesPerSecond) {
               return socket.close(TOO_MANY, `Too many messages: at most ${limits.maxMessagesPerSecond} a second`);
             }
+            sweepCallers(now);
             if (extra.callerId !== undefined) {
               let window = perCaller.get(extra.callerId);
               if (!window || now - window.windowStart >= 1000) perCaller.set(extra.callerId, (window = { windowStart: now, count: 0 }));
@@ -205,7 +208,6 @@ export function serveGraphqlSockets(
   });
   return {
     dispose: async () => {
-      clearInterval(callerSweep);
       for (const client of wsServer.clients) client.close(1001, 'Going away');
       wsServer.removeAllListeners();
       await new Promise<void>((resolve, reject) => wsServer.close((error) => (error ? reject(error) : resolve())));
