@@ -20,11 +20,13 @@ const fingerprintOfBody = (body: unknown) => fingerprintOf({ params: {}, query: 
 
 const reuseBody = (title: string) => ({ title, generate: false, data: { label: `${title} Data`, components: [{ ct_id: reused }] } });
 
-/** What the user was made to pay for: charges, and the holds of jobs (a mixed assembly's, captured when it runs).
- * A request's own hold (the reuse path's, job_id null) is not counted: its capture is the charge. */
+/** What the user was made to pay for: the holds of jobs (a mixed assembly's), and charges of no job. A job's capture
+ * writes a charge of that job, which is its hold's payment, not a second one: counting it too made the answer depend on
+ * whether the job had run yet. A request's own hold (the reuse path's, job_id null) is not counted: its capture is
+ * the charge. */
 async function charges(userId: number): Promise<number> {
   const [{ n }] = await app.services.db.query(
-    "SELECT count(*)::int AS n FROM ledger_entries WHERE user_id = $1 AND (kind = 'charge' OR (kind = 'hold' AND job_id IS NOT NULL))",
+    "SELECT count(*)::int AS n FROM ledger_entries WHERE user_id = $1 AND ((kind = 'charge' AND job_id IS NULL) OR (kind = 'hold' AND job_id IS NOT NULL))",
     [userId],
   );
   return n;
@@ -65,6 +67,9 @@ describe('Idempotency-Key', () => {
 
     const other = await client.graphql(mutation, { input: mixedInput('Gql Other'), key: 'gql-assemble-1' });
     expect(other.body.errors[0].extensions.code).toBe('idempotency_key_reused');
+    expect(await charges(user.id)).toBe(1);
+    // Once the job has run and captured its hold, the user has still paid once.
+    await jobsSettled(app.services.db, user.id);
     expect(await charges(user.id)).toBe(1);
   });
 
