@@ -6,7 +6,7 @@
 export { chargeHeaders, creditsToUsd } from './units';
 export { GroupCommit, type Settled } from './group-commit';
 export { LedgerService, type ChargeRequest, type ChargeResult } from './ledger.service';
-export type { RequestCapture, RequestHold, RequestHoldRequest } from './request-holds';
+export type { RequestCapture, RequestCharge, RequestHold, RequestHoldRequest } from './request-holds';
 export { renderWallet, walletView, type AutoReloadView, type WalletView } from './wallet-view';
 export { CHARGES, csvUploadPrice, PRICES, unpaidTreePrice, type ChargeDoor } from './prices';
 export { clearOutcome, currentClaim, decodeResult, recordOutcome, replayOr, withClaim, type Claim, type ClaimOutcome } from './claims';

@@ -242,7 +242,7 @@ export class LedgerService {
   async refund(chargeEntryId: number, reason: string, manager: EntityManager): Promise<void> {
     const charge = await queryOne(manager, q.chargeEntry(chargeEntryId));
     if (!charge) throw notFound('Charge');
-    if (await queryOne(manager, q.entryByKey(`refund:${chargeEntryId}`))) return;
+    if (await queryOne(manager, q.entryByKey(q.refundKeyOf(chargeEntryId)))) return;
     const amount = -Number(charge.amount_credits);
     const keyId = charge.api_key_id ? Number(charge.api_key_id) : null;
     const { wallet } = await this.move(manager, Number(charge.user_id), keyId, { kind: 'refund', amount });
@@ -251,7 +251,7 @@ export class LedgerService {
       amount,
       kind: 'refund',
       reason,
-      idempotencyKey: `refund:${chargeEntryId}`,
+      idempotencyKey: q.refundKeyOf(chargeEntryId),
       apiKeyId: charge.api_key_id ? Number(charge.api_key_id) : null,
       jobId: charge.job_id ? Number(charge.job_id) : null,
       balanceAfter: wallet.balance,

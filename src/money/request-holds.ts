@@ -26,6 +26,18 @@ export interface RequestHold {
   balanceCredits: number;
 }
 
+/** A fixed-price request charged on admission (`RequestHolds.charge`): one ledger row, refunded only when the
+ * request fails for a reason its caller is not charged for. */
+export interface RequestCharge {
+  /** The charge's ledger row; null when nothing was charged (a free request): refund accepts it as a no-op. */
+  ledgerEntryId: number | null;
+  userId: number;
+  apiKeyId: number | null;
+  chargedCredits: number;
+  /** The balance right after the charge. */
+  balanceCredits: number;
+}
+
 export interface RequestCapture {
   ledgerEntryId: number | null;
   balanceCredits: number;
@@ -46,9 +58,12 @@ export type CaptureOutcome = (capture: RequestCapture) => Outcome<unknown>;
 type RequestOp =
   | { kind: 'hold'; token: string; request: RequestHoldRequest }
   | { kind: 'capture'; token: string; amount: number; reason: string; claim: Claim | null; outcome?: CaptureOutcome }
-  | { kind: 'release'; token: string; reason: string };
-/** A hold answers a RequestHold, a capture a RequestCapture, a release whether it closed the hold. */
-type RequestOutcome = RequestHold | RequestCapture | boolean;
+  | { kind: 'release'; token: string; reason: string }
+  | { kind: 'charge'; request: RequestHoldRequest }
+  | { kind: 'refund'; charge: RequestCharge; reason: string };
+/** A hold answers a RequestHold, a capture a RequestCapture, a release whether it closed the hold, a charge a
+ * RequestCharge, a refund true. */
+type RequestOutcome = RequestHold | RequestCapture | RequestCharge | boolean;
 
 /** A capture that found no open hold: already captured (answered as such), released (409), or unknown (404). */
 async function closedCapture(closedBy: 'capture' | 'release' | null | undefined, balance: () => Promise<number> | number): Promise<RequestCapture> {
@@ -64,7 +79,13 @@ async function closedCapture(closedBy: 'capture' | 'release' | null | undefined,
  * exactly once by a `capture` or `release` row keyed `rhold:{token}:closed` (unique). A hold whose process died is
  * released by the maintenance sweep once older than REQUEST_HOLD_TTL_SECONDS.
  *
- * Group commit per wallet: holds, captures and releases of one wallet that arrive while a transaction of that
+ * A request whose price is fixed before its work and that carries no Idempotency-Key (whose outcome could only be
+ * written after the work) may instead be charged on admission (`charge`, the same refusals as a hold) and refunded
+ * (`refund`) if it fails for a reason its caller is not charged for: one ledger row, one batch, where a hold and its
+ * capture take two of each. The limit it accepts: a process that dies between such a charge and its answer leaves
+ * the charge (no sweep refunds it), where a hold would have been released.
+ *
+ * Group commit per wallet: holds, charges, captures, releases and refunds of one wallet that arrive while a transaction of that
  * wallet is in flight are applied together by its next transaction (see WalletBatch), one commit for all.
  */
 export class RequestHolds {
@@ -93,6 +114,23 @@ export class RequestHolds {
     const { userId, amount } = request;
     if (amount === 0) return { holdId: null, userId, balanceCredits: await this.balance(userId) };
     return (await this.batches.submit(userId, { kind: 'hold', token: newId(), request })) as RequestHold;
+  }
+
+  /** Charges `amount` at once, for a request whose price is known before its work: 403 when the key's limit cannot
+   * cover it, 402 when the available balance cannot (decided as a hold is). */
+  async charge(request: RequestHoldRequest): Promise<RequestCharge> {
+    const { userId, amount, apiKeyId } = request;
+    if (amount === 0) return { ledgerEntryId: null, userId, apiKeyId, chargedCredits: 0, balanceCredits: await this.balance(userId) };
+    if (apiKeyId !== null) this.keySpendChanging(userId);
+    return (await this.batches.submit(userId, { kind: 'charge', request })) as RequestCharge;
+  }
+
+  /** Gives a request's charge back, once (its ledger row's `refund:{id}` key is unique); false when nothing was
+   * charged. */
+  async refund(charge: RequestCharge, reason: string): Promise<boolean> {
+    if (charge.ledgerEntryId === null) return false;
+    if (charge.apiKeyId !== null) this.keySpendChanging(charge.userId);
+    return (await this.batches.submit(charge.userId, { kind: 'refund', charge, reason })) as boolean;
   }
 
   /** Charges min(`amount`, held) and closes the hold; a closed hold is not charged again (`alreadyClosed`), a
@@ -216,8 +254,11 @@ class WalletBatch {
   ) {}
 
   static async lock(manager: EntityManager, userId: number, ops: RequestOp[], now: Date): Promise<WalletBatch> {
-    const tokens = ops.flatMap((op) => (op.kind === 'hold' ? [] : [op.token]));
-    const keyIds = ops.flatMap((op) => (op.kind === 'hold' && op.request.apiKeyId !== null ? [op.request.apiKeyId] : []));
+    const tokens = ops.flatMap((op) => (op.kind === 'capture' || op.kind === 'release' ? [op.token] : []));
+    const keyIds = ops.flatMap((op) => {
+      const keyId = op.kind === 'hold' || op.kind === 'charge' ? op.request.apiKeyId : op.kind === 'refund' ? op.charge.apiKeyId : null;
+      return keyId === null ? [] : [keyId];
+    });
     const [locked] = await preparedIn(manager, { name: 'ledger_lock_request_batch', ...q.lockRequestBatch(userId, [...new Set(keyIds)], tokens) });
     const holds = new Map<string, OpenHold>();
     for (const h of locked?.holds ?? []) {
@@ -235,6 +276,8 @@ class WalletBatch {
   /** A member's outcome; a DomainError thrown is its own refusal. */
   settle(op: RequestOp, refuse: RefuseHold): Promise<RequestOutcome> | RequestOutcome {
     if (op.kind === 'hold') return this.hold(op.token, op.request, refuse);
+    if (op.kind === 'charge') return this.charge(op.request, refuse);
+    if (op.kind === 'refund') return this.refund(op.charge, op.reason);
     const hold = this.holds.get(op.token);
     if (op.kind === 'release') return hold?.closedBy === null && this.release(op.token, hold, op.reason);
     if (hold?.closedBy !== null) return closedCapture(hold?.closedBy, () => this.wallet!.balance);
@@ -259,6 +302,41 @@ class WalletBatch {
     this.entries.push({ amount: -amount, kind: 'hold', reason: request.reason, idempotencyKey, apiKeyId, balanceAfter: wallet.balance });
     this.holds.set(token, { held: amount, apiKeyId, closedBy: null });
     return { holdId: token, userId: this.userId, balanceCredits: wallet.balance };
+  }
+
+  /** As a lone charge: refused as a hold is (403 before 402), then taken from the balance and counted as the
+   * key's spend. */
+  private async charge(request: RequestHoldRequest, refuse: RefuseHold): Promise<RequestCharge> {
+    const { amount, apiKeyId } = request;
+    const wallet = this.wallet;
+    const key = apiKeyId === null ? null : this.keys.get(apiKeyId);
+    if (!wallet || key === undefined) {
+      await this.flush();
+      return refuse(this.manager, request, !wallet);
+    }
+    const decision = decide(wallet, key, { kind: 'charge', amount });
+    if (decision.refused) throw refusalError(decision, amount, keyRevoked);
+    this.move(apiKeyId, key, decision);
+    const result: RequestCharge = { ledgerEntryId: null, userId: this.userId, apiKeyId, chargedCredits: amount, balanceCredits: wallet.balance };
+    const onId = (id: number) => (result.ledgerEntryId = id);
+    this.entries.push({ amount: -amount, kind: 'charge', reason: request.reason, apiKeyId, balanceAfter: wallet.balance, onId });
+    return result;
+  }
+
+  /** The charge back to the wallet and off the key's spend; a second refund of it is refused by its unique key. */
+  private refund(charge: RequestCharge, reason: string): true {
+    const wallet = this.wallet!;
+    const key = charge.apiKeyId === null ? null : (this.keys.get(charge.apiKeyId) ?? null);
+    this.move(charge.apiKeyId, key, decide(wallet, key, { kind: 'refund', amount: charge.chargedCredits }) as Deltas);
+    this.entries.push({
+      amount: charge.chargedCredits,
+      kind: 'refund',
+      reason: `refund: ${reason}`,
+      idempotencyKey: q.refundKeyOf(charge.ledgerEntryId!),
+      apiKeyId: charge.apiKeyId,
+      balanceAfter: wallet.balance,
+    });
+    return true;
   }
 
   /** min(`amount`, held) moves from held to spent; a key revoked since the hold is never charged. */

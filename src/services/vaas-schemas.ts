@@ -7,6 +7,13 @@ import type { SchemaSets, VaasSchemaSet } from '../validation';
 import type { PackageService } from './package.service';
 import type { SchemaHostingService } from './schema-hosting.service';
 
+/** How long a model found visible to a caller (with its current schema's sha256) is used without asking the
+ * database again. Several processes share the database and nothing tells this one of another's change, so this is
+ * the limit: a model unpublished, made private or given a new schema version is seen so for at most this long. */
+export const VAAS_MODEL_TTL_MS = 1000;
+/** Entries kept at most (caller × model); past it the cache starts over. */
+const MAX_MODELS = 10_000;
+
 export interface VaasModel {
   dmCtId: string;
   title: string;
@@ -20,6 +27,8 @@ export interface VaasModel {
  * (drafts included), else 404 as if it did not exist. A published model's schema is the hosted current version
  * (`published_schemas`, what `/dmlib/` serves); a draft's is generated from its tree. Schema sets are gathered
  * once per schema sha256 in validation's one schema-set cache (SchemaSets) and compiled once per worker thread.
+ * A model found visible is kept for VAAS_MODEL_TTL_MS per caller (a refusal is never kept), so a caller's burst of
+ * requests asks the database once a second, not once a request.
  */
 export class VaasSchemas {
   constructor(
@@ -29,11 +38,22 @@ export class VaasSchemas {
     private readonly sets: SchemaSets,
   ) {}
 
+  private readonly found = new Map<string, { row: VaasModelRow; until: number }>();
+
   /** The model the instance names, if the caller may validate against it (404 otherwise), with its current
    * schema's sha256 (the catalog's visibility rule, one prepared statement). */
   async model(dmCtId: string, userId: number): Promise<VaasModelRow> {
+    const key = `${userId}:${dmCtId}`;
+    const now = performance.now();
+    const kept = this.found.get(key);
+    if (kept && kept.until > now) return kept.row;
     const [found] = await prepared(this.db, { name: 'vaas_model', ...vaasModel(visibleModelId(dmCtId, userId)) });
-    if (!found) throw notFound('Data model');
+    if (!found) {
+      this.found.delete(key);
+      throw notFound('Data model');
+    }
+    if (this.found.size >= MAX_MODELS) this.found.clear();
+    this.found.set(key, { row: found, until: now + VAAS_MODEL_TTL_MS });
     return found;
   }
 

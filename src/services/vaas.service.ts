@@ -17,7 +17,7 @@ import {
 import { peekRootModel } from '../xml/root-peek';
 import type { Caller } from './auth.service';
 import type { Clock } from './clock';
-import { replayOr, type LedgerService, type RequestCapture, type RequestHold } from '../money';
+import { currentClaim, replayOr, type LedgerService, type RequestCapture, type RequestCharge, type RequestHold } from '../money';
 import type { SigningService } from './signing.service';
 import type { VaasPackageFiles } from '../packages/vaas-package-zip';
 import type { StoredVaasPackage, VaasPackages } from './vaas-packages';
@@ -36,9 +36,14 @@ export interface VaasInput extends VaasRequest {
   xml: Uint8Array | string;
 }
 
-/** A validated request, still held: what it earned is captured next. */
+/** How a request pays: a fixed price without an Idempotency-Key is charged on admission (one ledger row, refunded
+ * on a failure the caller is not charged for); otherwise the whole price is held and what was earned is captured
+ * after the work (the capture writes the Idempotency-Key's outcome with the money). */
+type Payment = { hold: RequestHold; charge?: undefined } | { charge: RequestCharge; hold?: undefined };
+
+/** A validated request, paid or still held: what it earned is captured next when held. */
 interface Held {
-  hold: RequestHold;
+  payment: Payment;
   model: VaasModel;
   result: VaasValidation;
   sign: VaasSignView | null;
@@ -51,8 +56,11 @@ interface Held {
  * the files are packaged on request. Money: everything that refuses (400 malformed, 404 model, 413, 402, 403
  * key limit) happens before any work: the whole price (validation, plus the signature when asked) is held before
  * the CPU work, what was earned is captured after it (an invalid instance asked to be signed pays the validation
- * only) and the hold is released on any failure, so concurrent requests cannot outspend the wallet and a request
- * is charged only when it answers 200.
+ * only) and the hold is released on any failure, so concurrent requests cannot outspend the wallet. A request
+ * whose price is fixed up front (no signature) and that carries no Idempotency-Key is charged on admission
+ * instead, refused exactly as the hold would be, and refunded on any failure the hold would have released: the
+ * same answers and the same money for one ledger row instead of two. A request is charged only when it answers
+ * 200, or when its CPU budget stopped it (its validation: flooding the pool is never free).
  */
 export class VaasService {
   private readonly batches: ThreadBatches;
@@ -88,7 +96,7 @@ export class VaasService {
       });
     }
     const work = (await this.once(caller, input)) ?? (await this.twice(caller, input));
-    const { hold, model, result, sign, stored } = work;
+    const { payment, model, result, sign, stored } = work;
     const dmCtId = model.dmCtId;
     const charged = this.prices.validationCredits + (sign?.signed ? this.prices.signatureCredits : 0);
     const reason = `vaas ${sign?.signed ? 'validate+sign' : 'validate'}: dm-${dmCtId}`;
@@ -114,24 +122,40 @@ export class VaasService {
       resource: { type: 'validation', id: `dm-${dmCtId}` },
       result: view(paid),
     });
+    if (payment.charge) {
+      const paid = payment.charge;
+      return view({
+        ledgerEntryId: paid.ledgerEntryId,
+        balanceCredits: paid.balanceCredits,
+        capturedCredits: paid.chargedCredits,
+        alreadyClosed: false,
+      });
+    }
     try {
-      return view(await this.ledger.requests.capture(hold, charged, reason, outcome));
+      return view(await this.ledger.requests.capture(payment.hold, charged, reason, outcome));
     } catch (error) {
-      await this.ledger.requests.release(hold, `vaas: dm-${dmCtId} could not be charged`);
+      await this.ledger.requests.release(payment.hold, `vaas: dm-${dmCtId} could not be charged`);
       if (stored) await this.packages.discard(stored.id);
       throw error;
     }
   }
 
-  /** A request that failed after its hold: one stopped by its CPU budget is charged its validation (flooding the
-   * pool is never free), any other failure releases the hold. */
-  private async failed(hold: RequestHold, dmCtId: string, error: unknown): Promise<void> {
+  /** A request that failed after its admission: one stopped by its CPU budget is charged its validation (flooding
+   * the pool is never free: a charge on admission is kept, a hold captures it), any other failure is not charged. */
+  private async failed(payment: Payment, dmCtId: string, error: unknown): Promise<void> {
     if (error instanceof DomainError && error.code === 'processing_budget_exceeded') {
+      if (payment.charge) return;
       const reason = `vaas validate (stopped by the CPU budget): dm-${dmCtId}`;
-      const charged = await this.ledger.requests.capture(hold, this.prices.validationCredits, reason).catch(() => null);
+      const charged = await this.ledger.requests.capture(payment.hold, this.prices.validationCredits, reason).catch(() => null);
       if (charged) return;
     }
-    await this.ledger.requests.release(hold, `vaas: dm-${dmCtId} failed`);
+    await this.uncharged(payment, `vaas: dm-${dmCtId} failed`);
+  }
+
+  /** A request that is not charged after all: its hold released, or its charge refunded. */
+  private async uncharged(payment: Payment, reason: string): Promise<void> {
+    if (payment.charge) await this.ledger.requests.refund(payment.charge, reason);
+    else await this.ledger.requests.release(payment.hold, reason);
   }
 
   /**
@@ -146,12 +170,12 @@ export class VaasService {
     const found = guess === null ? null : await this.schemas.model(guess, caller.user.id).catch(() => null);
     if (!found) return null;
     const dmCtId = found.ct_id;
-    const hold = await this.hold(caller, input, dmCtId).catch(() => null);
-    if (!hold) return null;
+    const payment = await this.admit(caller, input, dmCtId).catch(() => null);
+    if (!payment) return null;
     // A schema that cannot be assembled is 422 only after a malformed instance's 400, as `twice` answers it.
     const model = await this.schemas.schemaOf(found).catch(() => null);
     if (!model) {
-      await this.ledger.requests.release(hold, `vaas: dm-${dmCtId} failed`);
+      await this.uncharged(payment, `vaas: dm-${dmCtId} failed`);
       return null;
     }
     let answer: VaasOnceAnswer;
@@ -171,23 +195,23 @@ export class VaasService {
       answer = await this.batched(lane, task, bytes);
       if ('needSchema' in answer) answer = await this.batched(lane, { ...task, schema: model.schema }, bytes);
     } catch (error) {
-      await this.failed(hold, dmCtId, error);
+      await this.failed(payment, dmCtId, error);
       throw error;
     }
     if (!('done' in answer)) {
-      await this.ledger.requests.release(hold, `vaas: dm-${dmCtId} is not the instance's model`);
+      await this.uncharged(payment, `vaas: dm-${dmCtId} is not the instance's model`);
       return null;
     }
     const { decoded, rendered, ...result } = answer.done;
     const xml = decoded ?? (input.xml as string);
-    return this.finished(hold, input, { model, result, xml }, rendered);
+    return this.finished(payment, input, { model, result, xml }, rendered);
   }
 
-  /** The instance's root and model first (one pool trip), then the hold, then the validation (another). */
+  /** The instance's root and model first (one pool trip), then the payment, then the validation (another). */
   private async twice(caller: Caller, input: VaasInput): Promise<Held> {
     const { dmCtId, xml } = await this.run<Uint8Array | string, { dmCtId: string; xml: string }>('vaasRoot', input.xml);
     const found = await this.schemas.model(dmCtId, caller.user.id);
-    const hold = await this.hold(caller, input, dmCtId);
+    const payment = await this.admit(caller, input, dmCtId);
     let model: VaasModel;
     let result: VaasValidation;
     try {
@@ -195,24 +219,23 @@ export class VaasService {
       const task: VaasValidateTask = { xml, schema: model.schema, recover: input.mode === 'recover', countEvs: input.sign };
       result = await this.validated(task);
     } catch (error) {
-      await this.failed(hold, dmCtId, error);
+      await this.failed(payment, dmCtId, error);
       throw error;
     }
-    return this.finished(hold, input, { model, result, xml }, null);
+    return this.finished(payment, input, { model, result, xml }, null);
   }
 
-  private hold(caller: Caller, input: VaasInput, dmCtId: string): Promise<RequestHold> {
-    return this.ledger.requests.hold({
-      userId: caller.user.id,
-      amount: this.price(input),
-      reason: `vaas: dm-${dmCtId}`,
-      apiKeyId: caller.key?.id ?? null,
-    });
+  /** 403 (key) or 402 (funds) before any work. A request without a signature costs its validation whatever it
+   * finds, so without an Idempotency-Key it is charged now; with one, or when it may sign, its whole price is held. */
+  private async admit(caller: Caller, input: VaasInput, dmCtId: string): Promise<Payment> {
+    const request = { userId: caller.user.id, amount: this.price(input), apiKeyId: caller.key?.id ?? null };
+    if (!input.sign && !currentClaim()) return { charge: await this.ledger.requests.charge({ ...request, reason: `vaas validate: dm-${dmCtId}` }) };
+    return { hold: await this.ledger.requests.hold({ ...request, reason: `vaas: dm-${dmCtId}` }) };
   }
 
-  /** After validation, still held: sign a valid instance on request, store the package (released on failure). */
+  /** After validation, paid or still held: sign a valid instance on request, store the package (released on failure). */
   private async finished(
-    hold: RequestHold,
+    payment: Payment,
     input: VaasInput,
     done: { model: VaasModel; result: VaasValidation; xml: string },
     rendered: { json: string; ntriples: string } | null,
@@ -222,10 +245,11 @@ export class VaasService {
       const instance = result.recoveredXml ?? done.xml;
       const sign = input.sign ? await this.signed(instance, model, result) : null;
       const zip = input.package ? await this.zip(model, sign?.signedXml ?? instance, rendered) : null;
-      const stored = zip ? await this.packages.save(hold.userId, model.dmCtId, zip) : null;
-      return { hold, model, result, sign, stored };
+      const userId = payment.charge ? payment.charge.userId : payment.hold.userId;
+      const stored = zip ? await this.packages.save(userId, model.dmCtId, zip) : null;
+      return { payment, model, result, sign, stored };
     } catch (error) {
-      await this.failed(hold, model.dmCtId, error);
+      await this.failed(payment, model.dmCtId, error);
       throw error;
     }
   }

@@ -50,7 +50,8 @@ describe('forty concurrent validations against a wallet that covers twenty-five'
     const statuses = answers.map((a) => a.status);
     expect([statuses.filter((s) => s === 200).length, statuses.filter((s) => s === 402).length]).toEqual([25, 15]);
     const state = await moneyState(app.services.db, userId);
-    expect([state.balance, state.held, state.holds, state.captures, state.releases]).toEqual([0, 0, 25, 25, 0]);
+    // Charged on admission, group-committed: one charge row each, no hold.
+    expect([state.balance, state.held, state.holds, state.captures, state.releases]).toEqual([0, 0, 0, 0, 0]);
     const [charged] = await app.services.db.query(
       "SELECT count(*)::int AS n, -sum(amount_credits)::int AS sum FROM ledger_entries WHERE user_id = $1 AND kind = 'charge'",
       [userId],

@@ -29,6 +29,10 @@ describe('VaaS past its CPU budget', () => {
     const gql = await client.graphql('mutation ($xml: String!) { validateInstance(xml: $xml) { valid } }', { xml: statePopulationXml() });
     expect(gql.body.errors[0].extensions).toMatchObject({ code: 'processing_budget_exceeded' });
     state = await moneyState(suite.app().services.db, userId);
-    expect([state.balance, state.held, state.captures]).toEqual([98, 0, 2]);
+    // A validation alone is charged on admission and the charge is kept: no hold, nothing refunded.
+    const [refunds] = await suite
+      .app()
+      .services.db.query("SELECT count(*)::int AS n FROM ledger_entries WHERE user_id = $1 AND kind = 'refund'", [userId]);
+    expect([state.balance, state.held, state.captures, refunds.n]).toEqual([98, 0, 1, 0]);
   });
 });

@@ -3,8 +3,9 @@ import type { TestApp } from '../support/app';
 import { statePopulationXml } from '../unit/xml/fixtures';
 import { moneyState, vaasMoneySuite } from './money-helpers';
 
-/** VaaS charges through request-scoped holds: the whole price is held before the CPU work, what was earned is
- * captured after it, anything else is released; a hold whose process died is released by the maintenance sweep. */
+/** VaaS pays before the CPU work: a validation without a signature (its price fixed) is charged on admission, one
+ * ledger row; a sign request holds its whole price and captures what was earned after the work, anything else is
+ * released; a hold whose process died is released by the maintenance sweep. */
 
 const suite = vaasMoneySuite();
 const { customer } = suite;
@@ -41,9 +42,9 @@ describe('ten concurrent validations against five credits', () => {
       expect(refused.headers.get('x-sdc-estimated-cost')).toBe('0.001');
     }
     for (const done of answers.filter((a) => a.status === 200)) expect(done.headers.get('x-package-url')).toBeTruthy();
-    // Only the admitted five hold, do the work (one package each) and are captured and charged; nothing released.
+    // Only the admitted five are charged (on admission, no hold) and do the work (one package each).
     const state = await moneyState(app.services.db, userId);
-    expect([state.balance, state.held, state.holds, state.captures, state.releases]).toEqual([0, 0, 5, 5, 0]);
+    expect([state.balance, state.held, state.holds, state.captures, state.releases]).toEqual([0, 0, 0, 0, 0]);
     expect([await entries(userId, 'charge'), await packages(userId)]).toEqual([5, 5]);
   }, 120_000);
 
@@ -58,7 +59,7 @@ describe('ten concurrent validations against five credits', () => {
       keyId,
     ]);
     expect(apiKey).toEqual({ spent: 2, held: 0 });
-    expect([await entries(userId, 'hold'), await entries(userId, 'charge'), await packages(userId)]).toEqual([2, 2, 2]);
+    expect([await entries(userId, 'hold'), await entries(userId, 'charge'), await packages(userId)]).toEqual([0, 2, 2]);
   }, 60_000);
 });
 
@@ -93,6 +94,26 @@ describe('a sign request', () => {
     const res = await post('/api/v1/vaas/validate/sign/?recover=false&package=true', statePopulationXml(), key);
     expect(res.status).toBe(402);
     expect([await entries(userId, 'hold'), await packages(userId)]).toEqual([0, 0]);
+  }, 60_000);
+});
+
+describe('a request charged on admission', () => {
+  it('is refused as a hold is (403 key limit, 402 funds), charged in one row and refunded at most once', async () => {
+    const { userId, keyId } = await customer(3, { spend_limit_credits: 2 });
+    const { requests } = app.services.ledger;
+    await expect(requests.charge({ userId, amount: 3, reason: 'over the limit', apiKeyId: keyId })).rejects.toMatchObject({ status: 403 });
+    await expect(requests.charge({ userId, amount: 4, reason: 'over the funds', apiKeyId: null })).rejects.toMatchObject({ status: 402 });
+    const charge = await requests.charge({ userId, amount: 2, reason: 'vaas validate: refunded', apiKeyId: keyId });
+    expect(charge).toMatchObject({ chargedCredits: 2, balanceCredits: 1, ledgerEntryId: expect.any(Number) });
+    expect(await moneyState(app.services.db, userId)).toMatchObject({ balance: 1, held: 0, holds: 0 });
+    expect(await requests.refund(charge, 'failed')).toBe(true);
+    await expect(requests.refund(charge, 'again')).rejects.toBeTruthy();
+    expect(await moneyState(app.services.db, userId)).toMatchObject({ balance: 3, held: 0 });
+    expect([await entries(userId, 'charge'), await entries(userId, 'refund')]).toEqual([1, 1]);
+    const [apiKey] = await app.services.db.query('SELECT spent_credits::int AS spent, held_credits::int AS held FROM api_keys WHERE id = $1', [
+      keyId,
+    ]);
+    expect(apiKey).toEqual({ spent: 0, held: 0 });
   }, 60_000);
 });
 

@@ -5,7 +5,7 @@ import { moneyState, vaasMoneySuite } from './money-helpers';
 
 /** The storage quota of VaaS packages (issue 30, point 7): a user's live packages stay within
  * VAAS_PACKAGE_QUOTA_BYTES; the one that would pass it answers 507 storage_quota_exceeded, stores nothing and
- * charges nothing (its hold is released); once packages expire there is room again. */
+ * charges nothing (its charge on admission is refunded); once packages expire there is room again. */
 
 const QUOTA = 1024 * 1024;
 const suite = vaasMoneySuite({ vaas: { ...loadSettings({}).vaas, packageQuotaBytes: QUOTA } });
@@ -44,9 +44,16 @@ it('refuses the package past the quota with 507, charging nothing, and has room 
   const held = await stored(userId);
   expect(Number(held.n)).toBe(accepted);
   expect(Number(held.bytes)).toBeLessThanOrEqual(QUOTA);
-  // Only the accepted validations were charged; the refused one's hold was released.
+  // Only the accepted validations were charged; the refused one was charged on admission and refunded, once.
   const state = await moneyState(app.services.db, userId);
   expect([state.balance, state.held]).toEqual([1000 - accepted, 0]);
+  const [rows] = await app.services.db.query(
+    `SELECT count(*) FILTER (WHERE kind = 'charge')::int AS charges, count(*) FILTER (WHERE kind = 'refund')::int AS refunds,
+            count(*) FILTER (WHERE kind IN ('hold', 'capture', 'release'))::int AS holds
+       FROM ledger_entries WHERE user_id = $1`,
+    [userId],
+  );
+  expect(rows).toEqual({ charges: accepted + 1, refunds: 1, holds: 0 });
 
   // Another user has a quota of their own.
   const other = await suite.customer(10);

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { readPackageFiles } from '../../src/packages/package-reader';
+import { VAAS_MODEL_TTL_MS } from '../../src/services/vaas-schemas';
 import { validateWithCorrection } from '../../src/xml/ev';
 import { compileSchema, type CompiledSchema } from '../../src/xml/schema';
 import { startTestApp, type TestApp } from '../support/app';
@@ -234,6 +235,24 @@ describe('the model an instance names', () => {
     expect(own.status).toBe(200);
     expect(own.body).toMatchObject({ schema: { ct_id: draft, title: 'VaaS draft' }, mode: 'strict' });
     expect([others.status, others.body.error_type]).toEqual([404, 'not_found']);
+  });
+
+  it('a public model made private is 404 once VAAS_MODEL_TTL_MS has passed (the limit of the per-caller model cache)', async () => {
+    const { client } = await signedIn(app.url, app.services, { credits: 100 });
+    const token = (await issueKey(client)).key;
+    const validate = () => post('/api/v1/vaas/validate/?mode=strict&package=false', statePopulationXml(), {}, token);
+    expect((await validate()).status).toBe(200);
+    const project = 'SELECT project_id FROM data_models WHERE ct_id = $1';
+    await app.services.db.query(`UPDATE projects SET is_public = false WHERE id = (${project})`, [DM]);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, VAAS_MODEL_TTL_MS + 50));
+      const hidden = await validate();
+      expect([hidden.status, hidden.body.error_type]).toEqual([404, 'not_found']);
+    } finally {
+      await app.services.db.query(`UPDATE projects SET is_public = true WHERE id = (${project})`, [DM]);
+    }
+    // A refusal is never kept: public again, it is found at once.
+    expect((await validate()).status).toBe(200);
   });
 });
 

@@ -149,6 +149,9 @@ export const chargeEntry = (id: number) =>
 export const requestHoldKeyOf = (token: string) => `rhold:${token}`;
 export const requestHoldClosedKeyOf = (token: string) => `rhold:${token}:closed`;
 
+/** A charge's refund row is keyed by the charge's id (unique): a charge is refunded at most once. */
+export const refundKeyOf = (chargeEntryId: number) => `refund:${chargeEntryId}`;
+
 export interface RequestHoldStateRow {
   held: string;
   closed_by: 'capture' | 'release' | null;
