@@ -335,7 +335,8 @@ export class VslService {
     try {
       validation = await this.ports.validate(caller, payload);
     } catch (error) {
-      if (!(error instanceof DomainError) || error.status >= 500 || error.status === 413) throw error;
+      // A server-side refusal (busy, 429; unavailable, 5xx; too large, 413) is not a verdict on the payload: retry it.
+      if (!(error instanceof DomainError) || error.status >= 500 || error.status === 413 || error.status === 429) throw error;
       throw settlementRefused(`The payload cannot be validated: ${error.message}`, unknown, { validation_error: error.code }, error);
     }
     if (!validation.valid) {

@@ -429,7 +429,17 @@ describe('money', () => {
       condition: { n: 1 },
       parties: ['https://a.example/k.json', 'did:web:b.example'],
     };
-    const answers = await Promise.all(Array.from({ length: 50 }, () => client.post('/api/v1/vsl/settle', body)));
+    // A caller past its CPU-queue depth is told 429 with Retry-After and retries, as a client does: on a busy machine
+    // more of the 50 wait at once. What is checked is the money, whatever the order of the retries.
+    const settle = async () => {
+      for (let attempt = 1; ; attempt++) {
+        const answer = await client.post('/api/v1/vsl/settle', body);
+        if (answer.status !== 429) return answer;
+        expect(answer.headers.get('retry-after')).toMatch(/^\d+$/);
+        await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
+      }
+    };
+    const answers = await Promise.all(Array.from({ length: 50 }, settle));
     const statuses = answers.map((a) => a.status).sort();
     expect(statuses.filter((s) => s === 200)).toHaveLength(20);
     expect(statuses.filter((s) => s === 402)).toHaveLength(30);
