@@ -137,7 +137,8 @@ function libxml2TreeWalk(lib: LibxmlModule, xml: string): number {
 /**
  * bench:validate — POST validate/xml/ of StatePopulation's example (JSON body) at concurrency 1, 4 and 16, beside
  * an authenticated no-op (GET whoami/) and, in the same service, the studio's VaaS strict (raw XML, Token, charged)
- * in alternating rounds with validate/xml at c=16; then the same process's validation rates without HTTP.
+ * in alternating rounds with validate/xml at c=16; then the same process's validation rates without HTTP. The first
+ * row is validate/xml at c=16 in the first 10 s after start (cold: the WebAssembly tiers warmed only at start-up).
  *
  * CPU per request is the service's: the threads of this process that outlive the load (event loop, pool threads,
  * V8's and libuv's), plus the embedded Postgres's processes, read from /proc. The load generator (autocannon, in a
@@ -208,6 +209,15 @@ export async function benchValidate(durationSeconds = 20): Promise<Record<string
       return row;
     };
     const rows = [
+      // Cold: the first seconds after start, before any other load (one request of each kind above checked the setup).
+      await measured('POST /api/v1/validate/xml/ (JSON), c=16, first 10 s after start', {
+        url: validateUrl,
+        method: 'POST',
+        headers,
+        body,
+        connections: 16,
+        durationSeconds: Math.min(10, durationSeconds),
+      }),
       await measured('GET /api/v1/whoami/ (no-op, key), c=16', {
         url: `${service.url}/api/v1/whoami/`,
         headers: { 'x-api-key': plaintext },
