@@ -1,5 +1,7 @@
 import PgBoss from 'pg-boss';
 import { PgListener } from '../db/pg-listener';
+import { RETRYABLE_SQLSTATES } from '../db/transaction';
+import { pgCode, PG } from '../lib/errors';
 import { QUEUE_WAKE_CHANNEL, releaseActiveMessages, releaseMessages, wakeQueue } from '../db/queries/queue.sql';
 import { QUEUE_SCHEMA, type QueueName, type QueuePayloads, type QueueSender } from '../db/queues';
 import { JOB_KINDS, type JobKind } from '../entities/job.entity';
@@ -25,9 +27,24 @@ export interface QueueOptions {
   expireInSeconds: number;
 }
 
-/** Creates the queues pg-boss lacks and updates those whose row differs from its declaration: idempotent, and
- * safe when several processes start at once (pg-boss creates a queue with ON CONFLICT DO NOTHING). */
+/** Creates the queues pg-boss lacks and updates those whose row differs from its declaration: idempotent. Several
+ * processes starting at once on a new database can deadlock in pg-boss's queue creation (its row and its partition
+ * table), or one can find the row the other just inserted: the loser reads the queues again and goes on, a few times
+ * after a short random pause. */
 async function declareQueues(boss: PgBoss, queues: Record<QueueName, QueueOptions>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await declareQueuesOnce(boss, queues);
+    } catch (error) {
+      const code = pgCode(error);
+      const raced = code !== undefined && (RETRYABLE_SQLSTATES.has(code) || code === PG.uniqueViolation);
+      if (!raced || attempt >= 5) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 200 * attempt));
+    }
+  }
+}
+
+async function declareQueuesOnce(boss: PgBoss, queues: Record<QueueName, QueueOptions>): Promise<void> {
   const existing = new Map((await boss.getQueues()).map((queue) => [queue.name, queue]));
   for (const [name, options] of Object.entries(queues)) {
     const row = existing.get(name);

@@ -284,20 +284,28 @@ class WalletBatch {
     return this.capture(op.token, hold, op.amount, op.reason);
   }
 
-  /** As a lone hold: the wallet's available balance and the key's limit (403 judged before 402), decided by
-   * `decide` on the rows as the members before it left them. */
-  private async hold(token: string, request: RequestHoldRequest, refuse: RefuseHold): Promise<RequestHold> {
+  /** A hold's or a charge's amount taken from the wallet and the key, as `decide` judges it (403 before 402) on the
+   * rows as the members before it left them; the wallet after it. No wallet or no such key: the lone path's
+   * refusal, which reads the rows to say which. */
+  private async take(request: RequestHoldRequest, kind: 'hold' | 'charge', refuse: RefuseHold): Promise<{ balance: number; held: number }> {
     const { amount, apiKeyId } = request;
     const wallet = this.wallet;
     const key = apiKeyId === null ? null : this.keys.get(apiKeyId);
-    // No wallet or no such key: the lone path's refusal (it reads the rows to say which).
     if (!wallet || key === undefined) {
       await this.flush();
       return refuse(this.manager, request, !wallet);
     }
-    const decision = decide(wallet, key, { kind: 'hold', amount });
+    const decision = decide(wallet, key, { kind, amount });
     if (decision.refused) throw refusalError(decision, amount, keyRevoked);
     this.move(apiKeyId, key, decision);
+    return wallet;
+  }
+
+  /** As a lone hold: the wallet's available balance and the key's limit (403 judged before 402), decided by
+   * `decide` on the rows as the members before it left them. */
+  private async hold(token: string, request: RequestHoldRequest, refuse: RefuseHold): Promise<RequestHold> {
+    const { amount, apiKeyId } = request;
+    const wallet = await this.take(request, 'hold', refuse);
     const idempotencyKey = q.requestHoldKeyOf(token);
     this.entries.push({ amount: -amount, kind: 'hold', reason: request.reason, idempotencyKey, apiKeyId, balanceAfter: wallet.balance });
     this.holds.set(token, { held: amount, apiKeyId, closedBy: null });
@@ -308,15 +316,7 @@ class WalletBatch {
    * key's spend. */
   private async charge(request: RequestHoldRequest, refuse: RefuseHold): Promise<RequestCharge> {
     const { amount, apiKeyId } = request;
-    const wallet = this.wallet;
-    const key = apiKeyId === null ? null : this.keys.get(apiKeyId);
-    if (!wallet || key === undefined) {
-      await this.flush();
-      return refuse(this.manager, request, !wallet);
-    }
-    const decision = decide(wallet, key, { kind: 'charge', amount });
-    if (decision.refused) throw refusalError(decision, amount, keyRevoked);
-    this.move(apiKeyId, key, decision);
+    const wallet = await this.take(request, 'charge', refuse);
     const result: RequestCharge = { ledgerEntryId: null, userId: this.userId, apiKeyId, chargedCredits: amount, balanceCredits: wallet.balance };
     const onId = (id: number) => (result.ledgerEntryId = id);
     this.entries.push({ amount: -amount, kind: 'charge', reason: request.reason, apiKeyId, balanceAfter: wallet.balance, onId });

@@ -66,3 +66,28 @@ it('writes a changed option to the queue table at the next start, and nothing wh
   await startAndStop(QUEUES);
   expect(optionsOf((await queueRows()).get('rdf_sync'))).toEqual(QUEUES.rdf_sync);
 });
+
+it('lets several processes start their queues at once on a database that has none', async () => {
+  // A fresh database per round, as when stateless nodes first start together (once, in CI: a deadlock in pg-boss's
+  // queue creation killed the second gateway).
+  for (let round = 0; round < 3; round++) {
+    const fresh = await createTestDatabase();
+    try {
+      const client = new Client({ connectionString: fresh.url });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ name: string }>(`SELECT name FROM ${QUEUE_SCHEMA}.queue`);
+        for (const { name } of rows) await client.query(`SELECT ${QUEUE_SCHEMA}.delete_queue($1)`, [name]);
+      } finally {
+        await client.end();
+      }
+      const started = await Promise.allSettled(
+        Array.from({ length: 4 }, () => JobQueue.start(fresh.url, { queues: QUEUES, supervise: false, onError: () => undefined })),
+      );
+      expect(started.map((s) => (s.status === 'rejected' ? String(s.reason) : 'started'))).toEqual(Array(4).fill('started'));
+      for (const s of started) if (s.status === 'fulfilled') await s.value.stop();
+    } finally {
+      await fresh.drop();
+    }
+  }
+});
