@@ -80,6 +80,8 @@ export interface Settings {
   reasoning: 'none' | 'owl2rl';
   /** The worker-thread pool for CPU-bound work and the limits its tasks enforce (README: Configuration). */
   cpu: CpuPoolSettings;
+  /** The event loop's old-generation growth between full GCs, in percent (HEAP_GROWING_PERCENT; 0: V8's own). */
+  heapGrowingPercent: number;
   /** Rendering and zipping one model package in the CPU pool (PACKAGE_TASK_BUDGET_MS). */
   packageTaskBudgetMs: number;
   sparqlTimeoutMs: number;
@@ -247,6 +249,7 @@ export function loadSettings(env: Env = process.env): Settings {
     rdfResyncSeconds: int(env, 'RDF_RESYNC_SECONDS', 30),
     loadBfoAlignment: bool(env, 'LOAD_BFO_ALIGNMENT', false),
     reasoning: oneOf(env, 'REASONING', ['none', 'owl2rl'] as const, 'none'),
+    heapGrowingPercent: int(env, 'HEAP_GROWING_PERCENT', 30),
     cpu: {
       threads: int(env, 'CPU_POOL_THREADS', 0),
       taskBudgetMs: int(env, 'CPU_TASK_BUDGET_MS', 10_000),

@@ -14,6 +14,7 @@ import { subscriptionsOverHttpRefused } from './http/subscription-over-http';
 import { graphqlRequestGuard, graphqlTransportErrors } from './resolvers/graphql-guards';
 import { strictUtf8 } from './http/json-body';
 import { asDomainError, DomainError } from './lib/errors';
+import { applyHeapGrowth } from './lib/heap-growth';
 import type { GraphQLContext } from './resolvers/context';
 import { limitRootFieldConcurrency } from './resolvers/db-slots';
 import { Semaphore } from './lib/semaphore';
@@ -94,6 +95,7 @@ async function startAppServer(services: Services, options: { port: number; host?
 }
 
 export async function startHttpServer(services: Services, options: { port: number; host?: string; schema?: GraphQLSchema }): Promise<RunningServer> {
+  applyHeapGrowth(services.settings.heapGrowingPercent);
   if (services.settings.role === 'app') return startAppServer(services, options);
   const { app, httpServer, routes } = createBaseApp(services);
 
