@@ -1,18 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { SRC, sourceFiles } from '../support/source-files';
 
 /** Periodic work has one list (src/jobs/maintenance.ts); the only other timers that repeat are per connection or
  * per cache. */
-const SRC = path.resolve(__dirname, '../../src');
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(full);
-    return entry.name.endsWith('.ts') ? [full] : [];
-  });
-}
-
 describe('repeating timers in src', () => {
   it('are only the maintenance list, the GraphQL socket pings and the key-use flush, one each', () => {
     const withInterval = sourceFiles(SRC)

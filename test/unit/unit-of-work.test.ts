@@ -1,19 +1,11 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
+import { SRC, sourceFiles } from '../support/source-files';
 
 /** One unit of work (docs/ARCHITECTURE.md): a transaction is passed explicitly as a `Tx` (never an optional or
  * defaulted parameter), a method that takes one never opens another, every transaction opens through
  * `transactionRetried`, and SQL lives under src/db. Read from the sources' syntax trees. */
-const SRC = path.resolve(__dirname, '../../src');
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(full);
-    return entry.name.endsWith('.ts') ? [full] : [];
-  });
-}
 
 function walk(node: ts.Node, visit: (node: ts.Node) => void): void {
   visit(node);
