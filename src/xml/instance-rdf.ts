@@ -211,7 +211,11 @@ class ModelFacts {
   of(typeKey: string | null): TypeFacts {
     if (typeKey === null) return UNTYPED;
     let facts = this.types.get(typeKey);
-    if (!facts) this.types.set(typeKey, (facts = this.build(typeKey)));
+    if (!facts) {
+      // An xsi:type names any type it likes: the map is bounded like the interned terms.
+      if (this.types.size >= MAX_INTERNED) this.types.clear();
+      this.types.set(typeKey, (facts = this.build(typeKey)));
+    }
     return facts;
   }
 
