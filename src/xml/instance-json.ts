@@ -80,5 +80,5 @@ function isItem(element: TreeElement): boolean {
 }
 
 function snake(name: string): string {
-  return name.replace(/-/g, '_');
+  return name.includes('-') ? name.replace(/-/g, '_') : name;
 }

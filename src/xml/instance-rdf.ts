@@ -5,9 +5,6 @@ import { localOf, qkey, SchemaModel } from './schema-model';
 import { readSchemaDocument } from './schema-set';
 import { ADAPTER_TYPE, CLUSTER_TYPE, SDC4_NS } from './sdc4';
 
-const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
-const DC_IDENTIFIER = 'http://purl.org/dc/elements/1.1/identifier';
-const DCTERMS_CONFORMS_TO = 'http://purl.org/dc/terms/conformsTo';
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
 const sdc4 = (local: string) => `${SDC4_NS}${local}`;
 
@@ -33,10 +30,10 @@ export interface InstanceRdf {
   tripleCount: number;
 }
 
-/** A literal's text and datatype IRI (null: a plain string). */
+/** A literal's text and datatype (null: a plain string). */
 interface LiteralValue {
   text: string;
-  datatype: string | null;
+  datatype: Term | null;
 }
 
 /**
@@ -64,68 +61,93 @@ export function extractInstanceRdf(args: {
   modelXsd: string;
   baseIri?: string;
 }): InstanceRdf {
-  const graphUri = `${args.baseIri ?? INSTANCE_GRAPH_PREFIX}${args.instanceId}`;
+  const graph = term(`${args.baseIri ?? INSTANCE_GRAPH_PREFIX}${args.instanceId}`);
   const model = modelOf(args.modelXsd);
+  const facts = factsOf(model);
   const root = args.document.documentElement as TreeElement;
   const lines = new NTriplesLines();
-  const add = (s: string, p: string, o: string | LiteralValue) => lines.add(s, p, o);
   const minted = new Map<string, number>();
   const mint = (base: string) => {
     const seen = (minted.get(base) ?? 0) + 1;
     minted.set(base, seen);
-    return seen === 1 ? base : `${base}-${seen}`;
+    return term(seen === 1 ? base : `${base}-${seen}`);
   };
 
-  const describeNode = (element: TreeElement, iri: string, typeKey: string | null) => {
-    const ctId = ctIdOf(element, typeKey);
-    if (typeKey && localOf(typeKey).startsWith('mc-')) add(iri, RDF_TYPE, sdc4(localOf(typeKey)));
-    const rmType = typeKey ? model.chain(typeKey).find((k) => k.startsWith(`{${SDC4_NS}}`) && !localOf(k).startsWith('mc-')) : undefined;
-    if (rmType) add(iri, RDF_TYPE, sdc4(localOf(rmType)));
-    if (ctId) add(iri, DC_IDENTIFIER, { text: ctId, datatype: null });
-    const tagged = childElements(element).some(isExceptionalValue);
-    for (const child of childElements(element)) visitChild(child, iri, typeKey, tagged);
+  const describeNode = (element: TreeElement, node: Term, typeKey: string | null, type: TypeFacts) => {
+    for (const rdfClass of type.classes) lines.add(node, RDF_TYPE, rdfClass);
+    const ctId = type.ctId ?? msCtId(element.localName);
+    if (ctId) lines.add(node, DC_IDENTIFIER, { text: ctId, datatype: null });
+    const children = childElements(element);
+    const tagged = children.some(isExceptionalValue);
+    for (const child of children) visitChild(child, node, typeKey, tagged);
   };
 
-  const visitChild = (child: TreeElement, parentIri: string, parentType: string | null, tagged: boolean) => {
+  const visitChild = (child: TreeElement, parent: Term, parentType: string | null, tagged: boolean) => {
     const typeKey = parentType ? model.typeOf(child, parentType) : null;
-    if (model.derivesFrom(typeKey, ADAPTER_TYPE)) {
-      for (const inner of childElements(child)) visitChild(inner, parentIri, typeKey, tagged);
+    const type = facts.of(typeKey);
+    if (type.adapter) {
+      for (const inner of childElements(child)) visitChild(inner, parent, typeKey, tagged);
       return;
     }
     if (isExceptionalValue(child)) {
-      const evIri = `${parentIri}/ev`;
-      add(parentIri, sdc4('hasExceptionalValue'), evIri);
-      add(evIri, RDF_TYPE, sdc4(`${child.localName}Type`));
-      add(evIri, sdc4('ev-name'), { text: ownText(firstChildElement(child, 'ev-name') as TreeElement), datatype: null });
+      const ev = term(`${parent.iri}/ev`);
+      lines.add(parent, sdc4Term('hasExceptionalValue'), ev);
+      lines.add(ev, RDF_TYPE, sdc4Term(`${child.localName}Type`));
+      lines.add(ev, sdc4Term('ev-name'), { text: ownText(firstChildElement(child, 'ev-name') as TreeElement), datatype: null });
       return;
     }
     if (childElements(child).length === 0) {
-      add(parentIri, sdc4(child.localName), valueLiteral(ownText(child), tagged ? null : model.builtinOf(typeKey)));
+      lines.add(parent, sdc4Term(child.localName), valueLiteral(ownText(child), tagged ? null : type.builtin));
       return;
     }
     const isItem = child.namespaceURI === SDC4_NS && child.localName.startsWith('ms-');
-    const iri = mint(isItem ? `${graphUri}/${child.localName}` : `${parentIri}/${child.localName}`);
-    const property = isItem
-      ? model.derivesFrom(typeKey, CLUSTER_TYPE) && parentIri === graphUri
-        ? 'hasDataItem'
-        : 'hasItems'
-      : (CHILD_PROPERTIES[child.localName] ?? child.localName);
-    add(parentIri, sdc4(property), iri);
-    describeNode(child, iri, typeKey);
+    const node = mint(isItem ? `${graph.iri}/${child.localName}` : `${parent.iri}/${child.localName}`);
+    const property = isItem ? (type.cluster && parent === graph ? 'hasDataItem' : 'hasItems') : (CHILD_PROPERTIES[child.localName] ?? child.localName);
+    lines.add(parent, sdc4Term(property), node);
+    describeNode(child, node, typeKey, type);
   };
 
-  add(graphUri, RDF_TYPE, sdc4(`mc-${args.dmCtId}`));
-  add(graphUri, RDF_TYPE, sdc4('DMType'));
-  add(graphUri, DCTERMS_CONFORMS_TO, sdc4(`dm-${args.dmCtId}`));
+  lines.add(graph, RDF_TYPE, sdc4Term(`mc-${args.dmCtId}`));
+  lines.add(graph, RDF_TYPE, sdc4Term('DMType'));
+  lines.add(graph, DCTERMS_CONFORMS_TO, sdc4Term(`dm-${args.dmCtId}`));
   const rootType = model.elements.get(qkey(SDC4_NS, `dm-${args.dmCtId}`))?.typeKey ?? null;
-  for (const child of childElements(root)) visitChild(child, graphUri, rootType, false);
-  return { graphUri, ntriples: lines.text, tripleCount: lines.count };
+  for (const child of childElements(root)) visitChild(child, graph, rootType, false);
+  return { graphUri: graph.iri, ntriples: lines.text, tripleCount: lines.count };
 }
 
 /** What n3's canonical N-Triples writer escapes (its `canonicalEscape`): a term without any is written as is. */
 const NEEDS_ESCAPE = /[^ !#-[\]-~\u0080-\uFFFD]/;
 const XSD_STRING = `${XSD}string`;
 const N_TRIPLES = new Writer({ format: 'N-Triples' });
+
+/** An IRI and its N-Triples form (`<iri>`), or null where n3 would escape part of it: checked once per term, not
+ * once per triple it is in. */
+interface Term {
+  iri: string;
+  encoded: string | null;
+}
+
+const term = (iri: string): Term => ({ iri, encoded: NEEDS_ESCAPE.test(iri) ? null : `<${iri}>` });
+
+const RDF_TYPE = term('http://www.w3.org/1999/02/22-rdf-syntax-ns#type');
+const DC_IDENTIFIER = term('http://purl.org/dc/elements/1.1/identifier');
+const DCTERMS_CONFORMS_TO = term('http://purl.org/dc/terms/conformsTo');
+
+/** Interned terms by SDC4 local name and by XSD builtin (an instance repeats the same few dozen); cleared when
+ * full, since an instance's element names are its author's. */
+const MAX_INTERNED = 4096;
+const sdc4Terms = new Map<string, Term>();
+const xsdTerms = new Map<string, Term>();
+function interned(terms: Map<string, Term>, key: string, iri: () => string): Term {
+  let found = terms.get(key);
+  if (!found) {
+    if (terms.size >= MAX_INTERNED) terms.clear();
+    terms.set(key, (found = term(iri())));
+  }
+  return found;
+}
+const sdc4Term = (local: string) => interned(sdc4Terms, local, () => sdc4(local));
+const xsdTerm = (builtin: string) => interned(xsdTerms, builtin, () => `${XSD}${builtin}`);
 
 /**
  * N-Triples lines, byte for byte as n3's N-Triples writer writes them, without building n3 terms: a line whose
@@ -135,49 +157,89 @@ const N_TRIPLES = new Writer({ format: 'N-Triples' });
 class NTriplesLines {
   text = '';
   count = 0;
-  /** A node's triples come together: its subject is encoded once for all of them. */
-  private subject = '';
-  private encodedSubject: string | null = null;
 
-  add(subject: string, predicate: string, object: string | LiteralValue): void {
-    if (subject !== this.subject) {
-      this.subject = subject;
-      this.encodedSubject = this.iri(subject);
-    }
-    const s = this.encodedSubject;
-    const p = this.iri(predicate);
-    const o = typeof object === 'string' ? this.iri(object) : this.literal(object);
+  add(subject: Term, predicate: Term, object: Term | LiteralValue): void {
+    const s = subject.encoded;
+    const p = predicate.encoded;
+    const o = 'iri' in object ? object.encoded : this.literal(object);
     this.text +=
       s !== null && p !== null && o !== null
         ? `${s} ${p} ${o} .\n`
-        : N_TRIPLES.quadToString(namedNode(subject), namedNode(predicate), typeof object === 'string' ? namedNode(object) : n3Literal(object));
+        : N_TRIPLES.quadToString(namedNode(subject.iri), namedNode(predicate.iri), 'iri' in object ? namedNode(object.iri) : n3Literal(object));
     this.count++;
-  }
-
-  /** `<iri>`, or null when n3 would escape part of it. */
-  private iri(value: string): string | null {
-    return NEEDS_ESCAPE.test(value) ? null : `<${value}>`;
   }
 
   private literal({ text, datatype }: LiteralValue): string | null {
     if (NEEDS_ESCAPE.test(text)) return null;
-    if (datatype === null || datatype === XSD_STRING) return `"${text}"`;
-    const type = this.iri(datatype);
-    return type === null ? null : `"${text}"^^${type}`;
+    if (datatype === null || datatype.iri === XSD_STRING) return `"${text}"`;
+    return datatype.encoded === null ? null : `"${text}"^^${datatype.encoded}`;
   }
 }
 
 function n3Literal({ text, datatype }: LiteralValue) {
-  return datatype === null ? literal(text) : literal(text, namedNode(datatype));
+  return datatype === null ? literal(text) : literal(text, namedNode(datatype.iri));
 }
 
 function isExceptionalValue(element: TreeElement): boolean {
   return element.namespaceURI === SDC4_NS && firstChildElement(element, 'ev-name') !== null;
 }
 
-function ctIdOf(element: TreeElement, typeKey: string | null): string | null {
-  const fromType = typeKey ? /^mc-(.+)$/.exec(localOf(typeKey))?.[1] : undefined;
-  return fromType ?? /^ms-(.+)$/.exec(element.localName)?.[1] ?? null;
+/** `{ct_id}` of an `ms-{ct_id}` element name, or null. */
+function msCtId(name: string): string | null {
+  return name.length > 3 && name.startsWith('ms-') ? name.slice(3) : null;
+}
+
+/** What the triples need of an element's type, worked out once per type of a model: its classes (the model's
+ * `mc-` class, then its reference-model class), the ct_id it names, whether it is an adapter or a cluster and its
+ * XSD builtin. */
+interface TypeFacts {
+  classes: Term[];
+  /** From an `mc-{ct_id}` type; null: from the element's `ms-{ct_id}` name. */
+  ctId: string | null;
+  adapter: boolean;
+  cluster: boolean;
+  builtin: string | null;
+}
+
+const UNTYPED: TypeFacts = { classes: [], ctId: null, adapter: false, cluster: false, builtin: null };
+
+class ModelFacts {
+  private readonly types = new Map<string, TypeFacts>();
+
+  constructor(private readonly model: SchemaModel) {}
+
+  of(typeKey: string | null): TypeFacts {
+    if (typeKey === null) return UNTYPED;
+    let facts = this.types.get(typeKey);
+    if (!facts) {
+      // An xsi:type names any type it likes: the map is bounded like the interned terms.
+      if (this.types.size >= MAX_INTERNED) this.types.clear();
+      this.types.set(typeKey, (facts = this.build(typeKey)));
+    }
+    return facts;
+  }
+
+  private build(typeKey: string): TypeFacts {
+    const { model } = this;
+    const local = localOf(typeKey);
+    const classes = local.startsWith('mc-') ? [sdc4Term(local)] : [];
+    const rmType = model.chain(typeKey).find((k) => k.startsWith(`{${SDC4_NS}}`) && !localOf(k).startsWith('mc-'));
+    if (rmType) classes.push(sdc4Term(localOf(rmType)));
+    return {
+      classes,
+      ctId: local.length > 3 && local.startsWith('mc-') ? local.slice(3) : null,
+      adapter: model.derivesFrom(typeKey, ADAPTER_TYPE),
+      cluster: model.derivesFrom(typeKey, CLUSTER_TYPE),
+      builtin: model.builtinOf(typeKey),
+    };
+  }
+}
+
+const modelFacts = new WeakMap<SchemaModel, ModelFacts>();
+function factsOf(model: SchemaModel): ModelFacts {
+  let facts = modelFacts.get(model);
+  if (!facts) modelFacts.set(model, (facts = new ModelFacts(model)));
+  return facts;
 }
 
 const LEXICAL: Record<string, RegExp> = {
@@ -211,7 +273,7 @@ function valueLiteral(text: string, builtin: string | null): LiteralValue {
   const value = text.trim();
   const pattern = LEXICAL[LEXICAL_FAMILY[builtin] ?? builtin];
   if (pattern && !pattern.test(value)) return { text, datatype: null };
-  return { text: value, datatype: `${XSD}${builtin}` };
+  return { text: value, datatype: xsdTerm(builtin) };
 }
 
 /** Keyed by the XSD text itself: looking up the text a cached schema holds costs no hashing of its content. */

@@ -53,6 +53,9 @@ export class SchemaModel {
   private readonly chainCache = new Map<string, readonly string[]>();
   private readonly builtinCache = new Map<string, string | null>();
   private readonly childCache = new Map<string, Map<string, ElementDeclaration>>();
+  /** The type of a child without xsi:type by its parent's type, then its namespace ('' for none) and local name:
+   * no key string to build and hash an element. Kept only for declared children, as childCache. */
+  private readonly childTypeCache = new Map<string, Map<string, Map<string, string | null>>>();
   private anonymous = 0;
 
   static build(documents: readonly SchemaDocument[]): SchemaModel {
@@ -151,10 +154,26 @@ export class SchemaModel {
       const [prefix, local] = xsiType.includes(':') ? xsiType.split(':', 2) : [null, xsiType];
       return qkey(element.lookupNamespaceURI(prefix), local);
     }
+    const namespace = element.namespaceURI ?? '';
+    const byNamespace = parentTypeKey === null ? undefined : this.childTypeCache.get(parentTypeKey)?.get(namespace);
+    const known = byNamespace?.get(element.localName);
+    if (known !== undefined) return known;
     const key = qkey(element.namespaceURI, element.localName);
     const declared = parentTypeKey ? this.childDeclaration(parentTypeKey, key) : null;
-    if (declared) return declared.ref ? (this.elements.get(declared.ref)?.typeKey ?? null) : declared.typeKey;
+    if (declared) {
+      const typeKey = declared.ref ? (this.elements.get(declared.ref)?.typeKey ?? null) : declared.typeKey;
+      this.rememberChildType(parentTypeKey as string, namespace, element.localName, typeKey);
+      return typeKey;
+    }
     return element.namespaceURI ? (this.elements.get(key)?.typeKey ?? null) : null;
+  }
+
+  private rememberChildType(parentTypeKey: string, namespace: string, localName: string, typeKey: string | null): void {
+    let byNamespace = this.childTypeCache.get(parentTypeKey);
+    if (!byNamespace) this.childTypeCache.set(parentTypeKey, (byNamespace = new Map<string, Map<string, string | null>>()));
+    let byName = byNamespace.get(namespace);
+    if (!byName) byNamespace.set(namespace, (byName = new Map<string, string | null>()));
+    byName.set(localName, typeKey);
   }
 
   /** The type of an element found by walking the declarations down from the document element. */

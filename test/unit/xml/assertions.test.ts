@@ -57,6 +57,36 @@ describe('XSD 1.1 assertions', () => {
     expect(errors[0].message).toContain("of type 'Range' is not satisfied");
   });
 
+  it('evaluates the assertion of a type an xsi:type switches in, on an element no asserting type declares', async () => {
+    const schema = await compileSchema(
+      {
+        name: 'switched.xsd',
+        content: `<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:t="urn:t" targetNamespace="urn:t" elementFormDefault="qualified">
+  <xs:complexType name="Pair">
+    <xs:sequence><xs:element name="min" type="xs:integer"/><xs:element name="max" type="xs:integer"/></xs:sequence>
+  </xs:complexType>
+  <xs:complexType name="Ordered">
+    <xs:complexContent><xs:extension base="t:Pair"><xs:sequence/><xs:assert test="xs:integer(t:min) le xs:integer(t:max)"/></xs:extension></xs:complexContent>
+  </xs:complexType>
+  <xs:element name="pairs">
+    <xs:complexType><xs:sequence><xs:element name="pair" type="t:Pair" maxOccurs="unbounded"/></xs:sequence></xs:complexType>
+  </xs:element>
+</xs:schema>`,
+      },
+      async () => null,
+    );
+    const pairs = (max: string) => `<pairs xmlns="urn:t" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+  <pair><min>10</min><max>2</max></pair>
+  <pair xsi:type="Ordered"><min>10</min><max>${max}</max></pair>
+</pairs>`;
+
+    expect(schema.validate(pairs('20'))).toEqual([]);
+    const errors = schema.validate(pairs('2'));
+    expect(errors).toHaveLength(1);
+    expect(errors[0].line).toBe(3);
+    expect(errors[0].message).toContain("of type 'Ordered' is not satisfied");
+  });
+
   it('refuses a schema whose assertion is not valid XPath', async () => {
     const error = await compileSchema(ranged('<xs:assert test="min le ("/>'), async () => null).catch((e: unknown) => e);
 
