@@ -55,6 +55,32 @@ function jobAt(services: Feed, caller: Caller, ctId: string, seq: number): Promi
   return read;
 }
 
+type Positions = Awaited<ReturnType<Feed['jobs']['positionsSince']>>;
+type StartRead = { since: number; read: Promise<Positions> };
+const startReads = new WeakMap<object, Map<number, StartRead>>();
+
+/** Where a user's jobs stand (positionsSince), read once for every new stream of that user that starts in the same
+ * turn of the event loop: one user opening a thousand myJobs subscriptions at once costs one query, not a thousand
+ * connections of the pool. The read starts in the next turn, after every stream that joined it already listens, so
+ * no event falls between a stream's listener and its read; it covers the earliest `since` of those streams (more
+ * jobs known than one stream needs is harmless: each is shown from its last event). */
+function positionsFrom(services: Feed, userId: number, since: number): Promise<Positions> {
+  let reads = startReads.get(services.jobs);
+  if (!reads) startReads.set(services.jobs, (reads = new Map<number, StartRead>()));
+  const forming = reads.get(userId);
+  if (forming) {
+    forming.since = Math.min(forming.since, since);
+    return forming.read;
+  }
+  const batch = { since, read: null as unknown as Promise<Positions> };
+  batch.read = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+    reads.delete(userId);
+    return services.jobs.positionsSince(userId, new Date(batch.since));
+  });
+  reads.set(userId, batch);
+  return batch.read;
+}
+
 /** Streams the caller's job events (migration 0016), each once and in order per job: every status and step, even
  * those a fast job passes in the same instant. The event NOTIFY carries the next number, so a subscriber reads the
  * event log only when numbers jump (a lost notification) and after the database connection came back. Ends after
@@ -158,7 +184,11 @@ async function* jobStream(
     const since = after?.since ?? idleAt - RESUME_MARGIN_MS;
     if (after) idleAt = after.since + RESUME_MARGIN_MS;
     const behind: string[] = [];
-    for (const job of await services.jobs.positionsSince(caller.user.id, new Date(since))) {
+    // A new stream joins its user's other new streams' read; a resumed one reads from its own cursor.
+    const positions = after
+      ? await services.jobs.positionsSince(caller.user.id, new Date(since))
+      : await positionsFrom(services, caller.user.id, since);
+    for (const job of positions) {
       const missed = after ? (after.seqs.get(job.ct_id) ?? (job.first_seq_since ?? job.last_seq + 1) - 1) : job.last_seq;
       const from = Math.min(missed, job.last_seq);
       shown.set(job.ct_id, from);

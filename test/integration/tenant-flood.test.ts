@@ -9,7 +9,7 @@ import { startAppUnderTest, type AppUnderTest } from './app-helpers';
  * key once, 2,000 subscriptions from one user, estimates of 2,000 leaves, 12 VaaS packages of 8 MiB instances
  * against a 40 MB quota). Asserted is what a busy machine cannot fake: the victim's VaaS calls answer 200 (≥ 95 %), its
  * subscription sees every step of its job, no answer is a wrong 200, nothing answers 500, and the victim's p99
- * under attack stays within 10× of its own p99 measured a moment before (floored, below). The absolute figures
+ * under attack stays within 10× of its own p99 measured a moment before (floored at timer jitter, below). The absolute figures
  * (the issue's one second, the idle goal of 250 ms) are `npm run bench:tenant-flood`'s to report. */
 
 let app: AppUnderTest;
@@ -54,19 +54,19 @@ it('gives no wrong 200 and no 500, to the victim or to an attacker', () => {
   expect(figures.attacks['estimate aliases'].statuses['400']).toBe(CI_SCALE.estimateRequests);
 });
 
-/** The baseline counts as at least this much (test/support/baseline.ts): on an idle 2-core machine the victim's
- * quiet p99 is 4-8 ms for /healthz and the wallet read, where a single scheduling hiccup of the shared machine (the
- * attackers' own client in this process, Postgres, a neighbouring test file) is already ten times that; with
- * these floors ten times the baseline is at least the issue's idle-machine goal for /healthz (250 ms) and 300 ms
- * for the wallet read, which also waits for Postgres. Measured at this scale beside other work (load 6-10, ten runs):
- * under attack /healthz p99 76-206 ms and the wallet read 115-281 ms, 3-22 times quiet p99s of 5-90 ms. A paid
- * validation goes through the CPU pool the attacks fill (373-653 ms), so its floor is 100 ms. */
-const FLOOR_MS = { health: 25, wallet: 30, vaas: 100 };
+/** The baseline counts as at least this much (test/support/baseline.ts): one scheduling quantum of a busy 2-core
+ * machine (the kernel hands a runnable thread the core for a few ms at a time), below which a quiet p99 is timer
+ * and scheduler jitter rather than the service's speed. Quiet p99s measured are above it (CI scale beside other
+ * work, load 3-6: /healthz 6-9 ms, the wallet read 10-14 ms, a paid validation 15-21 ms), so the bound is ten
+ * times the victim's own p99 (under attack 34-65, 60-85 and 90-143 ms: 4-9 times). What keeps it there: no user's
+ * subscriptions take the database pool (src/jobs/job-feed.ts), and the attackers' client runs below the victim's
+ * priority (bench/tenant-flood.ts). */
+const FLOOR_MS = 5;
 
-it("keeps the victim's p99 within 10× of its own p99 a moment before (floored)", () => {
+it("keeps the victim's p99 within 10× of its own p99 a moment before", () => {
   for (const name of ['health', 'wallet', 'vaas'] as const) {
     const [before, during] = [figures.baseline[name], figures.attack[name]];
     expect(during.statuses['200']).toBeGreaterThan(0);
-    expectWithinBaseline(during.p99, before.p99, FLOOR_MS[name]);
+    expectWithinBaseline(during.p99, before.p99, FLOOR_MS);
   }
 });
