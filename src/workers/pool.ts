@@ -4,7 +4,7 @@ import Piscina from 'piscina';
 import { currentCaller, runAsCaller } from '../lib/caller-context';
 import { CpuBudgetExceeded, CpuPoolBusy } from '../lib/cpu-errors';
 import type { XmlLimits } from '../xml/safe-parse';
-import type { RdfLimits } from '../rdf/rdf-parse';
+import type { RdfLimits } from '../rdf/rdf-limits';
 import type { CsvLimits } from '../domain/csv';
 import { unwrap, type Outcome } from './outcome';
 
