@@ -1,24 +1,11 @@
 import { Readable } from 'node:stream';
 import { StreamParser, Writer, type Quad_Object, type Quad_Predicate, type Quad_Subject } from 'n3';
 import { parse, type Quad } from 'oxigraph';
+import { RDF_LIMITS } from './rdf-limits';
 
 export type RdfFormat = 'text/turtle' | 'application/rdf+xml';
 
 export class RdfParseError extends Error {}
-
-/** Bounds on an uploaded RDF document (README: Configuration, RDF_MAX_*), each refused with its setting named. */
-export interface RdfLimits {
-  maxTriples: number;
-  /** Characters of one IRI or literal. */
-  maxTermLength: number;
-}
-
-/** The limits in force in this thread: the defaults until the service (or a worker thread) applies its settings. */
-export const RDF_LIMITS: RdfLimits = { maxTriples: 200_000, maxTermLength: 65_536 };
-
-export function applyRdfLimits(limits: Partial<RdfLimits>): void {
-  Object.assign(RDF_LIMITS, limits);
-}
 
 /** Entity expansion an RDF/XML document may cause, relative to its own size (billion laughs guard). */
 const MAX_EXPANSION_FACTOR = 4;

@@ -278,7 +278,11 @@ export class VaasService {
       schemaCtId: model.dmCtId,
       evCount: result.evCount,
     };
-    const signedXml = await this.run<VaasSignTask, string>('vaasSign', { xml, kid: signer.kid, privateKeyPem: signer.privateKeyPem, properties });
+    const signedXml = await this.run<VaasSignTask, string>(
+      'vaasSign',
+      { xml, kid: signer.kid, privateKeyPem: signer.privateKeyPem, properties },
+      'sign',
+    );
     const made = { signedXml, signature: { algorithm: 'Ed25519', ...properties, keyId: signer.kid } };
     const keys = this.links.signingKeys();
     return {
@@ -328,9 +332,9 @@ export class VaasService {
     }
   }
 
-  private async run<I, O>(name: string, input: I): Promise<O> {
+  private async run<I, O>(name: string, input: I, module: 'validation' | 'sign' = 'validation'): Promise<O> {
     try {
-      return await this.pool.run<I, O>('validation', name, input);
+      return await this.pool.run<I, O>(module, name, input);
     } catch (error) {
       throw asStudioError(error);
     }

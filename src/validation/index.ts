@@ -22,10 +22,10 @@ export type {
   VaasOnceTask,
   VaasRenderTask,
   VaasSchemaSet,
-  VaasSignTask,
   VaasValidateTask,
   VaasValidation,
 } from '../workers/validation.task';
+export type { VaasSignTask } from '../workers/sign.task';
 export { instanceIdTaken } from '../xml/instance-id';
 export { SchemaSets } from './schema-sets';
 export { ThreadBatches } from './thread-batches';

@@ -4,7 +4,7 @@ import Piscina from 'piscina';
 import { currentCaller, runAsCaller } from '../lib/caller-context';
 import { CpuBudgetExceeded, CpuPoolBusy } from '../lib/cpu-errors';
 import type { XmlLimits } from '../xml/safe-parse';
-import type { RdfLimits } from '../rdf/rdf-parse';
+import type { RdfLimits } from '../rdf/rdf-limits';
 import type { CsvLimits } from '../domain/csv';
 import { unwrap, type Outcome } from './outcome';
 
@@ -32,7 +32,7 @@ export interface CpuPoolSettings {
 }
 
 /** A task module in this folder (`<kind>.task.ts`), loaded by the worker threads from the build. */
-export type TaskModule = 'validation' | 'xml' | 'rdf' | 'vaas' | 'csv' | 'package' | 'body' | 'assembly';
+export type TaskModule = 'validation' | 'xml' | 'rdf' | 'vaas' | 'sign' | 'csv' | 'package' | 'body' | 'assembly';
 
 /**
  * Each thread's young generation (V8's default sizes it from the old generation's limit, tens of MB a thread). A

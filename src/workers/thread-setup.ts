@@ -1,6 +1,6 @@
 import { workerData } from 'node:worker_threads';
 import { applyCsvLimits } from '../domain/csv';
-import { applyRdfLimits } from '../rdf/rdf-parse';
+import { applyRdfLimits } from '../rdf/rdf-limits';
 import { applyXmlLimits } from '../xml/safe-parse';
 import { lowerThreadPriority } from '../lib/thread-priority';
 import type { ThreadSettings } from './pool';

@@ -1,4 +1,3 @@
-import { createPrivateKey } from 'node:crypto';
 import { invalidXml, validationFailed } from '../lib/app-api-errors';
 import { DomainError } from '../lib/errors';
 import { settle, type Outcome } from './outcome';
@@ -15,7 +14,6 @@ import { compileSchemaSet } from '../xml/schema-compiler';
 import { qkey, type SchemaModel } from '../xml/schema-model';
 import { gatherSchemaSet } from '../xml/schema-set';
 import { dmCtIdOf, EXCEPTIONAL_VALUE_TYPE } from '../xml/sdc4';
-import { signXml, type SignedProperties } from '../xml/signature';
 import { errorsByLine, XmlParseError, XmlValidationError, type XmlError } from '../xml/xml-errors';
 import { instanceIdFor } from '../xml/instance-id';
 
@@ -407,24 +405,6 @@ function rendered(document: TreeDocument, args: { dmCtId: string; instanceId: st
 /** The instance's JSON rendering and its triples (N-Triples) for a package. */
 export function vaasRender(task: VaasRenderTask): Promise<Outcome<{ json: string; ntriples: string }>> {
   return settle(() => rendered(parseXmlDom(task.xml), task));
-}
-
-export interface VaasSignTask {
-  xml: string;
-  kid: string;
-  privateKeyPem: string;
-  properties: SignedProperties;
-}
-
-/** The enveloped Ed25519 XML Signature of a validated instance (src/xml/signature.ts). */
-export function vaasSign(task: VaasSignTask): Promise<Outcome<string>> {
-  return settle(() => {
-    try {
-      return signXml(task.xml, { privateKey: createPrivateKey(task.privateKeyPem), kid: task.kid }, task.properties);
-    } catch (error) {
-      throw new DomainError(400, 'invalid_request', `The instance cannot be signed: ${(error as Error).message}.`, {}, { cause: error });
-    }
-  });
 }
 
 /** Assertion failures are written by src/xml/assertions.ts in one recognisable form. */

@@ -1,4 +1,5 @@
-import { addRdf, applyRdfLimits, RDF_LIMITS, RdfParseError, toNTriples } from '../../../src/rdf/rdf-parse';
+import { applyRdfLimits, RDF_LIMITS } from '../../../src/rdf/rdf-limits';
+import { addRdf, RdfParseError, toNTriples } from '../../../src/rdf/rdf-parse';
 import { expectWithinBaseline, msOf } from '../../support/baseline';
 
 const bytes = (text: string) => Buffer.from(text, 'utf8');
