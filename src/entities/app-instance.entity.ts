@@ -30,8 +30,9 @@ export class AppInstance {
   @Column('text', { name: 'original_xml' })
   originalXml!: string;
 
-  @Column('text', { name: 'corrected_xml' })
-  correctedXml!: string;
+  /** null: the corrected text is the original (stored once, migration 0033). */
+  @Column('text', { name: 'corrected_xml', nullable: true })
+  correctedXml!: string | null;
 
   @Column('jsonb', { name: 'validation_errors', nullable: true })
   validationErrors!: Record<string, string> | null;

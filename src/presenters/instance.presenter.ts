@@ -34,7 +34,7 @@ export function presentInstance(instance: AppInstance): InstanceView {
     corrections: instance.corrections,
     json: instance.jsonRendering,
     originalXml: instance.originalXml,
-    correctedXml: instance.correctedXml,
+    correctedXml: instance.correctedXml ?? instance.originalXml,
     createdAt: instance.createdAt.toISOString(),
   };
 }

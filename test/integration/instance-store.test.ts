@@ -70,7 +70,8 @@ describe('a batch', () => {
       {
         instance_id: 'b1',
         original_xml: '<dm id="b1"/>',
-        corrected_xml: '<dm id="b1"/>',
+        // Valid as sent: the corrected text is the original, stored once (migration 0033).
+        corrected_xml: null,
         validation_status: 'valid',
         corrections: [],
         json_rendering: { id: 'b1' },

@@ -26,6 +26,8 @@ import { namespacesPerUser } from './0027-namespaces-per-user';
 import { appStorageOwners } from './0028-app-storage-owners';
 import { jobPayloadsCamelCase } from './0030-job-payloads-camel-case';
 import { appStorageUsage } from './0031-app-storage-usage';
+import { appInstanceWrites } from './0032-app-instance-writes';
+import { appInstanceCorrectedOnce } from './0033-app-instance-corrected-once';
 import type { Migration } from './migration';
 
 /** Applied in order; never edit one that has shipped, add the next number. 0004 and 0005 belong to the
@@ -59,4 +61,6 @@ export const MIGRATIONS: Migration[] = [
   appStorageOwners,
   jobPayloadsCamelCase,
   appStorageUsage,
+  appInstanceWrites,
+  appInstanceCorrectedOnce,
 ];

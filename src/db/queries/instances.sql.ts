@@ -9,7 +9,7 @@ export interface StoredInstance {
   validationStatus: string;
   storageType: string;
   originalXml: string;
-  /** null: the original is the corrected text (sent once). */
+  /** null: the original is the corrected text (sent and stored once, migration 0033). */
   correctedXml: string | null;
   /** JSON texts. */
   validationErrors: string | null;
@@ -80,7 +80,7 @@ INSERT INTO app_instances (instance_id, dm_ct_id, dm_label, validation_status, s
   validation_errors, auto_corrected_fields, corrections, json_rendering, graph_uri, rdf_sync_status, api_key_id, organization,
   stored_bytes)
 SELECT i.instance_id, i.dm_ct_id, i.dm_label, i.validation_status, i.storage_type, i.original_xml,
-  COALESCE(i.corrected_xml, i.original_xml), i.validation_errors, i.auto_corrected_fields, i.corrections, i.json_rendering,
+  i.corrected_xml, i.validation_errors, i.auto_corrected_fields, i.corrections, i.json_rendering,
   graph.graph_uri, i.rdf_sync_status, i.api_key_id, i.organization, i.stored_bytes
 FROM input i JOIN graph USING (graph_uri)`,
   };
