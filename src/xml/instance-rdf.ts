@@ -102,7 +102,11 @@ export function extractInstanceRdf(args: {
     }
     const isItem = child.namespaceURI === SDC4_NS && child.localName.startsWith('ms-');
     const node = mint(isItem ? `${graph.iri}/${child.localName}` : `${parent.iri}/${child.localName}`);
-    const property = isItem ? (type.cluster && parent === graph ? 'hasDataItem' : 'hasItems') : (CHILD_PROPERTIES[child.localName] ?? child.localName);
+    const property = isItem
+      ? type.cluster && parent === graph
+        ? 'hasDataItem'
+        : 'hasItems'
+      : (CHILD_PROPERTIES[child.localName] ?? child.localName);
     lines.add(parent, sdc4Term(property), node);
     describeNode(child, node, typeKey, type);
   };
