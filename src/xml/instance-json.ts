@@ -1,6 +1,6 @@
 import { DATA_TYPES } from '../domain/model-tree';
 import { childElements, firstChildElement, ownText, type TreeDocument, type TreeElement } from './dom';
-import { SDC4_NS } from './sdc4';
+import { ctIdAfter, SDC4_NS } from './sdc4';
 
 /** The value element of each data type, e.g. `xdcount-value` → XdCount (lists too: `xdstringlist-value`). */
 const TYPE_BY_VALUE_ELEMENT = new Map<string, string>([
@@ -37,7 +37,7 @@ function renderItem(element: TreeElement): unknown {
   if (!label && items.length === 1) return renderItem(items[0]);
   // Built in place (no spreads): the keys keep this order in the stored JSON text.
   const rendered: Record<string, unknown> = {
-    component_id: element.localName.startsWith('ms-') ? element.localName.slice(3) : element.localName,
+    component_id: ctIdAfter('ms', element.localName) ?? element.localName,
     label: label ? ownText(label) : null,
   };
   if (items.length === 0) return renderComponent(element, rendered);

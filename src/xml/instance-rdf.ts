@@ -3,7 +3,7 @@ import { literal, namedNode } from '../rdf/terms';
 import { childElements, firstChildElement, ownText, type TreeDocument, type TreeElement } from './dom';
 import { localOf, qkey, SchemaModel } from './schema-model';
 import { readSchemaDocument } from './schema-set';
-import { ADAPTER_TYPE, CLUSTER_TYPE, SDC4_NS } from './sdc4';
+import { ADAPTER_TYPE, CLUSTER_TYPE, ctIdAfter, SDC4_NS } from './sdc4';
 
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
 const sdc4 = (local: string) => `${SDC4_NS}${local}`;
@@ -75,7 +75,7 @@ export function extractInstanceRdf(args: {
 
   const describeNode = (element: TreeElement, node: Term, typeKey: string | null, type: TypeFacts) => {
     for (const rdfClass of type.classes) lines.add(node, RDF_TYPE, rdfClass);
-    const ctId = type.ctId ?? msCtId(element.localName);
+    const ctId = type.ctId ?? ctIdAfter('ms', element.localName);
     if (ctId) lines.add(node, DC_IDENTIFIER, { text: ctId, datatype: null });
     const children = childElements(element);
     const tagged = children.some(isExceptionalValue);
@@ -188,11 +188,6 @@ function isExceptionalValue(element: TreeElement): boolean {
   return element.namespaceURI === SDC4_NS && firstChildElement(element, 'ev-name') !== null;
 }
 
-/** `{ct_id}` of an `ms-{ct_id}` element name, or null. */
-function msCtId(name: string): string | null {
-  return name.length > 3 && name.startsWith('ms-') ? name.slice(3) : null;
-}
-
 /** What the triples need of an element's type, worked out once per type of a model: its classes (the model's
  * `mc-` class, then its reference-model class), the ct_id it names, whether it is an adapter or a cluster and its
  * XSD builtin. */
@@ -231,7 +226,7 @@ class ModelFacts {
     if (rmType) classes.push(sdc4Term(localOf(rmType)));
     return {
       classes,
-      ctId: local.length > 3 && local.startsWith('mc-') ? local.slice(3) : null,
+      ctId: ctIdAfter('mc', local),
       adapter: model.derivesFrom(typeKey, ADAPTER_TYPE),
       cluster: model.derivesFrom(typeKey, CLUSTER_TYPE),
       builtin: model.builtinOf(typeKey),

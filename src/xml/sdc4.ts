@@ -19,8 +19,13 @@ export const COMPONENT_HEADER = ['label', 'act'] as const;
 export const VALUE_ELEMENT =
   /^(?:[a-z]+-value|xdtemporal-(?:date|time|datetime|duration|year|year-month|month|month-day|day)|ordinal|link|uri|media-content)$/;
 
+/** The ct_id a generated name carries after its prefix: `dm-` (a model's root element), `mc-` (a component's
+ * complex type) or `ms-` (its element); null when the name has no such prefix or nothing after it. */
+export function ctIdAfter(prefix: 'dm' | 'mc' | 'ms', name: string): string | null {
+  return name.length > 3 && name.startsWith(`${prefix}-`) ? name.slice(3) : null;
+}
+
 /** `dm-{ct_id}` in the SDC4 namespace → ct_id. */
 export function dmCtIdOf(namespace: string | null, localName: string): string | null {
-  const match = /^dm-(.+)$/.exec(localName);
-  return namespace === SDC4_NS && match ? match[1] : null;
+  return namespace === SDC4_NS ? ctIdAfter('dm', localName) : null;
 }
