@@ -87,3 +87,35 @@ it("reads each event of a job once for all of its user's subscriptions", async (
     for (const socket of sockets) socket.close();
   }
 });
+
+it("starts a user's new subscriptions with shared reads of where its jobs stand, and each sees the next step", async () => {
+  // A job of the user's is already running when the subscriptions open: each must be told of its next step.
+  const job = await queuedJob(app, userId);
+  await app.services.jobs.update(job.id, { status: 'running', step: 'parsing' });
+  const positionsSince = jest.spyOn(app.services.jobs, 'positionsSince');
+  const subscriptions = SOCKETS * PER_SOCKET;
+  const sockets = Array.from({ length: SOCKETS }, () => openSocket(app.url, { params: { authorization: `Token ${token}` } }));
+  try {
+    for (const socket of sockets) expect(await socket.acked).toBe(true);
+    for (const socket of sockets) for (let n = 0; n < PER_SOCKET; n++) socket.subscribe(`start-${n}`, MY_JOBS);
+    for (const socket of sockets) {
+      socket.send({ type: 'ping' });
+      await socket.next((m) => m.type === 'pong');
+    }
+    await until(() => positionsSince.mock.calls.length > 0, 'the subscriptions to read where the jobs stand');
+    // The next step happens once they know where the job stood (a step before their read is not news to them).
+    await Promise.all(positionsSince.mock.results.map((r) => r.value as Promise<unknown>));
+    await app.services.jobs.update(job.id, { status: 'running', step: 'modeling' });
+    const sawModeling = (s: RawSocket, n: number) => itemsOf(s, `start-${n}`).some((i) => i.ctId === job.ctId && i.step === 'modeling');
+    await until(
+      () => sockets.every((s) => Array.from({ length: PER_SOCKET }, (_, n) => sawModeling(s, n)).every(Boolean)),
+      'every subscription to see the next step',
+    );
+    console.log(`job feed start: ${subscriptions} subscriptions, ${positionsSince.mock.calls.length} position reads`);
+    // Streams that start in the same turn share one read: fewer reads than subscriptions (one each before).
+    expect(positionsSince.mock.calls.length).toBeLessThan(subscriptions);
+  } finally {
+    positionsSince.mockRestore();
+    for (const socket of sockets) socket.close();
+  }
+});
