@@ -9,7 +9,9 @@ type GraphSource = 'instance' | 'schema';
 export interface GraphRecord {
   graphUri: string;
   source: GraphSource;
-  /** The graph's triples as N-Triples (also valid Turtle, which every Graph Store endpoint accepts). */
+  /** The graph's triples as Turtle (an instance's compact Turtle, a schema's N-Triples, which is Turtle too), read
+   * as Turtle by the embedded store and sent as Turtle to every Graph Store endpoint. The column keeps its first
+   * name, `ntriples`. */
   ntriples: string;
   tripleCount: number;
   /** The organisation whose key wrote it (counted toward its APP_MAX_TRIPLES_PER_ORGANIZATION); none from the CLI. */
@@ -83,7 +85,7 @@ export class AppGraphStore {
       const graphs = await query(this.db, appGraphs(batch));
       current();
       await this.store.load(
-        graphs.map((row) => ({ graphUri: row.graph_uri, ntriples: row.ntriples })),
+        graphs.map((row) => ({ graphUri: row.graph_uri, turtle: row.ntriples })),
         generation,
       );
       current();

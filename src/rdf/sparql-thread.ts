@@ -2,7 +2,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 
 export type SparqlRequest =
-  | { type: 'load'; id: number; graphs: Array<{ graphUri: string; ntriples: string }> }
+  | { type: 'load'; id: number; graphs: Array<{ graphUri: string; turtle: string }> }
   | { type: 'query'; id: number; sparql: string; format: string; maxRows: number };
 
 export type SparqlReply = { id: number; ok: true; body: string } | { id: number; ok: false; message: string; tooManyRows?: number };
@@ -64,7 +64,7 @@ export class SparqlThread {
 
   /** Loads graphs into the store of `generation`, within the query budget (SPARQL_TIMEOUT_MS): a reload that
    * takes longer replaces the thread and fails with SparqlStoreReset. */
-  load(graphs: Array<{ graphUri: string; ntriples: string }>, generation = this.generation): Promise<void> {
+  load(graphs: Array<{ graphUri: string; turtle: string }>, generation = this.generation): Promise<void> {
     return this.serial(async () => {
       if (generation !== this.generation) throw new SparqlStoreReset();
       let reply: SparqlReply;

@@ -43,10 +43,10 @@ function evaluate(request: Extract<SparqlRequest, { type: 'query' }>): string {
 
 function handle(request: SparqlRequest): SparqlReply {
   if (request.type === 'load') {
-    for (const { graphUri, ntriples } of request.graphs) {
+    for (const { graphUri, turtle } of request.graphs) {
       const graph = namedNode(graphUri);
       for (const quad of store.match(null, null, null, graph)) store.delete(quad);
-      store.load(ntriples, { format: 'application/n-triples', to_graph_name: graph });
+      store.load(turtle, { format: 'text/turtle', to_graph_name: graph });
     }
     return { id: request.id, ok: true, body: '' };
   }

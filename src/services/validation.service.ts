@@ -79,7 +79,7 @@ export class ValidationService {
         apiKeyId: input.caller.keyId,
         organization: input.caller.organization,
         storedBytes,
-        ntriples: outcome.ntriples,
+        ntriples: outcome.turtle,
         tripleCount: outcome.tripleCount,
       });
     } catch (error) {

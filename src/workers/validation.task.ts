@@ -5,7 +5,7 @@ import { applyThreadSettings } from './thread-setup';
 import { childElements, type TreeDocument, type TreeElement } from '../xml/dom';
 import { validateWithCorrection, type CorrectionResult, type EvCorrection } from '../xml/ev';
 import { instanceToJson } from '../xml/instance-json';
-import { extractInstanceRdf } from '../xml/instance-rdf';
+import { extractInstanceRdf, extractInstanceTurtle } from '../xml/instance-rdf';
 import { decodeXmlBytes, inspectInstance } from '../xml/instance';
 import { parseInstanceTree, type InstanceTree } from '../xml/instance-tree';
 import { checkSize, parseXmlDom, scanXml } from '../xml/safe-parse';
@@ -200,7 +200,8 @@ export interface ValidateResult {
   jsonText: string;
   dmLabel: string;
   graphUri: string;
-  ntriples: string;
+  /** The instance's graph as Turtle, the form it is stored in (src/xml/instance-rdf.ts). */
+  turtle: string;
   tripleCount: number;
 }
 
@@ -220,7 +221,7 @@ export function validate(task: ValidateTask): Promise<Outcome<ValidateAnswer>> {
       outcome.correctedDocument ?? (outcome.correctedXml === xml ? (tree ?? parseInstanceTree(xml)) : parseXmlDom(outcome.correctedXml));
     const json = instanceToJson(document) as { metadata?: Record<string, string> };
     const instanceId = instanceIdFor(json.metadata, { generate: task.generateInstanceId, corrected: outcome.corrections.length > 0 });
-    const rdf = extractInstanceRdf({ document, instanceId, dmCtId, modelXsd: entry.xsd });
+    const rdf = extractInstanceTurtle({ document, instanceId, dmCtId, modelXsd: entry.xsd });
     return {
       done: {
         decoded: typeof task.xml === 'string' ? null : xml,
@@ -233,7 +234,7 @@ export function validate(task: ValidateTask): Promise<Outcome<ValidateAnswer>> {
         jsonText: JSON.stringify(json),
         dmLabel: json.metadata?.dm_label ?? '',
         graphUri: rdf.graphUri,
-        ntriples: rdf.ntriples,
+        turtle: rdf.turtle,
         tripleCount: rdf.tripleCount,
       },
     };

@@ -30,6 +30,15 @@ export interface InstanceRdf {
   tripleCount: number;
 }
 
+/** The same graph as compact Turtle: the stored copy (app_graphs), which every reader loads as Turtle. */
+export interface InstanceTurtle {
+  graphUri: string;
+  turtle: string;
+  tripleCount: number;
+}
+
+type InstanceArgs = { document: TreeDocument; instanceId: string; dmCtId: string; modelXsd: string; baseIri?: string };
+
 /** A literal's text and datatype (null: a plain string). */
 interface LiteralValue {
   text: string;
@@ -54,18 +63,31 @@ interface LiteralValue {
  *   (`sdc4:hasXdCountUnits`, `sdc4:hasXdQuantityUnits`, …);
  * - an EV as `sdc4:hasExceptionalValue {node}/ev`, typed `sdc4:NIType` (…) with its `sdc4:ev-name`.
  */
-export function extractInstanceRdf(args: {
-  document: TreeDocument;
-  instanceId: string;
-  dmCtId: string;
-  modelXsd: string;
-  baseIri?: string;
-}): InstanceRdf {
+export function extractInstanceRdf(args: InstanceArgs): InstanceRdf {
+  const lines = new NTriplesLines();
+  const graphUri = instanceTriples(args, lines);
+  return { graphUri, ntriples: lines.text, tripleCount: lines.count };
+}
+
+/**
+ * The same triples as `extractInstanceRdf`, written as Turtle: the namespaces as prefixes, `a` for rdf:type, and
+ * a subject's consecutive triples after one subject (` ;`). About 40 % of the N-Triples' bytes for an SDC4
+ * instance (StatePopulation: 9.8 → 4.1 KB), which is what Postgres writes (WAL and table) and the event loop sends
+ * for every stored instance. A triple with a term the compact form cannot carry as is falls back to its N-Triples
+ * line (N-Triples is Turtle).
+ */
+export function extractInstanceTurtle(args: InstanceArgs): InstanceTurtle {
+  const lines = new TurtleLines();
+  const graphUri = instanceTriples(args, lines);
+  return { graphUri, turtle: lines.finish(), tripleCount: lines.count };
+}
+
+/** The traversal both serialisations share: every triple of the instance, in order, to `lines`. */
+function instanceTriples(args: InstanceArgs, lines: TripleSink): string {
   const graph = term(`${args.baseIri ?? INSTANCE_GRAPH_PREFIX}${args.instanceId}`);
   const model = modelOf(args.modelXsd);
   const facts = factsOf(model);
   const root = args.document.documentElement as TreeElement;
-  const lines = new NTriplesLines();
   const minted = new Map<string, number>();
   const mint = (base: string) => {
     const seen = (minted.get(base) ?? 0) + 1;
@@ -116,7 +138,7 @@ export function extractInstanceRdf(args: {
   lines.add(graph, DCTERMS_CONFORMS_TO, sdc4Term(`dm-${args.dmCtId}`));
   const rootType = model.elements.get(qkey(SDC4_NS, `dm-${args.dmCtId}`))?.typeKey ?? null;
   for (const child of childElements(root)) visitChild(child, graph, rootType, false);
-  return { graphUri: graph.iri, ntriples: lines.text, tripleCount: lines.count };
+  return graph.iri;
 }
 
 /** What n3's canonical N-Triples writer escapes (its `canonicalEscape`): a term without any is written as is. */
@@ -125,13 +147,36 @@ const XSD_STRING = `${XSD}string`;
 const N_TRIPLES = new Writer({ format: 'N-Triples' });
 
 /** An IRI and its N-Triples form (`<iri>`), or null where n3 would escape part of it: checked once per term, not
- * once per triple it is in. */
+ * once per triple it is in; and its Turtle form (a prefixed name where one fits, else the N-Triples form). */
 interface Term {
   iri: string;
   encoded: string | null;
+  compact: string | null;
 }
 
-const term = (iri: string): Term => ({ iri, encoded: NEEDS_ESCAPE.test(iri) ? null : `<${iri}>` });
+/** The Turtle prefixes of the stored graphs, written at the head of each. */
+const TURTLE_PREFIXES: ReadonlyArray<readonly [string, string]> = [
+  ['sdc4', SDC4_NS],
+  ['xsd', XSD],
+  ['dct', 'http://purl.org/dc/terms/'],
+  ['dc', 'http://purl.org/dc/elements/1.1/'],
+];
+const TURTLE_HEADER = TURTLE_PREFIXES.map(([prefix, iri]) => `@prefix ${prefix}: <${iri}> .\n`).join('');
+/** A local name that Turtle's PN_LOCAL takes without escapes (a subset: no dots, colons or percent signs). */
+const PLAIN_LOCAL = /^[A-Za-z0-9_][A-Za-z0-9_-]*$/;
+
+function compactOf(iri: string, encoded: string | null): string | null {
+  if (encoded === null) return null;
+  for (const [prefix, namespace] of TURTLE_PREFIXES) {
+    if (iri.startsWith(namespace) && PLAIN_LOCAL.test(iri.slice(namespace.length))) return `${prefix}:${iri.slice(namespace.length)}`;
+  }
+  return encoded;
+}
+
+const term = (iri: string): Term => {
+  const encoded = NEEDS_ESCAPE.test(iri) ? null : `<${iri}>`;
+  return { iri, encoded, compact: compactOf(iri, encoded) };
+};
 
 const RDF_TYPE = term('http://www.w3.org/1999/02/22-rdf-syntax-ns#type');
 const DC_IDENTIFIER = term('http://purl.org/dc/elements/1.1/identifier');
@@ -158,27 +203,68 @@ const xsdTerm = (builtin: string) => interned(xsdTerms, builtin, () => `${XSD}${
  * terms need no escape (nearly every one) is written here; any other line is
  * written by n3, which owns the escapes.
  */
-class NTriplesLines {
+interface TripleSink {
+  add(subject: Term, predicate: Term, object: Term | LiteralValue): void;
+}
+
+class NTriplesLines implements TripleSink {
   text = '';
   count = 0;
 
   add(subject: Term, predicate: Term, object: Term | LiteralValue): void {
     const s = subject.encoded;
     const p = predicate.encoded;
-    const o = 'iri' in object ? object.encoded : this.literal(object);
-    this.text +=
-      s !== null && p !== null && o !== null
-        ? `${s} ${p} ${o} .\n`
-        : N_TRIPLES.quadToString(namedNode(subject.iri), namedNode(predicate.iri), 'iri' in object ? namedNode(object.iri) : n3Literal(object));
+    const o = 'iri' in object ? object.encoded : literalText(object, object.datatype?.encoded);
+    this.text += s !== null && p !== null && o !== null ? `${s} ${p} ${o} .\n` : n3Line(subject, predicate, object);
     this.count++;
   }
+}
 
-  private literal({ text, datatype }: LiteralValue): string | null {
-    if (NEEDS_ESCAPE.test(text)) return null;
-    if (datatype === null || datatype.iri === XSD_STRING) return `"${text}"`;
-    return datatype.encoded === null ? null : `"${text}"^^${datatype.encoded}`;
+/** Turtle statements: the prefixes, then each run of triples of one subject as one statement. */
+class TurtleLines implements TripleSink {
+  private text = TURTLE_HEADER;
+  private subject: string | null = null;
+  count = 0;
+
+  add(subject: Term, predicate: Term, object: Term | LiteralValue): void {
+    const s = subject.compact;
+    const p = predicate === RDF_TYPE ? 'a' : predicate.compact;
+    const o = 'iri' in object ? object.compact : literalText(object, object.datatype?.compact);
+    this.count++;
+    if (s === null || p === null || o === null) {
+      this.close();
+      this.text += n3Line(subject, predicate, object);
+    } else if (this.subject === subject.iri) {
+      this.text += ` ;\n  ${p} ${o}`;
+    } else {
+      this.close();
+      this.text += `${s} ${p} ${o}`;
+      this.subject = subject.iri;
+    }
+  }
+
+  finish(): string {
+    this.close();
+    return this.text;
+  }
+
+  private close(): void {
+    if (this.subject !== null) this.text += ' .\n';
+    this.subject = null;
   }
 }
+
+/** A literal as N-Triples and Turtle both write it (with the datatype's form given), or null where n3 would
+ * escape part of it. */
+function literalText({ text, datatype }: LiteralValue, datatypeForm: string | null | undefined): string | null {
+  if (NEEDS_ESCAPE.test(text)) return null;
+  if (datatype === null || datatype.iri === XSD_STRING) return `"${text}"`;
+  return datatypeForm == null ? null : `"${text}"^^${datatypeForm}`;
+}
+
+/** A triple's line as n3's N-Triples writer writes it, escapes and all. */
+const n3Line = (subject: Term, predicate: Term, object: Term | LiteralValue): string =>
+  N_TRIPLES.quadToString(namedNode(subject.iri), namedNode(predicate.iri), 'iri' in object ? namedNode(object.iri) : n3Literal(object));
 
 function n3Literal({ text, datatype }: LiteralValue) {
   return datatype === null ? literal(text) : literal(text, namedNode(datatype.iri));

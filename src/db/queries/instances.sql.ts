@@ -22,6 +22,7 @@ export interface StoredInstance {
   /** The organisation of the key that stored it, and the bytes it stores (its quota's measure). */
   organization: string;
   storedBytes: number;
+  /** The graph as Turtle (column `ntriples`: N-Triples is Turtle too; see GraphRecord). */
   ntriples: string;
   tripleCount: number;
 }

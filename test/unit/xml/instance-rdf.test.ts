@@ -1,7 +1,7 @@
 import { Parser, Writer, type Quad } from 'n3';
 import { validateWithCorrection } from '../../../src/xml/ev';
 import { instanceToJson } from '../../../src/xml/instance-json';
-import { extractInstanceRdf } from '../../../src/xml/instance-rdf';
+import { extractInstanceRdf, extractInstanceTurtle } from '../../../src/xml/instance-rdf';
 import { parseXmlDom } from '../../../src/xml/safe-parse';
 import { compileSchema } from '../../../src/xml/schema';
 import { offlineResolver, STATE_POPULATION_CT_ID, statePopulationNaXml, statePopulationXml, statePopulationXsd } from './fixtures';
@@ -90,6 +90,49 @@ describe('extractInstanceRdf', () => {
     expect(objectsOf(quads, ev.value, `${SDC4}ev-name`).map((o) => o.value)).toEqual(['No Information']);
     const [value] = objectsOf(quads, node, `${SDC4}xdcount-value`);
     expect(value.termType === 'Literal' && [value.value, value.datatype.value]).toEqual(['N/A', `${XSD}string`]);
+  });
+});
+
+describe('extractInstanceTurtle', () => {
+  const args = (xml: string) => ({
+    document: parseXmlDom(xml),
+    instanceId: 'i-test1',
+    dmCtId: STATE_POPULATION_CT_ID,
+    modelXsd: statePopulationXsd().content,
+  });
+  /** A graph's triples, one canonical N-Triples line each, sorted: equal sets of triples give equal lists. */
+  const canonical = (quads: Quad[]) => n3NTriples(quads).split('\n').filter(Boolean).sort();
+
+  const corpus: Array<[string, () => Promise<string> | string]> = [
+    ['the StatePopulation example', () => statePopulationXml()],
+    [
+      'a label that needs escapes (the N-Triples line is kept as is)',
+      () => statePopulationXml().replace('<label>State</label>', '<label>Quote " backslash \\ newline \n end</label>'),
+    ],
+    [
+      'a corrected instance with an EV',
+      async () => validateWithCorrection(statePopulationNaXml(), await compileSchema(statePopulationXsd(), offlineResolver())).correctedXml,
+    ],
+  ];
+
+  it.each(corpus)('holds the same triples as the N-Triples, in fewer bytes: %s', async (_name, xml) => {
+    const text = await xml();
+    const { ntriples, tripleCount, graphUri } = extractInstanceRdf(args(text));
+    const turtle = extractInstanceTurtle(args(text));
+
+    expect(turtle.graphUri).toBe(graphUri);
+    expect(turtle.tripleCount).toBe(tripleCount);
+    expect(canonical(new Parser({ format: 'Turtle' }).parse(turtle.turtle))).toEqual(canonical(new Parser({ format: 'N-Triples' }).parse(ntriples)));
+    expect(turtle.turtle.length).toBeLessThan(ntriples.length * 0.6);
+  });
+
+  it('writes prefixed names, `a` and one statement per run of a subject', () => {
+    const { turtle } = extractInstanceTurtle(args(statePopulationXml()));
+
+    expect(turtle).toMatch(/^@prefix sdc4: <https:\/\/semanticdatacharter\.com\/ns\/sdc4\/> \.\n/);
+    expect(turtle).toContain('<urn:sdc4:instance:i-test1> a sdc4:mc-');
+    expect(turtle).toContain(' ;\n  a sdc4:DMType ;\n  dct:conformsTo sdc4:dm-');
+    expect(turtle).toContain('"23"^^xsd:integer');
   });
 });
 
