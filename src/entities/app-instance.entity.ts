@@ -43,7 +43,7 @@ export class AppInstance {
   @Column('jsonb')
   corrections!: Array<Record<string, unknown>>;
 
-  @Column('jsonb', { name: 'json_rendering' })
+  @Column('json', { name: 'json_rendering' })
   jsonRendering!: unknown;
 
   @Column('text', { name: 'graph_uri' })

@@ -28,6 +28,7 @@ import { jobPayloadsCamelCase } from './0030-job-payloads-camel-case';
 import { appStorageUsage } from './0031-app-storage-usage';
 import { appInstanceWrites } from './0032-app-instance-writes';
 import { appInstanceCorrectedOnce } from './0033-app-instance-corrected-once';
+import { appInstanceJsonText } from './0034-app-instance-json-text';
 import type { Migration } from './migration';
 
 /** Applied in order; never edit one that has shipped, add the next number. 0004 and 0005 belong to the
@@ -63,4 +64,5 @@ export const MIGRATIONS: Migration[] = [
   appStorageUsage,
   appInstanceWrites,
   appInstanceCorrectedOnce,
+  appInstanceJsonText,
 ];

@@ -39,7 +39,7 @@ const COLUMNS = [
   ['validationErrors', 'jsonb'],
   ['autoCorrectedFields', 'jsonb'],
   ['corrections', 'jsonb'],
-  ['jsonText', 'jsonb'],
+  ['jsonText', 'json'],
   ['graphUri', 'text'],
   ['rdfSyncStatus', 'text'],
   ['apiKeyId', 'bigint'],
