@@ -3,12 +3,13 @@ import { transactionDb } from '../db/pg-boss-adapter';
 import { transactionRetried } from '../db/transaction';
 import { prepared, preparedIn } from '../db/prepared';
 import type { QueueSender } from '../db/queues';
-import { MAX_ROWS, storeInstances, type StoredInstance } from '../db/queries/instances.sql';
+import { statementGroups, storeInstances, type StoredInstance } from '../db/queries/instances.sql';
 import { GroupCommit, type Settled } from '../money';
 
 /**
  * validate/xml's write, group-committed: the instances that arrive while a batch is being written are stored
- * together by the next one, in one statement (and one transaction with their rdf_sync jobs). Each member still
+ * together by the next one, in one statement (and one transaction with their rdf_sync jobs; a batch larger than a
+ * statement's rows or text, `statementGroups`, in several statements of that transaction). Each member still
  * answers only once its own row is committed. A batch that fails on a row (a taken instance_id) is written again
  * one instance at a time, so each member gets its own outcome, as a lone write would (GroupCommit).
  */
@@ -26,12 +27,11 @@ export class InstanceStore {
 
   private async write(instances: StoredInstance[]): Promise<Settled<void>[]> {
     const syncing = instances.filter((i) => i.rdfSyncStatus === 'pending');
-    if (syncing.length === 0 && instances.length <= MAX_ROWS) await prepared(this.db, storeInstances(instances));
+    const groups = statementGroups(instances);
+    if (syncing.length === 0 && groups.length === 1) await prepared(this.db, storeInstances(instances));
     else {
       await transactionRetried(this.db, async (manager) => {
-        for (let from = 0; from < instances.length; from += MAX_ROWS) {
-          await preparedIn(manager, storeInstances(instances.slice(from, from + MAX_ROWS)));
-        }
+        for (const group of groups) await preparedIn(manager, storeInstances(group));
         for (const { instanceId } of syncing) await this.queue.send('rdf_sync', { instanceId }, transactionDb(manager));
       });
     }

@@ -105,6 +105,23 @@ describe('a batch', () => {
     expect(new Set(Object.values(tx)).size).toBe(1);
   });
 
+  it('of large rows writes each statement under a megabyte of text, still one transaction, every row whole', async () => {
+    // 600,000 characters of XML each: two do not fit one statement (MAX_STATEMENT_CHARS), so each is written by a
+    // statement of its own (cmin: the statement of its transaction that wrote the row); small rows share one.
+    const big = (id: string) => instance(id, { originalXml: `<dm id="${id}">${'x'.repeat(600_000)}</dm>` });
+    const settled = await afterPilot('l-pilot', [big('l1'), big('l2'), instance('l3'), instance('l4'), big('l5')]);
+    expect(settled.every((s) => s.status === 'fulfilled')).toBe(true);
+    const rows: Array<{ instance_id: string; tx: string; statement: string; chars: number }> = await app.services.db.query(
+      `SELECT instance_id, xmin::text AS tx, cmin::text AS statement, length(original_xml) AS chars
+         FROM app_instances WHERE instance_id IN ('l1', 'l2', 'l3', 'l4', 'l5') ORDER BY instance_id`,
+    );
+    expect(new Set(rows.map((r) => r.tx)).size).toBe(1);
+    const statement = Object.fromEntries(rows.map((r) => [r.instance_id, r.statement]));
+    expect(new Set([statement.l1, statement.l2, statement.l5]).size).toBe(3);
+    expect(statement.l3).toBe(statement.l4);
+    expect(rows.map((r) => r.chars)).toEqual([600_017, 600_017, 13, 13, 600_017]);
+  });
+
   it('queues the rdf_sync job of each pending member in the same transaction, and none for the others', async () => {
     await afterPilot('s0', [instance('s1', { rdfSyncStatus: 'pending' }), instance('s2'), instance('s3', { rdfSyncStatus: 'pending' })]);
     const jobs = await app.services.db.query(

@@ -50,7 +50,35 @@ const COLUMNS = [
 ] as const satisfies ReadonlyArray<readonly [keyof StoredInstance, string]>;
 
 /** The most rows one statement writes; a larger batch is written by several, in one transaction. */
-export const MAX_ROWS = 32;
+const MAX_ROWS = 32;
+
+/** The most characters of text (XML, JSON, Turtle) one statement carries; a row with more is written alone. The
+ * event loop encodes a statement's parameters in one go and then writes them: 32 rows of a 2 MB instance were one
+ * 100 MB message, an event-loop stall every other request waited behind (issue 30). Under the bound each stall is
+ * about a millisecond, and the other requests' turns come between the statements. */
+const MAX_STATEMENT_CHARS = 1024 * 1024;
+
+const textChars = (i: StoredInstance) => i.originalXml.length + (i.correctedXml?.length ?? 0) + i.jsonText.length + i.ntriples.length;
+
+/** A batch's rows in statement-sized groups, in order: at most MAX_ROWS rows and MAX_STATEMENT_CHARS of text each
+ * (a larger row alone). */
+export function statementGroups(instances: StoredInstance[]): StoredInstance[][] {
+  const groups: StoredInstance[][] = [];
+  let group: StoredInstance[] = [];
+  let chars = 0;
+  for (const instance of instances) {
+    const size = textChars(instance);
+    if (group.length > 0 && (group.length >= MAX_ROWS || chars + size > MAX_STATEMENT_CHARS)) {
+      groups.push(group);
+      group = [];
+      chars = 0;
+    }
+    group.push(instance);
+    chars += size;
+  }
+  if (group.length > 0) groups.push(group);
+  return groups;
+}
 
 /**
  * The instances and their graphs in one statement (one round trip and one executor run; a graph row is visible to
