@@ -64,6 +64,19 @@ function inputBytes(input: unknown, enough: number, depth = 0): number {
 /** Work outside any request (jobs) shares one lane. */
 const BACKGROUND = 'background';
 
+/** How fast a caller's recent thread time is forgotten: it halves every this many milliseconds. */
+const USAGE_HALF_LIFE_MS = 2_000;
+
+/** A caller's thread time, decayed: `ms` as of `at`, and the tasks it has running (their start times summed). */
+interface Usage {
+  ms: number;
+  at: number;
+  running: number;
+  startedSum: number;
+}
+
+const decayed = (usage: Usage, now: number) => usage.ms * 2 ** (-(now - usage.at) / USAGE_HALF_LIFE_MS);
+
 /** Runs `work` (the rest of a request or socket operation) as `caller`: its CPU tasks queue in that caller's lane. */
 export function runAsCpuCaller<T>(caller: string, work: () => T): T {
   return runAsCaller(caller, work);
@@ -71,8 +84,10 @@ export function runAsCpuCaller<T>(caller: string, work: () => T): T {
 
 /**
  * The worker-thread pool for CPU-bound work, so the event loop only routes, authenticates and talks to Postgres.
- * Tasks wait in a fair queue, one lane per caller served round-robin, so a caller flooding the pool waits behind
- * its own tasks while another's next task is the next to run; a caller with CPU_POOL_MAX_QUEUE_PER_CALLER tasks
+ * Tasks wait in a fair queue, one lane per caller, weighted by use: the next task is the first of the caller that
+ * has held the threads least lately (its thread time, halving every USAGE_HALF_LIFE_MS, its running tasks counted
+ * as they run; callers alike served in turn), so a caller flooding the pool waits behind its own tasks while a
+ * light caller's task (a paid validation of a few milliseconds) is the next to run, ahead of every heavy one; a caller with CPU_POOL_MAX_QUEUE_PER_CALLER tasks
  * waiting is refused (429), a full queue (CPU_POOL_MAX_QUEUE) too (503 / Interface A 429). Tasks go to the
  * threads only when one is free, so a task's time budget starts when it starts: past it the thread is terminated
  * (piscina replaces it) and the caller gets CpuBudgetExceeded.
@@ -86,6 +101,8 @@ export class CpuPool {
   private readonly lanes = new Map<string, Array<{ start: () => void; large: boolean }>>();
   /** When each caller last had a task started (a serial number), tasks that never waited included. */
   private readonly served = new Map<string, number>();
+  /** Each caller's recent thread time (the fair queue's weight). */
+  private readonly usage = new Map<string, Usage>();
   private serial = 0;
   private waiting = 0;
   private running = 0;
@@ -112,12 +129,15 @@ export class CpuPool {
   /** Runs `name` of a task module within the budget; a domain error thrown in the thread is rethrown here. */
   async run<I, O>(module: TaskModule, name: string, input: I, budgetMs = this.budgetMs): Promise<O> {
     const large = inputBytes(input, this.settings.largeTaskBytes) >= this.settings.largeTaskBytes;
-    await this.turn(currentCaller() ?? BACKGROUND, budgetMs, large);
+    const caller = currentCaller() ?? BACKGROUND;
+    await this.turn(caller, budgetMs, large);
+    const started = this.startedTask(caller);
     try {
       return await this.runNow<O>(module, name, input, budgetMs);
     } finally {
       this.running--;
       if (large) this.runningLarge--;
+      this.finished(caller, started);
       this.dispatch();
     }
   }
@@ -150,14 +170,21 @@ export class CpuPool {
     return queued;
   }
 
-  /** Starts waiting tasks while threads are free: each time the first task of the caller served least recently
-   * among those whose first task may start (a large one only while a thread stays free for small ones). */
+  /** Starts waiting tasks while threads are free: each time the first task of the caller with the least recent
+   * thread time, the one served least recently among equals, of those whose first task may start (a large one
+   * only while a thread stays free for small ones). */
   private dispatch(): void {
     while (this.running < this.threads && this.waiting > 0) {
+      const now = performance.now();
       let next: string | null = null;
+      let nextUse = 0;
       for (const [caller, lane] of this.lanes) {
         if (!this.mayStart(lane[0].large)) continue;
-        if (next === null || (this.served.get(caller) ?? -1) < (this.served.get(next) ?? -1)) next = caller;
+        const use = this.recentUse(caller, now);
+        if (next === null || use < nextUse || (use === nextUse && (this.served.get(caller) ?? -1) < (this.served.get(next) ?? -1))) {
+          next = caller;
+          nextUse = use;
+        }
       }
       if (next === null) return;
       const lane = this.lanes.get(next)!;
@@ -174,11 +201,45 @@ export class CpuPool {
     if (large) this.runningLarge++;
     this.served.delete(caller);
     this.served.set(caller, ++this.serial);
-    // Forget the oldest callers with nothing waiting (the map is in serving order).
+    // Forget the oldest callers with nothing waiting or running (the maps are in serving order).
     for (const old of this.served.keys()) {
       if (this.served.size <= 1024) break;
-      if (!this.lanes.has(old)) this.served.delete(old);
+      if (!this.lanes.has(old) && !this.usage.get(old)?.running) {
+        this.served.delete(old);
+        this.usage.delete(old);
+      }
     }
+    for (const old of this.usage.keys()) {
+      if (this.usage.size <= 1024) break;
+      if (!this.lanes.has(old) && !this.usage.get(old)?.running) this.usage.delete(old);
+    }
+  }
+
+  /** A caller's task starts: it counts toward the caller's use while it runs. Returns its start time. */
+  private startedTask(caller: string): number {
+    const now = performance.now();
+    let usage = this.usage.get(caller);
+    if (!usage) this.usage.set(caller, (usage = { ms: 0, at: now, running: 0, startedSum: 0 }));
+    usage.running++;
+    usage.startedSum += now;
+    return now;
+  }
+
+  /** A caller's task is over: its thread time joins the caller's recent use. */
+  private finished(caller: string, started: number): void {
+    const usage = this.usage.get(caller);
+    if (!usage) return;
+    const now = performance.now();
+    usage.ms = decayed(usage, now) + (now - started);
+    usage.at = now;
+    usage.running--;
+    usage.startedSum = usage.running === 0 ? 0 : usage.startedSum - started;
+  }
+
+  /** A caller's recent thread time: its finished tasks', decayed, and its running tasks' so far. */
+  private recentUse(caller: string, now: number): number {
+    const usage = this.usage.get(caller);
+    return usage ? decayed(usage, now) + usage.running * now - usage.startedSum : 0;
   }
 
   private async runNow<O>(module: TaskModule, name: string, input: unknown, budgetMs: number): Promise<O> {

@@ -33,6 +33,23 @@ describe('CPU pool fair queue', () => {
     }
   });
 
+  it('serves the caller that held the threads least lately first, though a heavier one was served less recently', async () => {
+    const pool = poolOf();
+    try {
+      await parse(pool, 'warm-up');
+      // The heavy caller takes three tasks' time, then the light one one task's: turn by turn (the caller served
+      // least recently) the heavy caller would go next; weighted by recent use, the light one does.
+      for (let i = 0; i < 3; i++) await parse(pool, 'key:heavy');
+      const finished: string[] = [];
+      const light = parse(pool, 'key:light').then(() => finished.push('light-0'));
+      const queued = [parse(pool, 'key:heavy').then(() => finished.push('heavy-3')), parse(pool, 'key:light').then(() => finished.push('light-1'))];
+      await Promise.all([light, ...queued]);
+      expect(finished).toEqual(['light-0', 'light-1', 'heavy-3']);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('starts the budget of a task when it starts, not when it is queued', async () => {
     const probe = poolOf();
     let single: number;
