@@ -87,8 +87,8 @@ export function runAsCpuCaller<T>(caller: string, work: () => T): T {
  * Tasks wait in a fair queue, one lane per caller, weighted by use: the next task is the first of the caller that
  * has held the threads least lately (its thread time, halving every USAGE_HALF_LIFE_MS, its running tasks counted
  * as they run; callers alike served in turn), so a caller flooding the pool waits behind its own tasks while a
- * light caller's task (a paid validation of a few milliseconds) is the next to run, ahead of every heavy one; a caller with CPU_POOL_MAX_QUEUE_PER_CALLER tasks
- * waiting is refused (429), a full queue (CPU_POOL_MAX_QUEUE) too (503 / Interface A 429). Tasks go to the
+ * light caller's task (a paid validation of a millisecond) is the next to run, ahead of every heavy one; a caller
+ * with CPU_POOL_MAX_QUEUE_PER_CALLER tasks waiting is refused (429), a full queue (CPU_POOL_MAX_QUEUE) too (503 / Interface A 429). Tasks go to the
  * threads only when one is free, so a task's time budget starts when it starts: past it the thread is terminated
  * (piscina replaces it) and the caller gets CpuBudgetExceeded.
  */
@@ -201,7 +201,8 @@ export class CpuPool {
     if (large) this.runningLarge++;
     this.served.delete(caller);
     this.served.set(caller, ++this.serial);
-    // Forget the oldest callers with nothing waiting or running (the maps are in serving order).
+    // Forget the oldest callers with nothing waiting or running (`served` is in serving order, `usage` in order of
+    // first use).
     for (const old of this.served.keys()) {
       if (this.served.size <= 1024) break;
       if (!this.lanes.has(old) && !this.usage.get(old)?.running) {
