@@ -29,11 +29,15 @@ it('answers an unknown email as slowly as a wrong password for a real one', asyn
   const known: number[] = [];
   const unknown: number[] = [];
   await timedLogin(`warm-up@example.org`);
-  for (let round = 0; round < 4; round++) {
-    // A fresh throttle window each round: 4 failures per account and 8 per address stay under both limits.
+  for (let round = 0; round < 8; round++) {
+    // A fresh throttle window each round: 4 failures per account and 8 per address stay under both limits. The
+    // two take turns going first: the first sign-in after the clock moves was the slower one (a CI run measured
+    // 277 ms against 85 with the real email always first), which is the order's cost, not the email's.
     app.clock.advance((app.services.settings.loginWindowSeconds + 1) * 1000);
-    const real = await timedLogin(user.email);
-    const nobody = await timedLogin(`nobody-${round}@example.org`);
+    const first = round % 2 === 0 ? user.email : `nobody-${round}@example.org`;
+    const second = round % 2 === 0 ? `nobody-${round}@example.org` : user.email;
+    const [a, b] = [await timedLogin(first), await timedLogin(second)];
+    const [real, nobody] = round % 2 === 0 ? [a, b] : [b, a];
     expect([real.status, nobody.status]).toEqual([400, 400]);
     known.push(real.ms);
     unknown.push(nobody.ms);
