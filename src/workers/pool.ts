@@ -67,8 +67,10 @@ const BACKGROUND = 'background';
 /** How fast a caller's recent thread time is forgotten: it halves every this many milliseconds. */
 const USAGE_HALF_LIFE_MS = 2_000;
 
-/** A caller's thread time, decayed: `ms` as of `at`, and the tasks it has running (their start times summed). */
+/** What the fair queue knows of a caller: when it last had a task started (a serial number), its thread time,
+ * decayed (`ms` as of `at`), and the tasks it has running (their start times summed). */
 interface Usage {
+  served: number;
   ms: number;
   at: number;
   running: number;
@@ -97,11 +99,10 @@ export class CpuPool {
   private started: Piscina | null = null;
   readonly budgetMs: number;
   readonly threads: number;
-  /** Waiting tasks by caller; the lane of the caller served least recently goes next (round-robin). */
+  /** Waiting tasks by caller; the lane of the caller with the least recent thread time goes next (`dispatch`). */
   private readonly lanes = new Map<string, Array<{ start: () => void; large: boolean }>>();
-  /** When each caller last had a task started (a serial number), tasks that never waited included. */
-  private readonly served = new Map<string, number>();
-  /** Each caller's recent thread time (the fair queue's weight). */
+  /** Each caller's turns and recent thread time (the fair queue's weight), in serving order; tasks that never
+   * waited included. */
   private readonly usage = new Map<string, Usage>();
   private serial = 0;
   private waiting = 0;
@@ -181,7 +182,7 @@ export class CpuPool {
       for (const [caller, lane] of this.lanes) {
         if (!this.mayStart(lane[0].large)) continue;
         const use = this.recentUse(caller, now);
-        if (next === null || use < nextUse || (use === nextUse && (this.served.get(caller) ?? -1) < (this.served.get(next) ?? -1))) {
+        if (next === null || use < nextUse || (use === nextUse && this.servedAt(caller) < this.servedAt(next))) {
           next = caller;
           nextUse = use;
         }
@@ -199,28 +200,26 @@ export class CpuPool {
   private begin(caller: string, large: boolean): void {
     this.running++;
     if (large) this.runningLarge++;
-    this.served.delete(caller);
-    this.served.set(caller, ++this.serial);
-    // Forget the oldest callers with nothing waiting or running (`served` is in serving order, `usage` in order of
-    // first use).
-    for (const old of this.served.keys()) {
-      if (this.served.size <= 1024) break;
-      if (!this.lanes.has(old) && !this.usage.get(old)?.running) {
-        this.served.delete(old);
-        this.usage.delete(old);
-      }
-    }
-    for (const old of this.usage.keys()) {
+    const usage = this.usage.get(caller) ?? { served: 0, ms: 0, at: performance.now(), running: 0, startedSum: 0 };
+    usage.served = ++this.serial;
+    this.usage.delete(caller);
+    this.usage.set(caller, usage);
+    // Forget the oldest callers with nothing waiting or running (the map is in serving order).
+    for (const [old, { running }] of this.usage) {
       if (this.usage.size <= 1024) break;
-      if (!this.lanes.has(old) && !this.usage.get(old)?.running) this.usage.delete(old);
+      if (!this.lanes.has(old) && !running) this.usage.delete(old);
     }
+  }
+
+  private servedAt(caller: string): number {
+    return this.usage.get(caller)?.served ?? -1;
   }
 
   /** A caller's task starts: it counts toward the caller's use while it runs. Returns its start time. */
   private startedTask(caller: string): number {
     const now = performance.now();
     let usage = this.usage.get(caller);
-    if (!usage) this.usage.set(caller, (usage = { ms: 0, at: now, running: 0, startedSum: 0 }));
+    if (!usage) this.usage.set(caller, (usage = { served: this.serial, ms: 0, at: now, running: 0, startedSum: 0 }));
     usage.running++;
     usage.startedSum += now;
     return now;
