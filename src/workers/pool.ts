@@ -53,6 +53,8 @@ function inputBytes(input: unknown, enough: number, depth = 0): number {
   if (typeof input === 'string') return input.length;
   if (input instanceof Uint8Array) return input.byteLength;
   if (depth > 2 || input === null || typeof input !== 'object') return 0;
+  // A buffer handed over with piscina's `move` is wrapped: its bytes are behind the wrapper's value symbol.
+  if (Piscina.valueSymbol in input) return inputBytes((input as Record<symbol, unknown>)[Piscina.valueSymbol], enough, depth);
   let total = 0;
   for (const value of Array.isArray(input) ? input : Object.values(input)) {
     total += inputBytes(value, enough - total, depth + 1);
