@@ -63,6 +63,19 @@ function inputBytes(input: unknown, enough: number, depth = 0): number {
   return total;
 }
 
+/**
+ * Which idle thread takes a task: one at random (null when none is idle: the task waits in piscina until one is).
+ * Each thread keeps its own compiled schemas. Always the first idle thread (piscina's default) leaves the others
+ * cold while the pool is quiet, so a caller's schema is first compiled on them under load, when the compile costs
+ * that caller hundreds of milliseconds behind busy threads (issue 30: the victim's validation at 300 ms); taking
+ * turns in a fixed order sends every retry that brings a missing schema's documents to the other thread, where it
+ * is already compiled. At random, a schema in use is compiled on every thread within a few quiet requests.
+ */
+function anyIdle<W extends { currentUsage: number }>(workers: W[]): W | null {
+  const idle = workers.filter((worker) => worker.currentUsage === 0);
+  return idle.length ? idle[Math.floor(Math.random() * idle.length)] : null;
+}
+
 /** Work outside any request (jobs) shares one lane. */
 const BACKGROUND = 'background';
 
@@ -125,6 +138,7 @@ export class CpuPool {
       idleTimeout: 60_000,
       workerData: this.settings.thread,
       resourceLimits: { maxOldGenerationSizeMb: this.settings.maxMemoryMb, maxYoungGenerationSizeMb: THREAD_YOUNG_GENERATION_MB },
+      loadBalancer: (_task, workers) => anyIdle(workers),
     });
     return this.started;
   }
