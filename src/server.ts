@@ -184,6 +184,12 @@ function tooManyInFlight(max: number): GraphQLError {
   return new GraphQLError(message, { originalError: new DomainError(429, 'too_many_requests', message, { retry_after_seconds: 1 }) });
 }
 
+/** A subscription past a socket's or a user's cap: a client's error (429), formatted as one, never logged as the
+ * service's own (a flood of them is thousands of stack traces written on the event loop). */
+function tooManySubscriptions(message: string): GraphQLError {
+  return new GraphQLError(message, { originalError: new DomainError(429, 'too_many_subscriptions', message) });
+}
+
 /** GraphQL over WebSocket (graphql-ws) on /graphql. The caller comes from `connection_init`'s Authorization or
  * the upgrade's session cookie (a foreign origin needs the CSRF token too); its socket closes with 4401 once that
  * credential stops working, and with 4429 past a limit (README: Security). */
@@ -204,7 +210,7 @@ function serveGraphqlOverWebSocket(
   const refuseSubscription = (socket: SocketExtra['socket']) => {
     const max = settings.websocket.maxSubscriptionsPerUser;
     socket.close(TOO_MANY, `Too many subscriptions for one user: at most ${max} (WS_MAX_SUBSCRIPTIONS_PER_USER)`);
-    return [new GraphQLError(`Too many subscriptions for one user: at most ${max}.`, { extensions: { code: 'TOO_MANY_SUBSCRIPTIONS' } })];
+    return [tooManySubscriptions(`Too many subscriptions for one user: at most ${max}.`)];
   };
   const server = serveGraphqlSockets(
     httpServer,
@@ -214,7 +220,7 @@ function serveGraphqlOverWebSocket(
         const max = settings.websocket.maxSubscriptionsPerSocket;
         if (Object.keys(ctx.subscriptions).length > max) {
           ctx.extra.socket.close(TOO_MANY, `Too many operations on one socket: at most ${max}`);
-          return [new GraphQLError(`Too many operations on one socket: at most ${max}.`, { extensions: { code: 'TOO_MANY_SUBSCRIPTIONS' } })];
+          return [tooManySubscriptions(`Too many operations on one socket: at most ${max}.`)];
         }
         // A user at its subscription cap is refused before the document is parsed when it can only subscribe.
         const { userId: subscriber } = ctx.extra;
