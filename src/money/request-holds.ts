@@ -2,14 +2,15 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { newId } from '../lib/ids';
 import * as q from '../db/queries/ledger.sql';
 import { transactionRetried } from '../db/transaction';
-import { preparedIn } from '../db/prepared';
+import { prepared, preparedIn } from '../db/prepared';
+import type { Named } from '../db/queries/auth.sql';
 import { query, queryOne } from '../db/sql';
 import { Wallet } from '../entities/wallet.entity';
 import { DomainError, notFound } from '../lib/errors';
 import type { Clock } from './types';
 import { GroupCommit, type Settled } from './group-commit';
 import { keyRevoked, keyRevokedDuringRequest, refusalError, requestHoldClosed } from './errors';
-import { applied, decide, type Deltas, type KeyMoney } from './decide';
+import { applied, decide, type Deltas, type KeyMoney, type WalletMoney } from './decide';
 import { currentClaim, recordOutcome, type Claim, type Outcome } from './claims';
 
 export interface RequestHoldRequest {
@@ -87,10 +88,18 @@ async function closedCapture(closedBy: 'capture' | 'release' | null | undefined,
  *
  * Group commit per wallet: holds, charges, captures, releases and refunds of one wallet that arrive while a transaction of that
  * wallet is in flight are applied together by its next transaction (see WalletBatch), one commit for all.
+ *
+ * A batch of charges and refunds alone is first decided on the wallet and keys as this process's last batch of the
+ * wallet left them, and written in one statement that writes it only if the rows still hold that (`applyKnown`):
+ * one round trip where a transaction takes four. Rows changed meanwhile (a credit, a job, another process, a key's
+ * limit or revocation), a member refused, or rows this process has not seen: the batch is applied on locked rows,
+ * as always, so a refusal is only ever decided on locked rows.
  */
 export class RequestHolds {
   private readonly batches: GroupCommit<RequestOp, RequestOutcome>;
   private readonly undos: ReleaseUndo[] = [];
+  /** Each wallet (and its keys) as this process's last committed batch of it left them, least recently used first. */
+  private readonly known = new Map<number, KnownWallet>();
 
   constructor(
     private readonly db: DataSource,
@@ -187,11 +196,16 @@ export class RequestHolds {
     return released;
   }
 
-  /** One transaction for a batch of one wallet's operations: each member settled in arrival order. */
-  private apply(userId: number, ops: RequestOp[]): Promise<Settled<RequestOutcome>[]> {
-    return transactionRetried(this.db, async (manager) => {
+  /** A batch of one wallet's operations, each member settled in arrival order: on the rows as last known here when
+   * that can be written as decided, else in one transaction on locked rows. */
+  private async apply(userId: number, ops: RequestOp[]): Promise<Settled<RequestOutcome>[]> {
+    const known = await this.applyKnown(userId, ops);
+    if (known) return known;
+    let committed: WalletBatch | null = null;
+    const outcomes = await transactionRetried(this.db, async (manager) => {
       if (ops.every((op) => op.kind === 'hold')) await query(manager, q.commitWithoutFlush());
       const batch = await WalletBatch.lock(manager, userId, ops, this.clock.now());
+      committed = batch;
       const outcomes: Settled<RequestOutcome>[] = [];
       for (const op of ops) {
         try {
@@ -215,6 +229,45 @@ export class RequestHolds {
       }
       return outcomes;
     });
+    this.remember(userId, committed);
+    return outcomes;
+  }
+
+  /**
+   * A batch of charges and refunds decided on the wallet and keys as this process's last batch of the wallet left
+   * them, written in one statement that writes it only if the rows still hold that. Null, having written nothing,
+   * when the rows are not known here, a member is refused (refusals are decided on locked rows), or the rows
+   * changed since: the caller applies the batch on locked rows.
+   */
+  private async applyKnown(userId: number, ops: RequestOp[]): Promise<Settled<RequestOutcome>[] | null> {
+    const known = this.known.get(userId);
+    if (!known || !ops.every((op) => op.kind === 'charge' || op.kind === 'refund')) return null;
+    // Known again only once this batch is written: deciding moves the rows as the batch sees them.
+    this.known.delete(userId);
+    const batch = WalletBatch.known(userId, known, this.clock.now(), (statement) => prepared(this.db, statement));
+    const outcomes: Settled<RequestOutcome>[] = [];
+    for (const op of ops) {
+      const keyId = op.kind === 'charge' ? op.request.apiKeyId : op.kind === 'refund' ? op.charge.apiKeyId : null;
+      if (keyId !== null && !known.keys.has(keyId)) return null;
+      try {
+        outcomes.push({ ok: true, value: await batch.settle(op, this.refuse) });
+      } catch (error) {
+        if (error instanceof DomainError) return null;
+        throw error;
+      }
+    }
+    if (!(await batch.flush())) return null;
+    this.remember(userId, batch);
+    return outcomes;
+  }
+
+  /** The rows as a committed batch left them, for the wallet's next batch. */
+  private remember(userId: number, batch: WalletBatch | null): void {
+    const state = batch?.state();
+    this.known.delete(userId);
+    if (!state) return;
+    this.known.set(userId, state);
+    if (this.known.size > KNOWN_WALLETS_MAX) this.known.delete(this.known.keys().next().value as number);
   }
 
   private async balance(userId: number): Promise<number> {
@@ -223,6 +276,18 @@ export class RequestHolds {
     return wallet.balanceCredits;
   }
 }
+
+/** A wallet and its keys as a committed batch left them (`RequestHolds.applyKnown`). */
+interface KnownWallet {
+  wallet: WalletMoney;
+  keys: Map<number, KeyMoney>;
+}
+
+/** Wallets whose rows a process keeps as last written (a few hundred bytes each). */
+const KNOWN_WALLETS_MAX = 10_000;
+
+/** Runs a batch's write: in its transaction, or alone. */
+type Write = <Row>(statement: Named<Row>) => Promise<Row[]>;
 
 interface OpenHold {
   held: number;
@@ -236,7 +301,8 @@ type PendingEntry = q.RequestBatchWrite['entries'][number] & { onId?: (id: numbe
  * One attempt at a wallet's batch inside its transaction. It locks the wallet, then the keys, and reads the holds
  * it closes (one statement), then decides each member as a lone transaction would on the rows as the members
  * before it left them; the movements are written together (wallet and keys updated once, the ledger rows in one
- * insert) just before a refusal, which reads the rows to word its 402/403, and at the end.
+ * insert) just before a refusal, which reads the rows to word its 402/403, and at the end. Or a batch of charges
+ * and refunds decided the same way on the rows as last known (`known`), whose one write is its own transaction.
  */
 class WalletBatch {
   private heldDelta = 0;
@@ -245,7 +311,9 @@ class WalletBatch {
   private entries: PendingEntry[] = [];
 
   private constructor(
-    private readonly manager: EntityManager,
+    /** The transaction that locked the rows; null for a batch decided on known rows. */
+    private readonly manager: EntityManager | null,
+    private readonly write: Write,
     private readonly userId: number,
     private readonly wallet: { balance: number; held: number } | null,
     private readonly holds: Map<string, OpenHold>,
@@ -270,7 +338,17 @@ class WalletBatch {
       keys.set(Number(k.id), { limit, spent: Number(k.spent_credits), held: Number(k.held_credits), revoked: k.revoked });
     }
     const wallet = locked ? { balance: Number(locked.balance_credits), held: Number(locked.held_credits) } : null;
-    return new WalletBatch(manager, userId, wallet, holds, keys, now);
+    return new WalletBatch(manager, (statement) => preparedIn(manager, statement), userId, wallet, holds, keys, now);
+  }
+
+  /** A batch of charges and refunds on the rows as last known, written by `write` alone. */
+  static known(userId: number, known: KnownWallet, now: Date, write: Write): WalletBatch {
+    return new WalletBatch(null, write, userId, known.wallet, new Map(), known.keys, now);
+  }
+
+  /** The wallet and keys as this batch leaves them. */
+  state(): KnownWallet | null {
+    return this.wallet && { wallet: this.wallet, keys: this.keys };
   }
 
   /** A member's outcome; a DomainError thrown is its own refusal. */
@@ -292,6 +370,7 @@ class WalletBatch {
     const wallet = this.wallet;
     const key = apiKeyId === null ? null : this.keys.get(apiKeyId);
     if (!wallet || key === undefined) {
+      if (!this.manager) throw new Error('a batch on known rows reads no rows to refuse');
       await this.flush();
       return refuse(this.manager, request, !wallet);
     }
@@ -387,20 +466,30 @@ class WalletBatch {
     this.keyDeltas.set(keyId, delta);
   }
 
-  /** Writes the movements decided so far in one statement. */
-  async flush(): Promise<void> {
-    if (!this.entries.length) return;
+  /** Writes the movements decided so far in one statement, if the rows still hold what they were decided on (in a
+   * transaction that locked them, they do: a write that finds otherwise is an error). False when they did not. */
+  async flush(): Promise<boolean> {
+    if (!this.entries.length) return true;
+    const wallet = this.wallet!;
     const entries = this.entries;
-    const write = { userId: this.userId, heldDelta: this.heldDelta, balanceDelta: this.balanceDelta, now: this.now };
-    const ids = await preparedIn(this.manager, {
-      name: 'ledger_write_request_batch',
-      ...q.writeRequestBatch({ ...write, keys: [...this.keyDeltas.values()], entries }),
+    const deltas = [...this.keyDeltas.values()];
+    const keys = deltas.flatMap(({ id, held, spent }) => {
+      const key = this.keys.get(id);
+      return key ? [{ id, spent: key.spent - spent, held: key.held - held, limit: key.limit, revoked: key.revoked }] : [];
     });
-    const ordered = ids.map((row) => Number(row.id)).sort((a, b) => a - b);
-    entries.forEach((entry, i) => entry.onId?.(ordered[i]));
+    const expected = { balance: wallet.balance - this.balanceDelta, held: wallet.held - this.heldDelta, keys };
+    const write = { userId: this.userId, expected, heldDelta: this.heldDelta, balanceDelta: this.balanceDelta, now: this.now };
+    const [row] = await this.write({ name: 'ledger_apply_request_batch', ...q.applyRequestBatch({ ...write, keys: deltas, entries }) });
+    if (!row?.ids) {
+      if (this.manager) throw new Error(`wallet ${this.userId}: its locked rows changed under its batch`);
+      return false;
+    }
+    const ids = row.ids.map(Number);
+    entries.forEach((entry, i) => entry.onId?.(ids[i]));
     this.entries = [];
     this.keyDeltas = new Map();
     this.heldDelta = 0;
     this.balanceDelta = 0;
+    return true;
   }
 }

@@ -29,6 +29,7 @@ import { appStorageUsage } from './0031-app-storage-usage';
 import { appInstanceWrites } from './0032-app-instance-writes';
 import { appInstanceCorrectedOnce } from './0033-app-instance-corrected-once';
 import { appInstanceJsonText } from './0034-app-instance-json-text';
+import { ledgerApplyRequestBatch } from './0035-ledger-apply-request-batch';
 import type { Migration } from './migration';
 
 /** Applied in order; never edit one that has shipped, add the next number. 0004 and 0005 belong to the
@@ -65,4 +66,5 @@ export const MIGRATIONS: Migration[] = [
   appInstanceWrites,
   appInstanceCorrectedOnce,
   appInstanceJsonText,
+  ledgerApplyRequestBatch,
 ];

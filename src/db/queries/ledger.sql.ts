@@ -245,8 +245,19 @@ export const lockRequestBatch = (userId: number, keyIds: number[], tokens: strin
  * the WAL, flushes the hold with it; a server crash before then loses the hold with everything after it. */
 export const commitWithoutFlush = () => sql(`SET LOCAL synchronous_commit = off`);
 
+/** A key's money as a batch read it: what its write expects to find. */
+interface KeyMoneyExpected {
+  id: number;
+  spent: number;
+  held: number;
+  limit: number | null;
+  revoked: boolean;
+}
+
 export interface RequestBatchWrite {
   userId: number;
+  /** The wallet and the keys as the batch was decided on them (before its deltas). */
+  expected: { balance: number; held: number; keys: KeyMoneyExpected[] };
   heldDelta: number;
   balanceDelta: number;
   now: Date;
@@ -254,27 +265,24 @@ export interface RequestBatchWrite {
   entries: Omit<LedgerInsert, 'userId' | 'jobId'>[];
 }
 
-/** A batch of request holds' movements of one wallet, whose rows (wallet, then keys) its transaction has locked:
- * the wallet and each key updated once by their net change, the ledger rows in one insert. Returns the new rows'
- * ids in the order of `entries`. */
-export const writeRequestBatch = (b: RequestBatchWrite) =>
-  sql<IdRow>(
-    `WITH w AS (
-       UPDATE wallets SET held_credits = held_credits + $2, balance_credits = balance_credits + $3, updated_at = $4
-        WHERE user_id = $1 RETURNING user_id),
-     k AS (
-       UPDATE api_keys a SET held_credits = a.held_credits + d.held, spent_credits = a.spent_credits + d.spent
-         FROM unnest($5::bigint[], $6::bigint[], $7::bigint[]) AS d(id, held, spent) WHERE a.id = d.id RETURNING a.id)
-     INSERT INTO ledger_entries (user_id, amount_credits, kind, reason, idempotency_key, api_key_id, balance_after_credits)
-     SELECT $1, r.amount, r.kind, r.reason, r.idempotency_key, r.api_key_id, r.balance_after
-       FROM unnest($8::bigint[], $9::text[], $10::text[], $11::text[], $12::bigint[], $13::bigint[])
-            WITH ORDINALITY AS r(amount, kind, reason, idempotency_key, api_key_id, balance_after, n)
-      ORDER BY r.n
-     RETURNING id`,
+/** A batch of request movements of one wallet (migration 0035, ledger_apply_request_batch): the wallet, then the
+ * keys locked; when they hold what `expected` says, the wallet and each key updated once by their net change and the
+ * ledger rows inserted in one statement, their ids returned in insertion order; otherwise nothing written and
+ * `ids` null. Alone it is its own transaction; in one that locked the rows, `expected` is what it read. */
+export const applyRequestBatch = (b: RequestBatchWrite) =>
+  sql<{ ids: string[] | null }>(
+    `SELECT ledger_apply_request_batch($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20) AS ids`,
     [
       b.userId,
-      b.heldDelta,
+      b.expected.balance,
+      b.expected.held,
+      b.expected.keys.map((k) => k.id),
+      b.expected.keys.map((k) => k.spent),
+      b.expected.keys.map((k) => k.held),
+      b.expected.keys.map((k) => k.limit),
+      b.expected.keys.map((k) => k.revoked),
       b.balanceDelta,
+      b.heldDelta,
       b.now,
       b.keys.map((k) => k.id),
       b.keys.map((k) => k.held),
