@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { DATA_TYPES, type ClusterNode, type DataModelDocument } from '../src/domain/model-tree';
-import { generateModelFiles, zipFiles } from '../src/packages/model-package';
+import { generateModelFiles } from '../src/packages/model-package';
+import { zipFiles } from '../src/packages/zip-files';
 import { recordResults } from './results';
 
 /** bench:package — model package generation (all artefacts plus the ZIP) for models of 10, 100 and 1,000

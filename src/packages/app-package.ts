@@ -2,7 +2,7 @@ import type { DataModelDocument } from '../domain/model-tree';
 import { appSlug, composeSpec, envExample, graphdbRepositoryConfig, type AppProfile } from './app-compose';
 import { generateAppReadme } from './app-readme';
 import { prettyJson } from './escape';
-import { zipFiles, type PackageFile } from './model-package';
+import { zipFiles, type PackageFile } from './zip-files';
 import { toYaml } from './yaml-text';
 
 /** The application package: a ZIP that runs this service in the application role for the given models, with

@@ -1,4 +1,3 @@
-import yazl from 'yazl';
 import type { DataModelDocument } from '../domain/model-tree';
 import { contextualElement, contextualValuePaths } from './contextual';
 import type { ContextualComponent } from './contextual-slots';
@@ -14,14 +13,10 @@ import { generateXsd } from './model-xsd';
 import { buildPackageModel, type PackageModel } from './package-model';
 import { buildSkeleton, componentElement, componentValueSpecs, type Skeleton, type SkeletonComponent } from './skeleton';
 import { toRdfXml } from './rdf-writer';
+import type { PackageFile } from './zip-files';
 
 /** The SDC4 model package: every artefact of a data model, generated from its tree, the same bytes for the
  * same model. */
-
-export interface PackageFile {
-  name: string;
-  content: string | Buffer;
-}
 
 export function packageFileNames(ctId: string): string[] {
   const base = `dm-${ctId}`;
@@ -80,22 +75,4 @@ function skeletonComponents(pm: PackageModel): SkeletonComponent[] {
 export function generateSkeleton(model: DataModelDocument, contextual: ContextualComponent[] = [], instanceXml?: string): Skeleton {
   const pm = buildPackageModel(model, contextual);
   return buildSkeleton(instanceXml ?? generateInstanceXml(pm), pm.model.ctId, skeletonComponents(pm));
-}
-
-/** Entries carry a fixed timestamp so the same files always make the same archive. */
-const ENTRY_TIME = new Date(Date.UTC(2000, 0, 1));
-
-export function zipFiles(files: PackageFile[]): Promise<Buffer> {
-  const zip = new yazl.ZipFile();
-  for (const file of files) {
-    const content = typeof file.content === 'string' ? Buffer.from(file.content, 'utf8') : file.content;
-    zip.addBuffer(content, file.name, { mtime: ENTRY_TIME, mode: 0o100644 });
-  }
-  zip.end();
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    zip.outputStream.on('data', (chunk: Buffer) => chunks.push(chunk));
-    zip.outputStream.on('error', reject);
-    zip.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
-  });
 }

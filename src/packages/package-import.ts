@@ -1,7 +1,7 @@
 import { sync as parseXmlDocument } from 'slimdom-sax-parser';
 import { isDataType, type ClusterNode, type ComponentNode, type TreeNode } from '../domain/model-tree';
 import { readPackageFiles } from './package-reader';
-import type { PackageFile } from './model-package';
+import type { PackageFile } from './zip-files';
 
 /** Reads a real SDC4 model package's XSD back into a model tree with the original ct_ids: each `mc-<ct_id>`
  * complex type gives a cluster or a component (its rdfs:label, rdfs:comment and the reference-model type named

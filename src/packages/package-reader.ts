@@ -1,7 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import yauzl from 'yauzl';
-import type { PackageFile } from './model-package';
+import type { PackageFile } from './zip-files';
 
 /** Reads every file of a package given as a ZIP archive or a directory (names relative to its root). Text
  * formats come back as strings, anything else as bytes. The archive's total size is capped (no zip bombs). */

@@ -1,10 +1,25 @@
 import { createHash } from 'node:crypto';
-import { zipFiles, type PackageFile } from './model-package';
+import { zipFiles, type PackageFile } from './zip-files';
 
 export interface VaasPackageFiles {
   dmCtId: string;
   title: string;
   files: PackageFile[];
+}
+
+/** A VaaS package's files: the (recovered or signed) instance, the model's XSD, the instance's JSON and N-Triples. */
+export function vaasPackageFiles(pkg: { dmCtId: string; title: string; xml: string; xsd: string; json: string; ntriples: string }): VaasPackageFiles {
+  const base = `dm-${pkg.dmCtId}`;
+  return {
+    dmCtId: pkg.dmCtId,
+    title: pkg.title,
+    files: [
+      { name: `${base}.xml`, content: pkg.xml },
+      { name: `${base}.xsd`, content: pkg.xsd },
+      { name: `${base}-instance.json`, content: pkg.json },
+      { name: `${base}-instance.nt`, content: pkg.ntriples },
+    ],
+  };
 }
 
 const sha256 = (content: Uint8Array) => createHash('sha256').update(content).digest('hex');

@@ -19,7 +19,7 @@ import type { Caller } from './auth.service';
 import type { Clock } from './clock';
 import { currentClaim, replayOr, type LedgerService, type RequestCapture, type RequestCharge, type RequestHold } from '../money';
 import type { SigningService } from './signing.service';
-import type { VaasPackageFiles } from '../packages/vaas-package-zip';
+import { vaasPackageFiles, type VaasPackageFiles } from '../packages/vaas-package-zip';
 import type { StoredVaasPackage, VaasPackages } from './vaas-packages';
 import type { VaasModel, VaasSchemas } from './vaas-schemas';
 
@@ -187,8 +187,8 @@ export class VaasService {
         schema: { key: model.schema.key },
         recover: input.mode === 'recover',
         countEvs: input.sign,
-        keepText: input.sign || input.package,
-        render: renders ? { instanceId: `i-${newId()}`, modelXsd: model.xsd } : null,
+        keepText: input.sign,
+        render: renders ? { instanceId: `i-${newId()}`, modelXsd: model.xsd, title: model.title } : null,
       };
       const lane = caller.key ? `key:${caller.key.id}` : `session:${caller.session.id}`;
       const bytes = typeof input.xml === 'string' ? input.xml.length : input.xml.byteLength;
@@ -202,9 +202,9 @@ export class VaasService {
       await this.uncharged(payment, `vaas: dm-${dmCtId} is not the instance's model`);
       return null;
     }
-    const { decoded, rendered, ...result } = answer.done;
-    const xml = decoded ?? (input.xml as string);
-    return this.finished(payment, input, { model, result, xml }, rendered);
+    const { decoded, packaged, ...result } = answer.done;
+    const xml = decoded ?? (typeof input.xml === 'string' ? input.xml : null);
+    return this.finished(payment, input, { model, result, xml }, packaged);
   }
 
   /** The instance's root and model first (one pool trip), then the payment, then the validation (another). */
@@ -233,18 +233,24 @@ export class VaasService {
     return { hold: await this.ledger.requests.hold({ ...request, reason: `vaas: dm-${dmCtId}` }) };
   }
 
-  /** After validation, paid or still held: sign a valid instance on request, store the package (released on failure). */
+  /** After validation, paid or still held: sign a valid instance on request, store the package (released on failure).
+   * `xml` is the instance's text when signing or packaging here needs it; `packaged` the package its thread made. */
   private async finished(
     payment: Payment,
     input: VaasInput,
-    done: { model: VaasModel; result: VaasValidation; xml: string },
-    rendered: { json: string; ntriples: string } | null,
+    done: { model: VaasModel; result: VaasValidation; xml: string | null },
+    packaged: Uint8Array | null,
   ): Promise<Held> {
     const { model, result } = done;
     try {
-      const instance = result.recoveredXml ?? done.xml;
-      const sign = input.sign ? await this.signed(instance, model, result) : null;
-      const zip = input.package ? await this.zip(model, sign?.signedXml ?? instance, rendered) : null;
+      const instance = () => {
+        const xml = result.recoveredXml ?? done.xml;
+        if (xml === null) throw new Error('the instance text was not kept');
+        return xml;
+      };
+      const sign = input.sign ? await this.signed(instance(), model, result) : null;
+      const made = packaged && Buffer.from(packaged.buffer, packaged.byteOffset, packaged.byteLength);
+      const zip = input.package ? (made ?? (await this.zip(model, sign?.signedXml ?? instance()))) : null;
       const userId = payment.charge ? payment.charge.userId : payment.hold.userId;
       const stored = zip ? await this.packages.save(userId, model.dmCtId, zip) : null;
       return { payment, model, result, sign, stored };
@@ -297,20 +303,10 @@ export class VaasService {
   }
 
   /** The (recovered or signed) instance, the model's XSD, the instance's JSON and N-Triples, and the manifest. */
-  private async zip(model: VaasModel, xml: string, rendered: { json: string; ntriples: string } | null): Promise<Buffer> {
+  private async zip(model: VaasModel, xml: string): Promise<Buffer> {
     const render: VaasRenderTask = { xml, dmCtId: model.dmCtId, instanceId: `i-${newId()}`, modelXsd: model.xsd };
-    const { json, ntriples } = rendered ?? (await this.run<VaasRenderTask, { json: string; ntriples: string }>('vaasRender', render));
-    const base = `dm-${model.dmCtId}`;
-    return this.zipInPool({
-      dmCtId: model.dmCtId,
-      title: model.title,
-      files: [
-        { name: `${base}.xml`, content: xml },
-        { name: `${base}.xsd`, content: model.xsd },
-        { name: `${base}-instance.json`, content: json },
-        { name: `${base}-instance.nt`, content: ntriples },
-      ],
-    });
+    const { json, ntriples } = await this.run<VaasRenderTask, { json: string; ntriples: string }>('vaasRender', render);
+    return this.zipInPool(vaasPackageFiles({ dmCtId: model.dmCtId, title: model.title, xml, xsd: model.xsd, json, ntriples }));
   }
 
   /** The package's hashes and deflate run in the pool: megabytes of them would stall the event loop. */

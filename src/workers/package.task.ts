@@ -1,7 +1,8 @@
 import type { DataModelDocument } from '../domain/model-tree';
 import type { ContextualComponent } from '../packages/contextual-slots';
 import { generateAppPackage, type AppPackageArgs } from '../packages/app-package';
-import { generateModelFiles, zipFiles } from '../packages/model-package';
+import { generateModelFiles } from '../packages/model-package';
+import { zipFiles } from '../packages/zip-files';
 import { packageZip, type VaasPackageFiles } from '../packages/vaas-package-zip';
 import { settle, type Outcome } from './outcome';
 import { applyThreadSettings } from './thread-setup';

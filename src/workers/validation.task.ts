@@ -1,4 +1,5 @@
 import { invalidXml, validationFailed } from '../lib/app-api-errors';
+import { packageZip, vaasPackageFiles } from '../packages/vaas-package-zip';
 import { DomainError } from '../lib/errors';
 import { settle, type Outcome } from './outcome';
 import { applyThreadSettings } from './thread-setup';
@@ -314,16 +315,15 @@ export interface VaasOnceTask {
   schema: VaasSchemaSet;
   recover: boolean;
   countEvs: boolean;
-  /** Send the decoded text back when bytes were sent (signing and packages need it). */
+  /** Send the decoded text back when bytes were sent (signing needs it). */
   keepText: boolean;
-  /** Render the answer's instance for a package (JSON and N-Triples), when it will not be signed first. */
-  render: { instanceId: string; modelXsd: string } | null;
+  /** Package the answer's instance (its JSON and N-Triples rendered, the files zipped) when it will not be signed
+   * first: the megabytes of text, JSON and triples of a large instance then never cross to the event loop. */
+  render: { instanceId: string; modelXsd: string; title: string } | null;
 }
 
 export type VaasOnceAnswer =
-  | { done: VaasValidation & { decoded: string | null; rendered: { json: string; ntriples: string } | null } }
-  | { needSchema: true }
-  | { otherRoot: string };
+  { done: VaasValidation & { decoded: string | null; packaged: Uint8Array | null } } | { needSchema: true } | { otherRoot: string };
 
 /** The ct_id the `dm-{ct_id}` root names, or 400 when the body is not a well-formed SDC4 instance. */
 export function vaasRoot(xml: string | Uint8Array): Promise<Outcome<{ dmCtId: string; xml: string }>> {
@@ -367,9 +367,11 @@ export function vaasOnce(task: VaasOnceTask): Promise<Outcome<VaasOnceAnswer>> {
     if (!entry) return { needSchema: true };
     const result = checked(text, await compiledOrError(entry, 'studio'), task, tree);
     const decoded = typeof task.xml === 'string' || !task.keepText ? null : text;
-    if (!task.render) return { done: { ...result, decoded, rendered: null } };
-    const document = answerTree(text, result.recoveredXml ?? text, tree);
-    return { done: { ...result, decoded, rendered: rendered(document, { ...task.render, dmCtId }) } };
+    if (!task.render) return { done: { ...result, decoded, packaged: null } };
+    const instance = result.recoveredXml ?? text;
+    const { json, ntriples } = rendered(answerTree(text, instance, tree), { ...task.render, dmCtId });
+    const zip = await packageZip(vaasPackageFiles({ dmCtId, title: task.render.title, xml: instance, xsd: task.render.modelXsd, json, ntriples }));
+    return { done: { ...result, decoded, packaged: zip } };
   });
 }
 

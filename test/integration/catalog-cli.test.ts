@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CONTEXTUAL_LIBRARY } from '../../src/packages/contextual-library';
-import { zipFiles } from '../../src/packages/model-package';
+import { zipFiles } from '../../src/packages/zip-files';
 import { readPackageFiles } from '../../src/packages/package-reader';
 import { libraryComponent } from '../support/catalog-factories';
 import { signedIn } from '../support/factories';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { freePort } from '../../src/db/embedded-postgres';
-import { zipFiles } from '../../src/packages/model-package';
+import { zipFiles } from '../../src/packages/zip-files';
 import { createTestDatabase } from '../support/database';
 import { HttpClient } from '../support/http';
 import { exitOf, ROOT, runCli, startService } from '../support/process';

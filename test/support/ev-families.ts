@@ -2,7 +2,8 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ClusterNode, ComponentNode, DataModelDocument, DataType } from '../../src/domain/model-tree';
-import { generateModelFiles, type PackageFile } from '../../src/packages/model-package';
+import { generateModelFiles } from '../../src/packages/model-package';
+import { type PackageFile } from '../../src/packages/zip-files';
 
 /**
  * One generated model with a component of every datatype family the EV rule is checked on (string, count,

@@ -1,5 +1,6 @@
 import yauzl from 'yauzl';
-import { generateModelFiles, generateSkeleton, packageFileNames, zipFiles, type PackageFile } from '../../../src/packages/model-package';
+import { generateModelFiles, generateSkeleton, packageFileNames } from '../../../src/packages/model-package';
+import { zipFiles, type PackageFile } from '../../../src/packages/zip-files';
 import { allTypesModel, compileGenerated, fileNamed, flatModel, nestedModel, sizedModel, statePopulationReuseModel } from './package-support';
 
 function zipEntries(zip: Buffer): Promise<string[]> {

@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { DataModelDocument, TreeNode } from '../../../src/domain/model-tree';
-import { generateModelFiles, zipFiles } from '../../../src/packages/model-package';
+import { generateModelFiles } from '../../../src/packages/model-package';
+import { zipFiles } from '../../../src/packages/zip-files';
 import { parsePackageXsd, readPackage } from '../../../src/packages/package-import';
 import { allTypesModel, ARREST_REPORT_DIR, nestedModel, STATE_POPULATION_DIR, STATE_POPULATION_XSD } from './package-support';
 

@@ -8,7 +8,7 @@ import {
   type DataType,
   type TreeNode,
 } from '../../../src/domain/model-tree';
-import type { PackageFile } from '../../../src/packages/model-package';
+import type { PackageFile } from '../../../src/packages/zip-files';
 import { parsePackageXsd } from '../../../src/packages/package-import';
 import { compileSchema, type CompiledSchema } from '../../../src/xml/schema';
 

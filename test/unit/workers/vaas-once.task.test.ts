@@ -1,5 +1,7 @@
 import { vaasOnce, vaasRender, vaasRoot, vaasValidate, type VaasOnceTask, type VaasSchemaSet } from '../../../src/workers/vaas.task';
+import { packageZip, vaasPackageFiles } from '../../../src/packages/vaas-package-zip';
 import { gatherSchemaSet } from '../../../src/xml/schema-set';
+import { zipEntries } from '../../support/zip';
 import { offlineResolver, STATE_POPULATION_CT_ID, statePopulationNaXml, statePopulationXml, statePopulationXsd } from '../xml/fixtures';
 
 const unknownXml = () => statePopulationXml().replace('<xdcount-value>23</xdcount-value>', '<xdcount-value>unknown</xdcount-value>');
@@ -29,7 +31,7 @@ describe('vaasOnce, a VaaS validation in one pool trip', () => {
     const withDocuments = await vaasOnce(task());
     const byKey = await vaasOnce(task({ schema: { key: schema.key } }));
 
-    expect(withDocuments).toMatchObject({ ok: true, value: { done: { valid: true, errors: [], decoded: null, rendered: null } } });
+    expect(withDocuments).toMatchObject({ ok: true, value: { done: { valid: true, errors: [], decoded: null, packaged: null } } });
     expect(byKey).toEqual(withDocuments);
   });
 
@@ -53,8 +55,8 @@ describe('vaasOnce, a VaaS validation in one pool trip', () => {
         const once = await vaasOnce(task({ xml, recover, countEvs: true }));
         const twice = await vaasValidate({ xml, schema, recover, countEvs: true });
         if (!once.ok || !('done' in once.value) || !twice.ok) throw new Error('expected both to answer');
-        const { decoded, rendered, ...result } = once.value.done;
-        expect({ decoded, rendered }).toEqual({ decoded: null, rendered: null });
+        const { decoded, packaged, ...result } = once.value.done;
+        expect({ decoded, packaged }).toEqual({ decoded: null, packaged: null });
         expect(result).toEqual(twice.value);
       }
     }
@@ -71,20 +73,23 @@ describe('vaasOnce, a VaaS validation in one pool trip', () => {
     });
   });
 
-  it("renders the package's JSON and triples from its single-pass tree exactly as vaasRender does", async () => {
+  it("packages the answer's instance as vaasRender and the package zip do, from its single-pass tree", async () => {
     for (const [xml, recover] of [
       [statePopulationXml(), false],
       [unknownXml(), true],
       [unknownXml(), false],
     ] as const) {
       const instanceId = 'i-once-test';
-      const once = await vaasOnce(task({ xml, recover, render: { instanceId, modelXsd } }));
-      if (!once.ok || !('done' in once.value)) throw new Error('expected an answer');
+      const title = 'StatePopulation';
+      const once = await vaasOnce(task({ xml, recover, render: { instanceId, modelXsd, title } }));
+      if (!once.ok || !('done' in once.value) || !once.value.done.packaged) throw new Error('expected a package');
       const answered = once.value.done.recoveredXml ?? xml;
       const separate = await vaasRender({ xml: answered, dmCtId: STATE_POPULATION_CT_ID, instanceId, modelXsd });
-      expect(separate.ok).toBe(true);
-      expect(once.value.done.rendered).toEqual(separate.ok ? separate.value : null);
-      expect(once.value.done.rendered?.ntriples).toContain(instanceId);
+      if (!separate.ok) throw new Error('expected vaasRender to answer');
+      const expected = await packageZip(vaasPackageFiles({ dmCtId: STATE_POPULATION_CT_ID, title, xml: answered, xsd: modelXsd, ...separate.value }));
+      const entries = await zipEntries(Buffer.from(once.value.done.packaged));
+      expect(entries).toEqual(await zipEntries(expected));
+      expect(entries.get(`dm-${STATE_POPULATION_CT_ID}-instance.nt`)?.toString()).toContain(instanceId);
     }
   });
 });
