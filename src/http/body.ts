@@ -12,13 +12,15 @@ import type { CpuPool } from '../workers/pool';
 export const OFF_LOOP_JSON_BYTES = 256 * 1024;
 
 /** A JSON object body read with a size limit and strict UTF-8 (invalid bytes are an error, not U+FFFD); a large
- * one is parsed in the CPU pool (its refusals in Interface B's shape). */
-export async function readJsonObject(req: Request, maxBytes: number, pool: CpuPool): Promise<Record<string, unknown>> {
+ * one is parsed in the CPU pool (its refusals in Interface B's shape), with `xmlAsBytes` its `xml_content` kept as
+ * UTF-8 bytes (body.task.ts `jsonObjectXmlBytes`). */
+export async function readJsonObject(req: Request, maxBytes: number, pool: CpuPool, xmlAsBytes = false): Promise<Record<string, unknown>> {
   const raw = await readRawBody(req, maxBytes);
   if (raw.length < OFF_LOOP_JSON_BYTES) return parseJsonObject(raw);
   try {
     // Moved, not copied: cloning megabytes into the thread would be event-loop work again.
-    return await pool.run<Uint8Array, Record<string, unknown>>('body', 'jsonObject', move(raw) as Uint8Array);
+    const task = xmlAsBytes ? 'jsonObjectXmlBytes' : 'jsonObject';
+    return await pool.run<Uint8Array, Record<string, unknown>>('body', task, move(raw) as Uint8Array);
   } catch (error) {
     throw asAppApiError(error);
   }

@@ -25,9 +25,14 @@ export function parseNewAppKey(input: { organization: unknown; contactEmail: unk
   return { organization, contactEmail };
 }
 
-/** The JSON body's (or form field's) `xml_content`: absent or empty is XML_REQUIRED. */
-export function parseXmlContent(value: unknown): string {
+/** The JSON body's (or form field's) `xml_content`: absent or empty is XML_REQUIRED. A large JSON body's arrives as
+ * its UTF-8 bytes (src/http/body.ts). */
+export function parseXmlContent(value: unknown): string | Uint8Array {
   if (value === undefined || value === null || value === '') throw xmlRequired();
+  if (value instanceof Uint8Array) {
+    if (value.byteLength === 0) throw xmlRequired();
+    return value;
+  }
   if (typeof value !== 'string') throw invalidParameter('xml_content', 'xml_content must be a string holding the XML document.');
   return value;
 }

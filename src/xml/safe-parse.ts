@@ -99,6 +99,17 @@ export function decodeXmlBytes(bytes: Uint8Array): string {
   }
 }
 
+/** Whether `text` as UTF-8 bytes decodes back to itself here (decodeXmlBytes): no byte-order mark (the decoder drops
+ * it) and no declared encoding other than UTF-8. */
+export function utf8RoundTrips(text: string, bytes: Uint8Array): boolean {
+  if (text.startsWith('\uFEFF')) return false;
+  try {
+    return new TextDecoder(declaredEncoding(bytes)).encoding === 'utf-8';
+  } catch {
+    return false;
+  }
+}
+
 function declaredEncoding(bytes: Uint8Array): string {
   if (bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';

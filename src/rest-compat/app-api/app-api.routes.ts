@@ -57,7 +57,7 @@ async function validateXml({ req, services, caller, query }: RouteContext<AppCal
       ),
     );
   if (mediaType(req) === 'application/json') {
-    const fields = await readJsonObject(req, services.settings.maxUploadBytes, services.cpu);
+    const fields = await readJsonObject(req, services.settings.maxUploadBytes, services.cpu, true);
     return validate(parseXmlContent(fields.xml_content), fields);
   }
   if (RAW_XML_TYPES.has(mediaType(req))) {
