@@ -39,21 +39,34 @@ export interface RawBodyErrors {
 
 const APP_API_BODY_ERRORS: RawBodyErrors = { tooLarge: fileTooLarge, cutOff: malformedBody };
 
-/** A raw body of at most `maxBytes` (refused from its Content-Length when declared larger, else once past it). */
+/** A raw body of at most `maxBytes` (refused from its Content-Length when declared larger, else once past it). With a
+ * declared length each chunk is copied into the one buffer as it arrives, so the copy is spread over the body's
+ * arrival instead of one copy of megabytes (and the page faults of fresh memory) on the event loop at its end. */
 export async function readRawBody(req: Request, maxBytes: number, errors: RawBodyErrors = APP_API_BODY_ERRORS): Promise<Buffer> {
-  if (declaredLength(req) > maxBytes) throw errors.tooLarge(maxBytes);
+  const declared = declaredLength(req);
+  if (declared > maxBytes) throw errors.tooLarge(maxBytes);
+  const whole = declared > 0 ? Buffer.allocUnsafe(declared) : null;
   const chunks: Buffer[] = [];
   let size = 0;
   return new Promise((resolve, reject) => {
     const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBytes) {
+      if (size + chunk.length > (whole ? declared : maxBytes)) {
         cleanup();
         req.pause();
+        // Node's parser never passes more than the declared length; a body past it is refused like one past the limit.
         reject(errors.tooLarge(maxBytes));
-      } else chunks.push(chunk);
+        return;
+      }
+      if (whole) chunk.copy(whole, size);
+      else chunks.push(chunk);
+      size += chunk.length;
     };
-    const onEnd = () => (cleanup(), resolve(Buffer.concat(chunks)));
+    const onEnd = () => {
+      cleanup();
+      if (!whole) resolve(Buffer.concat(chunks, size));
+      else if (size === declared) resolve(whole);
+      else reject(errors.cutOff('The request body ended before its declared length.'));
+    };
     const onError = () => (cleanup(), reject(errors.cutOff('The request body ended before its declared length.')));
     const onClose = () => {
       if (!req.complete) onError();

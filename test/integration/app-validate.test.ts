@@ -170,6 +170,35 @@ describe('input', () => {
     }
   });
 
+  it('a raw XML body arriving in many pieces, with or without a Content-Length, is the instance sent', async () => {
+    // Padded past one read so that it arrives in pieces: each is copied into the body as it comes.
+    const xml = SP_XML.replace('<dm-label>', `<!-- ${'é'.repeat(200_000)} --><dm-label>`);
+    const pieces = (text: string) => {
+      const bytes = Buffer.from(text);
+      return new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (let at = 0; at < bytes.length; at += 7_001) controller.enqueue(new Uint8Array(bytes.subarray(at, at + 7_001)));
+          controller.close();
+        },
+      });
+    };
+    const headers = { 'content-type': 'application/xml' };
+    const declared = await app.call('POST', VALIDATE, { body: new Uint8Array(Buffer.from(xml)), headers });
+    // A stream body is sent chunked: no Content-Length.
+    const streamed = await fetch(app.url + VALIDATE, {
+      method: 'POST',
+      body: pieces(xml),
+      headers: { ...headers, 'x-api-key': app.key },
+      duplex: 'half',
+    } as RequestInit);
+    const chunked = { status: streamed.status, body: await streamed.json() };
+    for (const res of [declared, chunked])
+      expect({ status: res.status, valid: res.body.data?.validation_status }).toEqual({ status: 201, valid: 'valid' });
+    const stored = await app.services.db.query('SELECT original_xml FROM app_instances WHERE instance_id = ANY($1)', [
+      [declared.body.data.instance_id, chunked.body.data.instance_id],
+    ]);
+    expect(stored.map((row: { original_xml: string }) => row.original_xml)).toEqual([xml, xml]);
+  });
   it('any other error is 422 VALIDATION_FAILED with details.errors [{line, message}], nothing stored', async () => {
     const before = await instanceCount();
     const res = await validateJson({ xml_content: SP_XML.replace('<xdcount-value>23</xdcount-value>', '<xdcount-value>23</xdcount-value><bogus/>') });
