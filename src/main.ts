@@ -12,6 +12,7 @@ import { startRdfSyncWorker } from './jobs/rdf-sync.task';
 import { QUEUES, startWorkers } from './jobs/workers';
 import { isDatabaseUnavailable } from './lib/errors';
 import { createLogger, type Logger } from './lib/logger';
+import { lowerThreadsPriority, otherThreads } from './lib/thread-priority';
 import { loadAppConfig } from './packages/app-config';
 import { startHttpServer } from './server';
 
@@ -30,6 +31,11 @@ async function stopAll(logger: Logger): Promise<void> {
 /** `npm start`: database (embedded unless DATABASE_URL), migrations, then the roles ROLE asks for. */
 async function main(): Promise<void> {
   const settings = loadSettings();
+  // The threads Node started with the process (V8's garbage collectors and compilers, which do that work for the
+  // CPU pool's threads as much as for the event loop) run at the pool's priority (CPU_POOL_NICE): under load they
+  // would otherwise take a core from the event loop at its own priority. Threads started later inherit it from
+  // the thread that starts them (the event loop's stay at the process's priority).
+  lowerThreadsPriority(otherThreads(), settings.cpu.thread.nice);
   const logger = createLogger(settings.logLevel);
   startedLogger = logger;
   const shutdown = async (signal: string) => {

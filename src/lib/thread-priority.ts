@@ -1,4 +1,4 @@
-import { readlinkSync } from 'node:fs';
+import { readdirSync, readlinkSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 
 /** The calling thread's id where Linux tells it (/proc/thread-self), else null. */
@@ -35,4 +35,47 @@ export function lowerThreadPriority(nice: number): (() => void) | null {
   } catch {
     return null;
   }
+}
+
+/** The ids of this process's threads other than the calling one and `except` (Linux; elsewhere none). */
+export function otherThreads(except: number[] = []): number[] {
+  const self = threadId();
+  try {
+    return readdirSync('/proc/self/task')
+      .map(Number)
+      .filter((tid) => tid !== self && !except.includes(tid));
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Lowers each of `threads` (thread ids of this process) to `nice` as lowerThreadPriority does for the calling one,
+ * e.g. V8's garbage-collection and compiler threads, which Node starts with the process at its priority and which
+ * serve every isolate of it, the CPU pool's threads too. Returns a function that puts them back where permitted,
+ * or null when nothing changed.
+ */
+export function lowerThreadsPriority(threads: number[], nice: number): (() => void) | null {
+  if (!(nice > 0)) return null;
+  const changed: Array<[number, number]> = [];
+  for (const tid of threads) {
+    try {
+      const before = getPriority(tid);
+      if (before >= nice) continue;
+      setPriority(tid, Math.min(19, nice));
+      changed.push([tid, before]);
+    } catch {
+      // Gone, or not permitted: that thread stays as it is.
+    }
+  }
+  if (!changed.length) return null;
+  return () => {
+    for (const [tid, before] of changed) {
+      try {
+        setPriority(tid, before);
+      } catch {
+        // Not permitted, or the thread has ended.
+      }
+    }
+  };
 }

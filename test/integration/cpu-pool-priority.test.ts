@@ -1,5 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
 import { loadSettings } from '../../src/config';
+import { lowerThreadsPriority, otherThreads } from '../../src/lib/thread-priority';
 import { SparqlThread } from '../../src/rdf/sparql-thread';
 import { CpuPool } from '../../src/workers/pool';
 import { statePopulationXml } from '../unit/xml/fixtures';
@@ -50,6 +52,35 @@ describe('SPARQL store thread priority', () => {
       expect(after.get(process.pid)).toBe(before.get(process.pid));
     } finally {
       await store.close();
+    }
+  });
+});
+
+describe("the process's other threads (V8's collectors and compilers at start-up)", () => {
+  it('lowers the threads it is given, lists every thread but the caller and the excepted ones, and puts them back', async () => {
+    const worker = new Worker(
+      "const { parentPort } = require('node:worker_threads'); parentPort.postMessage(Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop())); setInterval(() => {}, 1000);",
+      { eval: true },
+    );
+    try {
+      const tid = await new Promise<number>((resolve) => worker.once('message', resolve));
+      const others = otherThreads();
+      expect(others).toContain(tid);
+      expect(others).not.toContain(process.pid);
+      expect(otherThreads([tid])).not.toContain(tid);
+      const before = niceByThread();
+      const restore = lowerThreadsPriority([tid], 9);
+      expect(restore).not.toBeNull();
+      const lowered = niceByThread();
+      expect(lowered.get(tid)).toBe(9);
+      expect(lowered.get(process.pid)).toBe(before.get(process.pid));
+      // Already that low: nothing to change.
+      expect(lowerThreadsPriority([tid], 5)).toBeNull();
+      restore!();
+      // Raising a priority again needs CAP_SYS_NICE (CI runs as root); elsewhere the thread stays lower.
+      if (process.getuid?.() === 0) expect(niceByThread().get(tid)).toBe(before.get(tid));
+    } finally {
+      await worker.terminate();
     }
   });
 });
