@@ -7,7 +7,7 @@ import { Worker } from 'node:worker_threads';
 import WebSocket from 'ws';
 import type { Services } from '../src/container';
 import type { Scope } from '../src/entities/api-key.entity';
-import { lowerThreadPriority } from '../src/lib/thread-priority';
+import { lowerThreadsPriority, otherThreads } from '../src/lib/thread-priority';
 import { saveGraph } from '../src/rdf/app-graph-store';
 import { percentile } from './measure';
 import { recordResults } from './results';
@@ -25,9 +25,10 @@ import { startBenchService } from './support';
  * The attackers' client runs on this process's main thread, on the same cores as the service, which a real
  * attacker's would not: sending and reading hundreds of megabytes at once, it would otherwise take the cores from the
  * victim's thread and from the service alike, and the victim's p99 would measure this client. So once the victim's
- * thread runs (at the process's priority), the main thread lowers its own priority to ATTACKER_NICE for both phases
- * (Linux, src/lib/thread-priority.ts; elsewhere nothing changes) and puts it back where permitted at the end. The
- * service, its CPU pool and Postgres keep the priorities a deployment gives them.
+ * thread runs (at the process's priority), every other thread of this process lowers its priority to ATTACKER_NICE
+ * for both phases: the main thread, and V8's garbage-collection and compiler threads, which mostly collect the
+ * attack's garbage (Linux, src/lib/thread-priority.ts; elsewhere nothing changes); they are put back where
+ * permitted at the end. The service, its CPU pool and Postgres keep the priorities a deployment gives them.
  */
 
 /** How large each attack is: `FULL_SCALE` is the issue's; `CI_SCALE` keeps every attack kind, smaller. */
@@ -159,7 +160,9 @@ async function once(call) {
 }
 (async () => {
   for (const call of workerData.calls) await once(call);
-  parentPort.postMessage('ready');
+  let tid = null;
+  try { tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop()); } catch {}
+  parentPort.postMessage({ ready: true, tid });
   await Promise.all(workerData.calls.map(async (call) => {
     while (running) {
       const p = phase;
@@ -183,16 +186,19 @@ interface VictimCall {
 }
 
 function startVictim(calls: VictimCall[]): Promise<{
+  /** The victim's thread id (Linux), null elsewhere. */
+  tid: number | null;
   phase: (p: string) => void;
   stop: () => Promise<Array<{ phase: string; name: VictimName; at: number; ms: number; status: number; wrong: boolean }>>;
 }> {
   const worker = new Worker(VICTIM, { eval: true, workerData: { calls } });
   return new Promise((resolve, reject) => {
     worker.once('error', reject);
-    worker.once('message', (ready) => {
-      if (ready !== 'ready') return reject(new Error(`victim did not start: ${String(ready)}`));
+    worker.once('message', (ready: { ready?: boolean; tid?: number | null }) => {
+      if (ready?.ready !== true) return reject(new Error(`victim did not start: ${JSON.stringify(ready)}`));
       const done = new Promise<never>((r) => worker.once('message', r));
       resolve({
+        tid: ready.tid ?? null,
         phase: (p) => worker.postMessage(p),
         stop: async () => {
           worker.postMessage('stop');
@@ -397,7 +403,7 @@ export async function runTenantFlood(
         expect: '"valid":true',
       },
     ]);
-    restorePriority = lowerThreadPriority(ATTACKER_NICE);
+    restorePriority = lowerThreadsPriority(otherThreads(probe.tid === null ? [] : [probe.tid]).concat(process.pid), ATTACKER_NICE);
     await eventLoopDelay(url);
     probe.phase('baseline');
     await new Promise((resolve) => setTimeout(resolve, baselineSeconds * 1000));
