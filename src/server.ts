@@ -4,7 +4,7 @@ import { unwrapResolverError } from '@apollo/server/errors';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
-import express, { type Request, type Response } from 'express';
+import express, { type NextFunction, type Request, type Response } from 'express';
 import { getOperationAST, GraphQLError, OperationTypeNode, type GraphQLSchema } from 'graphql';
 import { graphqlUploadExpress } from 'graphql-upload-ts';
 import type { Services } from './container';
@@ -13,6 +13,7 @@ import { graphiqlRouter } from './http/graphiql';
 import { subscriptionsOverHttpRefused } from './http/subscription-over-http';
 import { graphqlRequestGuard, graphqlTransportErrors } from './resolvers/graphql-guards';
 import { strictUtf8 } from './http/json-body';
+import { loopTurn, needsTurn } from './http/loop-turns';
 import { asDomainError, DomainError } from './lib/errors';
 import { applyHeapGrowth } from './lib/heap-growth';
 import type { GraphQLContext } from './resolvers/context';
@@ -140,6 +141,8 @@ export async function startHttpServer(services: Services, options: { port: numbe
     '/graphql',
     graphqlUploadExpress({ maxFileSize: services.settings.maxUploadBytes + 1, maxFiles: 50 }),
     limitConcurrency(budgets, refuseGraphql),
+    // A large body is parsed in its caller's turn of the event loop (src/http/loop-turns.ts).
+    (req: Request, _res: Response, next: NextFunction) => (needsTurn(req) ? void loopTurn(budgets.callerOf(req)).then(() => next()) : next()),
     express.json({ limit: '1mb', verify: strictUtf8 }),
     graphqlRequestGuard(limits, formatError),
     expressMiddleware(apollo, {

@@ -4,6 +4,7 @@ import { move } from 'piscina';
 import { fileTooLarge, malformedBody } from '../lib/app-api-errors';
 import { asAppApiError } from '../lib/cpu-errors';
 import { bodyText, parseJsonObject } from '../lib/body-text';
+import { LOOP_TURN_BYTES, loopTurn } from './loop-turns';
 import type { CpuPool } from '../workers/pool';
 
 /** From this size on, a JSON body is decoded and parsed in the CPU pool: on the event loop that costs about 3.5 ms
@@ -16,7 +17,11 @@ export const OFF_LOOP_JSON_BYTES = 256 * 1024;
  * UTF-8 bytes (body.task.ts `jsonObjectXmlBytes`). */
 export async function readJsonObject(req: Request, maxBytes: number, pool: CpuPool, xmlAsBytes = false): Promise<Record<string, unknown>> {
   const raw = await readRawBody(req, maxBytes);
-  if (raw.length < OFF_LOOP_JSON_BYTES) return parseJsonObject(raw);
+  if (raw.length < OFF_LOOP_JSON_BYTES) {
+    // Parsed on the event loop, a large one in its caller's turn (src/http/loop-turns.ts).
+    if (raw.length >= LOOP_TURN_BYTES) await loopTurn();
+    return parseJsonObject(raw);
+  }
   try {
     // Moved, not copied: cloning megabytes into the thread would be event-loop work again.
     const task = xmlAsBytes ? 'jsonObjectXmlBytes' : 'jsonObject';

@@ -1,6 +1,7 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { Services } from '../container';
 import { indexRoute, type IndexedHandler } from '../http/base-app';
+import { loopTurn, needsTurn } from '../http/loop-turns';
 import { callerBudgetsOf, callerIdOf, holdSlot, presentedCredential, type CallerBudgets } from '../http/concurrency';
 import { runAsCpuCaller } from '../workers/pool';
 import { sendJson } from '../http/json-response';
@@ -138,7 +139,12 @@ function mountStudio(router: Router, index: RouteIndex<IndexedHandler>, services
         if (def.charges) services.auth.authorize(caller, 'spend');
         // CPU tasks of the request (a large JSON body included) wait in its caller's lane of the pool's fair queue.
         await runAsCpuCaller(caller ? callerIdOf(caller) : slot, async () => {
-          if (parsesJson) await readJson(req, res);
+          if (parsesJson) {
+            // A large body is read, checked and parsed in this caller's turn of the event loop (when it is in by
+            // then, as it mostly is after authentication): everything else that came in meanwhile is answered first.
+            if (needsTurn(req)) await loopTurn();
+            await readJson(req, res);
+          }
           const unstorable = unstorableField(req, def.raw ? undefined : req.body);
           if (unstorable) throw studioUnstorableText(unstorable);
           const ctx = contextOf(req, res, services, caller, operation);
