@@ -19,22 +19,8 @@ function threadId(): number | null {
  * where permitted (raising it again needs CAP_SYS_NICE or RLIMIT_NICE), or null when nothing changed.
  */
 export function lowerThreadPriority(nice: number): (() => void) | null {
-  if (!(nice > 0)) return null;
   const tid = threadId();
-  if (tid === null) return null;
-  try {
-    const before = getPriority(tid);
-    setPriority(tid, Math.min(19, nice));
-    return () => {
-      try {
-        setPriority(tid, before);
-      } catch {
-        // Not permitted: the thread stays lower.
-      }
-    };
-  } catch {
-    return null;
-  }
+  return tid === null ? null : lowerThreadsPriority([tid], nice);
 }
 
 /** The ids of this process's threads other than the calling one and `except` (Linux; elsewhere none). */
@@ -50,10 +36,11 @@ export function otherThreads(except: number[] = []): number[] {
 }
 
 /**
- * Lowers each of `threads` (thread ids of this process) to `nice` as lowerThreadPriority does for the calling one,
- * e.g. V8's garbage-collection and compiler threads, which Node starts with the process at its priority and which
- * serve every isolate of it, the CPU pool's threads too. Returns a function that puts them back where permitted,
- * or null when nothing changed.
+ * Lowers each of `threads` (thread ids of this process) to `nice` (0..19; 0 leaves them as they are; a thread
+ * already that low or lower is left as it is), e.g. V8's garbage-collection and compiler threads, which Node starts
+ * with the process at its priority and which serve every isolate of it, the CPU pool's threads too. A thread that
+ * has ended or may not be changed stays as it is. Returns a function that puts them back where permitted (raising
+ * a priority again needs CAP_SYS_NICE or RLIMIT_NICE), or null when nothing changed.
  */
 export function lowerThreadsPriority(threads: number[], nice: number): (() => void) | null {
   if (!(nice > 0)) return null;

@@ -22,7 +22,7 @@ describe('CPU pool thread priority (CPU_POOL_NICE)', () => {
   const pool = new CpuPool({ ...settings, threads: 2 });
   afterAll(() => pool.close());
 
-  it('defaults to nice 10 and refuses values outside 0..19', () => {
+  it('defaults to nice 4 and refuses values outside 0..19', () => {
     expect(loadSettings({}).cpu.thread.nice).toBe(4);
     expect(() => loadSettings({ CPU_POOL_NICE: '20' })).toThrow(/CPU_POOL_NICE must be 0 to 19/);
     expect(() => loadSettings({ CPU_POOL_NICE: '-1' })).toThrow(/CPU_POOL_NICE/);
